@@ -1,0 +1,35 @@
+"""pdcompare: is the model that scored best in cross-validation really better?
+
+``import pdcompare`` registers the ``DataFrame.cmp`` accessor. Every statistical
+comparison of models is then one method call away from a frame of fold scores
+(models as rows, CV splits as columns), a scikit-learn ``cv_results_`` frame or
+a frame of predictions.
+
+Examples
+--------
+>>> import pandas as pd
+>>> import pdcompare
+>>> scores = pd.DataFrame(
+...     [[0.91, 0.88, 0.93, 0.90], [0.85, 0.86, 0.88, 0.84]],
+...     index=["forest", "tree"],
+... )
+>>> scores.cmp.summary()["mean"].round(3).tolist()
+[0.905, 0.858]
+"""
+
+from pdcompare import accessor as _accessor  # noqa: F401  (registers DataFrame.cmp)
+from pdcompare._validation import PdcompareWarning
+from pdcompare.frames import cv_scores, from_search
+
+__all__ = ["PdcompareWarning", "cv_scores", "datasets", "from_search"]
+__version__ = "0.1.0"
+
+
+def __getattr__(name):
+    # `pdcompare.datasets` is imported on first use so that `import pdcompare` stays light.
+    if name == "datasets":
+        import importlib
+
+        return importlib.import_module("pdcompare.datasets")
+    msg = f"module 'pdcompare' has no attribute {name!r}"
+    raise AttributeError(msg)

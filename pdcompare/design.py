@@ -1,0 +1,231 @@
+"""The cross-validation design: the test/train size ratio that corrected tests need.
+
+The Nadeau–Bengio correction and the correlated Bayesian t-test need the ratio
+``n_test / n_train`` of the splits the scores come from. It is resolved, first
+match wins, from the keywords of a call (``cv=``, ``test_size=``, ``n_train=``
+with ``n_test=``), then from ``df.attrs["pdcompare"]["design"]``. pdcompare
+never guesses it: a test that needs it and cannot find it raises a
+``ValueError`` naming the keyword to pass.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from pdcompare._validation import check_fraction
+
+#: The keywords that describe a CV design, accepted by every test that needs one.
+DESIGN_KEYWORDS = ("cv", "test_size", "n_train", "n_test")
+
+_KFOLD_SPLITTERS = ("KFold", "StratifiedKFold", "GroupKFold", "StratifiedGroupKFold")
+_REPEATED_SPLITTERS = ("RepeatedKFold", "RepeatedStratifiedKFold")
+_SHUFFLE_SPLITTERS = ("ShuffleSplit", "StratifiedShuffleSplit")
+
+
+@dataclass(frozen=True)
+class Design:
+    """What pdcompare knows about how the scores were obtained.
+
+    Attributes
+    ----------
+    test_train_ratio : float or None
+        ``n_test / n_train`` of each split; None when unknown.
+    n_train, n_test : float or None
+        Training and test set sizes, when known (means over the splits).
+    source : str
+        Where the design came from, for reports (``"cv=10"``, ``"test_size=0.2"``).
+    greater_is_better : bool
+        Whether a higher score is better.
+    """
+
+    test_train_ratio: float | None = None
+    n_train: float | None = None
+    n_test: float | None = None
+    source: str = "unknown"
+    greater_is_better: bool = True
+
+    @property
+    def known(self) -> bool:
+        """Whether the test/train ratio is known."""
+        return self.test_train_ratio is not None
+
+    def to_attrs(self) -> dict[str, Any]:
+        """Plain dict for ``DataFrame.attrs`` (no objects that pandas would deep-copy)."""
+        return asdict(self)
+
+    @classmethod
+    def from_attrs(cls, attrs: dict[str, Any] | None) -> Design:
+        """Read a design stored by :meth:`to_attrs`; an absent one is unknown."""
+        if not attrs:
+            return cls()
+        fields = {k: attrs[k] for k in cls.__dataclass_fields__ if k in attrs}
+        return cls(**fields)
+
+
+def _kfold_design(n_splits: int, source: str) -> Design:
+    if n_splits < 2:
+        msg = f"`cv`: k-fold cross-validation needs at least 2 folds; got {n_splits}."
+        raise ValueError(msg)
+    # Each fold tests on 1/k of the data and trains on the other (k-1)/k.
+    return Design(test_train_ratio=1.0 / (n_splits - 1), source=source)
+
+
+def _shuffle_design(splitter: Any, source: str) -> Design:
+    test_size, train_size = splitter.test_size, splitter.train_size
+    if test_size is None and train_size is None:
+        test_size = 0.1  # scikit-learn's default for ShuffleSplit
+    for name, size in (("test_size", test_size), ("train_size", train_size)):
+        if size is not None and not isinstance(size, numbers.Real | np.floating):
+            msg = f"`cv`: cannot read {name}={size!r} of {source}."
+            raise ValueError(msg)
+        if isinstance(size, numbers.Integral):
+            msg = (
+                f"`cv`: {source} gives {name} as a number of samples, so the test/train "
+                "ratio depends on the data set size; pass `n_train=` and `n_test=` instead."
+            )
+            raise ValueError(msg)
+    test = float(test_size) if test_size is not None else 1.0 - float(train_size)
+    train = float(train_size) if train_size is not None else 1.0 - test
+    return Design(test_train_ratio=test / train, source=source)
+
+
+def _explicit_splits_design(splits: list, source: str) -> Design:
+    try:
+        n_train = np.array([len(train) for train, _ in splits], dtype=float)
+        n_test = np.array([len(test) for _, test in splits], dtype=float)
+    except (TypeError, ValueError):
+        msg = (
+            "`cv` must be an int, a scikit-learn splitter or a list of (train, test) "
+            f"index arrays; got {source}."
+        )
+        raise TypeError(msg) from None
+    if len(splits) == 0 or (n_train == 0).any():
+        msg = "`cv`: every split needs a non-empty training set."
+        raise ValueError(msg)
+    return Design(
+        test_train_ratio=float(np.mean(n_test / n_train)),
+        n_train=float(n_train.mean()),
+        n_test=float(n_test.mean()),
+        source=source,
+    )
+
+
+def design_from_cv(cv: Any) -> Design:
+    """Design of a scikit-learn ``cv`` argument (duck-typed; scikit-learn is not imported).
+
+    Supports an int ``k`` (k-fold), KFold, StratifiedKFold, GroupKFold,
+    StratifiedGroupKFold, RepeatedKFold, RepeatedStratifiedKFold, ShuffleSplit,
+    StratifiedShuffleSplit (fractional sizes), and an explicit list of
+    ``(train, test)`` index arrays. Anything else raises ``ValueError`` pointing
+    to ``test_size=``.
+
+    Examples
+    --------
+    >>> design_from_cv(10).test_train_ratio == 1 / 9
+    True
+    """
+    if isinstance(cv, bool):
+        msg = f"`cv` must be an int, a scikit-learn splitter or a list of splits; got {cv!r}."
+        raise TypeError(msg)
+    if isinstance(cv, numbers.Integral):
+        return _kfold_design(int(cv), f"cv={int(cv)}")
+    kind = type(cv).__name__
+    if kind in _KFOLD_SPLITTERS:
+        return _kfold_design(int(cv.n_splits), f"cv={kind}(n_splits={cv.n_splits})")
+    if kind in _REPEATED_SPLITTERS:
+        n_splits = int(cv.cvargs["n_splits"])
+        source = f"cv={kind}(n_splits={n_splits}, n_repeats={cv.n_repeats})"
+        return _kfold_design(n_splits, source)
+    if kind in _SHUFFLE_SPLITTERS:
+        return _shuffle_design(cv, f"cv={kind}(test_size={cv.test_size!r})")
+    if isinstance(cv, list | tuple):
+        return _explicit_splits_design(list(cv), f"cv=<{len(cv)} explicit splits>")
+    msg = (
+        f"`cv`: cannot tell the test/train size ratio of {kind}. Pass `test_size=` "
+        "(the fraction of the data in each test split) or `n_train=` and `n_test=` instead."
+    )
+    raise ValueError(msg)
+
+
+def design_from_keywords(
+    *,
+    cv: Any = None,
+    test_size: float | None = None,
+    n_train: int | None = None,
+    n_test: int | None = None,
+) -> Design | None:
+    """Design given by keywords of a call, or None when none was given."""
+    given = [
+        name
+        for name, value in (("cv", cv), ("test_size", test_size), ("n_train/n_test", n_train))
+        if value is not None
+    ]
+    if n_test is not None and n_train is None:
+        given.append("n_train/n_test")
+    if len(given) > 1:
+        msg = (
+            f"Conflicting design keywords: {', '.join(f'`{g}`' for g in given)}. "
+            "Pass only one of `cv=`, `test_size=`, or `n_train=` with `n_test=`."
+        )
+        raise ValueError(msg)
+    if cv is not None:
+        return design_from_cv(cv)
+    if test_size is not None:
+        test_size = check_fraction("test_size", test_size)
+        return Design(
+            test_train_ratio=test_size / (1.0 - test_size), source=f"test_size={test_size:g}"
+        )
+    if n_train is not None or n_test is not None:
+        if n_train is None or n_test is None:
+            msg = "`n_train` and `n_test` go together; pass both."
+            raise ValueError(msg)
+        for name, value in (("n_train", n_train), ("n_test", n_test)):
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+                msg = f"`{name}` must be a positive integer; got {value!r}."
+                raise ValueError(msg)
+        return Design(
+            test_train_ratio=n_test / n_train,
+            n_train=float(n_train),
+            n_test=float(n_test),
+            source=f"n_train={n_train}, n_test={n_test}",
+        )
+    return None
+
+
+def resolve_design(stored: dict[str, Any] | None = None, **keywords: Any) -> Design:
+    """Design from the call's keywords, else from the frame's attrs, else unknown.
+
+    ``greater_is_better`` always comes from the stored design (default True)
+    unless given.
+    """
+    greater_is_better = keywords.pop("greater_is_better", None)
+    unknown = set(keywords) - set(DESIGN_KEYWORDS)
+    if unknown:
+        name = sorted(unknown)[0]
+        msg = f"Unexpected keyword argument `{name}`."
+        raise TypeError(msg)
+    stored_design = Design.from_attrs(stored)
+    design = design_from_keywords(**keywords) or stored_design
+    gib = stored_design.greater_is_better if greater_is_better is None else greater_is_better
+    if not isinstance(gib, bool | np.bool_):
+        msg = f"`greater_is_better` must be True or False; got {gib!r}."
+        raise TypeError(msg)
+    return replace(design, greater_is_better=bool(gib))
+
+
+def require_ratio(design: Design, method: str) -> float:
+    """The design's test/train ratio, or a ValueError saying which keyword to pass."""
+    if design.test_train_ratio is None:
+        msg = (
+            f"`{method}` needs the cross-validation design to correct for overlapping "
+            "training sets, and none is known. Pass `cv=` (the k of k-fold, or the "
+            "scikit-learn splitter), `test_size=` (fraction of the data in each test "
+            "split) or `n_train=` with `n_test=`; or store it once with "
+            "`df.cmp.set_design(...)`."
+        )
+        raise ValueError(msg)
+    return design.test_train_ratio

@@ -1,0 +1,67 @@
+"""Result frames: tidy, one row per comparison, metadata in ``attrs``.
+
+Every test returns a plain ``pd.DataFrame`` so that results chain (``query``,
+``merge``, ``to_latex``); what the test was (name, alternative, alpha,
+correction, rope, design) lives in ``result.attrs["pdcompare"]``, where
+``result.cmp.style()``, ``.matrix()`` and ``.plot()`` read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pdcompare.frames import with_attrs
+from pdcompare.stats.multitest import adjust_pvalues
+
+
+def result_meta(test: str, **fields: Any) -> dict[str, Any]:
+    """The metadata dict stored in ``result.attrs["pdcompare"]``.
+
+    Always has ``kind="result"`` and ``test``; other fields as given, for
+    example ``scope``, ``alternative``, ``alpha``, ``correction``, ``rope``,
+    ``ci``, ``design`` (a dict), ``greater_is_better`` and ``models`` (all
+    model names, best first).
+    """
+    return {"kind": "result", "test": test, **fields}
+
+
+def pair_result(
+    names: pd.Index,
+    i: np.ndarray,
+    j: np.ndarray,
+    columns: Mapping[str, Any],
+    meta: dict[str, Any],
+    *,
+    correction: str | None = None,
+    alpha: float | None = None,
+) -> pd.DataFrame:
+    """Result frame with one row per pair ``(names[i], names[j])``.
+
+    Columns are ``model_1, model_2``, then ``columns`` in their order. When
+    ``alpha`` is given and ``columns`` has a ``pvalue``, the adjusted p-value
+    (``correction`` over the rows, NaN left out of the family) and ``reject``
+    (``pvalue_adj <= alpha``) are inserted right after it.
+    """
+    data: dict[str, Any] = {
+        "model_1": np.asarray(names[i], dtype=object),
+        "model_2": np.asarray(names[j], dtype=object),
+    }
+    for name, values in columns.items():
+        data[name] = values
+        if name == "pvalue" and alpha is not None:
+            adjusted = adjust_pvalues(values, correction, alpha=alpha)
+            data["pvalue_adj"] = adjusted
+            with np.errstate(invalid="ignore"):
+                data["reject"] = np.asarray(adjusted <= alpha, dtype=bool)
+    frame = pd.DataFrame(data)
+    return with_attrs(frame, meta)
+
+
+def model_result(names: pd.Index, columns: Mapping[str, Any], meta: dict[str, Any]) -> pd.DataFrame:
+    """Result frame indexed by model (``summary``, ``bootstrap``, ``accuracy_ci``)."""
+    frame = pd.DataFrame(dict(columns), index=pd.Index(names, name="model"))
+    return with_attrs(frame, meta)

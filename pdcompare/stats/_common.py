@@ -1,0 +1,73 @@
+"""Helpers shared by the tests of the core: tails, t p-values and intervals.
+
+All functions take and return numpy arrays and broadcast, so one call serves
+every pair of models at once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import special
+
+ALTERNATIVES = ("two-sided", "greater", "less")
+
+
+def t_pvalue(statistic, df, alternative: str) -> np.ndarray:
+    """P-value of a Student t statistic with ``df`` degrees of freedom.
+
+    ``alternative`` is about the sign of the statistic as in scipy: "greater"
+    tests whether the location is greater than zero. An infinite statistic
+    gives 0 (or 1 against its direction); NaN propagates.
+
+    Examples
+    --------
+    >>> float(t_pvalue(2.0, 10, "greater")).__round__(6)
+    0.036694
+    """
+    statistic = np.asarray(statistic, dtype=float)
+    df = np.asarray(df, dtype=float)
+    if alternative == "greater":
+        return special.stdtr(df, -statistic)
+    if alternative == "less":
+        return special.stdtr(df, statistic)
+    return np.minimum(2.0 * special.stdtr(df, -np.abs(statistic)), 1.0)
+
+
+def t_confidence_interval(
+    estimate, standard_error, df, confidence: float, alternative: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """Confidence interval ``estimate ± t_q · se`` for a t-distributed estimate.
+
+    One-sided like scipy's ``TtestResult.confidence_interval``: "greater" gives
+    ``(low, inf)``, "less" gives ``(-inf, high)``. A zero standard error gives
+    the point ``(estimate, estimate)``.
+    """
+    estimate = np.asarray(estimate, dtype=float)
+    standard_error = np.asarray(standard_error, dtype=float)
+    df = np.asarray(df, dtype=float)
+    if alternative == "two-sided":
+        quantile = special.stdtrit(df, 0.5 + confidence / 2.0)
+    else:
+        quantile = special.stdtrit(df, confidence)
+    with np.errstate(invalid="ignore"):
+        # 0 * inf would be NaN when df is tiny; a zero standard error is a point.
+        half_width = np.where(standard_error == 0.0, 0.0, quantile * standard_error)
+    low = estimate - half_width
+    high = estimate + half_width
+    if alternative == "greater":
+        high = np.full_like(high, np.inf)
+    elif alternative == "less":
+        low = np.full_like(low, -np.inf)
+    return low, high
+
+
+def nadeau_bengio_variance(variance, n_splits, test_train_ratio) -> np.ndarray:
+    """Variance of the mean over correlated CV splits, corrected by Nadeau and Bengio.
+
+    ``variance · (1/n + n_test/n_train)`` with ``variance`` the sample variance
+    (ddof=1) over ``n`` splits. The naive ``variance / n`` assumes independent
+    splits; the extra ``n_test/n_train`` term accounts for the overlap of the
+    training sets (Nadeau & Bengio 2003; Bouckaert & Frank 2004).
+    """
+    n_splits = np.asarray(n_splits, dtype=float)
+    return np.asarray(variance, dtype=float) * (1.0 / n_splits + test_train_ratio)
