@@ -1,4 +1,4 @@
-"""pdcompare: is the model that scored best in cross-validation really better?
+"""Tell whether the best model of a cross-validation is really better, or just lucky.
 
 ``import pdcompare`` registers the ``DataFrame.cmp`` accessor. Every statistical
 comparison of models is then one method call away from a frame of fold scores
@@ -13,8 +13,8 @@ Examples
 ...     [[0.91, 0.88, 0.93, 0.90], [0.85, 0.86, 0.88, 0.84]],
 ...     index=["forest", "tree"],
 ... )
->>> scores.cmp.summary()["mean"].round(3).tolist()
-[0.905, 0.858]
+>>> scores.cmp.summary(cv=4)["mean"].round(4).tolist()
+[0.905, 0.8575]
 """
 
 from pdcompare import accessor as _accessor  # noqa: F401  (registers DataFrame.cmp)

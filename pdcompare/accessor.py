@@ -47,7 +47,7 @@ class CompareAccessor:
     def __init__(self, pandas_obj: pd.DataFrame) -> None:
         self._obj = pandas_obj
 
-    # ================================================================ inputs, design, summary
+    # ============================================================ inputs, design, summary
 
     def _scores(self, **keywords: Any):
         """The frame as validated arrays (:class:`pdcompare.frames.ScoresData`)."""
@@ -177,10 +177,10 @@ class CompareAccessor:
         >>> import pandas as pd
         >>> scores = pd.DataFrame([[0.8, 0.9, 0.85], [0.7, 0.6, 0.65]], index=["a", "b"])
         >>> scores.cmp.summary(cv=3).round(3)
-               mean    std  n_splits  rank  ci_low  ci_high
+               mean   std  n_splits  rank  ci_low  ci_high
         model
-        a      0.85  0.050         3     1   0.689    1.011
-        b      0.65  0.050         3     2   0.489    0.811
+        a      0.85  0.05         3     1   0.654    1.046
+        b      0.65  0.05         3     2   0.454    0.846
 
         Compare with the plain interval (``scipy.stats.t.interval``):
 
@@ -209,15 +209,15 @@ class CompareAccessor:
         frame = results.model_result(data.names, table, meta)
         return frame.iloc[data.order]
 
-    # ================================================================ frequentist tests (issue 7)
+    # ============================================================ frequentist tests (issue 7)
 
-    # ================================================================ Bayesian comparison (issue 3)
+    # ============================================================ Bayesian comparison (issue 3)
 
-    # ================================================================ 5x2cv and predictions (issue 5)
+    # ============================================================ 5x2cv and predictions (issue 5)
 
-    # ================================================================ bootstrap on predictions (6)
+    # ============================================================ bootstrap on predictions (6)
 
-    # ================================================================ presentation (issue 4)
+    # ============================================================ presentation (issue 4)
 
     def plot(self, kind: str | None = None, *, ax: Any = None, **options: Any):
         """Draw a picture of the frame and return the matplotlib ``Axes``.

@@ -93,7 +93,8 @@ def _shuffle_design(splitter: Any, source: str) -> Design:
     return Design(test_train_ratio=test / train, source=source)
 
 
-def _explicit_splits_design(splits: list, source: str) -> Design:
+def explicit_splits_design(splits: list, source: str) -> Design:
+    """Design measured on explicit ``(train, test)`` index arrays (mean sizes)."""
     try:
         n_train = np.array([len(train) for train, _ in splits], dtype=float)
         n_test = np.array([len(test) for _, test in splits], dtype=float)
@@ -143,7 +144,7 @@ def design_from_cv(cv: Any) -> Design:
     if kind in _SHUFFLE_SPLITTERS:
         return _shuffle_design(cv, f"cv={kind}(test_size={cv.test_size!r})")
     if isinstance(cv, list | tuple):
-        return _explicit_splits_design(list(cv), f"cv=<{len(cv)} explicit splits>")
+        return explicit_splits_design(list(cv), f"cv=<{len(cv)} explicit splits>")
     msg = (
         f"`cv`: cannot tell the test/train size ratio of {kind}. Pass `test_size=` "
         "(the fraction of the data in each test split) or `n_train=` and `n_test=` instead."

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import check_option, unknown_name_error, warn
-from pdcompare.design import Design, design_from_cv, resolve_design
+from pdcompare.design import Design, design_from_cv, explicit_splits_design, resolve_design
 
 #: Key of pdcompare's metadata in ``DataFrame.attrs``.
 ATTRS_KEY = "pdcompare"
@@ -115,7 +115,8 @@ def cv_results_to_scores(
             raise ValueError(msg)
         metric = next(iter(metrics))
     elif metric not in metrics:
-        raise unknown_name_error("metric", metric, list(metrics), "metric")
+        error = unknown_name_error("metric", metric, list(metrics), "metric")
+        raise error
     columns = metrics[metric]
     ordered = [columns[i] for i in sorted(columns)]
     values = frame[ordered].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
@@ -125,8 +126,9 @@ def cv_results_to_scores(
         raise TypeError(msg)
     if names is None:
         model_names = _names_from_params(params)
-        if "iter" in frame.columns and frame["iter"].nunique() > 1:
-            model_names = [f"{n} (iter={i})" for n, i in zip(model_names, frame["iter"])]
+        if "iter" in frame.columns and len(set(frame["iter"])) > 1:
+            iterations = frame["iter"].tolist()
+            model_names = [f"{n} (iter={i})" for n, i in zip(model_names, iterations, strict=True)]
             if len(set(model_names)) < len(model_names):
                 model_names = [f"{n} #{i}" for i, n in enumerate(model_names)]
     elif callable(names):
@@ -210,6 +212,58 @@ def validate_scores(frame: pd.DataFrame) -> np.ndarray:
     return values
 
 
+def rank_order(values: np.ndarray, greater_is_better: bool = True) -> np.ndarray:
+    """Positions sorted best first by ``values`` (ties keep their order; NaN last)."""
+    key = -values if greater_is_better else values
+    key = np.where(np.isnan(key), np.inf, key)
+    return np.argsort(key, kind="stable")
+
+
+def index_of(names: pd.Index, name: Hashable, keyword: str) -> int:
+    """Position of model ``name`` in ``names``, or a ValueError that suggests close names."""
+    if isinstance(name, Hashable) and name in names:
+        return int(names.get_loc(name))
+    error = unknown_name_error("model", name, list(names), keyword)
+    raise error
+
+
+def select_pairs(
+    names: pd.Index,
+    values: np.ndarray,
+    a: Any = None,
+    b: Any = None,
+    greater_is_better: bool = True,
+) -> tuple[np.ndarray, np.ndarray, str]:
+    """Positions ``(i, j)`` of the pairs a test compares, and the scope's name.
+
+    ``(a, b)`` compares one pair ("pair"); ``a`` alone compares it with every
+    other model ("one_vs_rest"); neither compares the best model with every
+    other ("best_vs_rest"); ``a=ALL_PAIRS`` gives every pair ("all_pairs"),
+    best first. ``values`` (the mean score of each model, or the metric on a
+    predictions frame) decide what "best" and the rank order are.
+    """
+    if len(names) < 2:
+        msg = f"Comparisons need at least 2 models; the frame has {len(names)}."
+        raise ValueError(msg)
+    order = rank_order(np.asarray(values, dtype=float), greater_is_better)
+    if a is ALL_PAIRS:
+        first, second = np.triu_indices(len(order), k=1)
+        return order[first], order[second], "all_pairs"
+    if a is None and b is not None:
+        msg = "`b` needs `a`: pass `a=` too, or neither to compare the best with the rest."
+        raise ValueError(msg)
+    if a is not None and b is not None:
+        i, j = index_of(names, a, "a"), index_of(names, b, "b")
+        if i == j:
+            msg = f"`a` and `b` are the same model ({a!r}); name two different models."
+            raise ValueError(msg)
+        return np.array([i]), np.array([j]), "pair"
+    first = index_of(names, a, "a") if a is not None else int(order[0])
+    others = order[order != first]
+    scope = "one_vs_rest" if a is not None else "best_vs_rest"
+    return np.full(len(others), first), others, scope
+
+
 @dataclass(frozen=True)
 class ScoresData:
     """A validated scores frame as arrays, with its design.
@@ -239,45 +293,15 @@ class ScoresData:
     @property
     def order(self) -> np.ndarray:
         """Model positions, best first (by mean; ties keep frame order; NaN last)."""
-        means = self.means
-        key = -means if self.design.greater_is_better else means
-        key = np.where(np.isnan(key), np.inf, key)
-        return np.argsort(key, kind="stable")
+        return rank_order(self.means, self.design.greater_is_better)
 
     def index_of(self, name: Hashable, keyword: str) -> int:
         """Position of model ``name``, or a ValueError that suggests close names."""
-        if isinstance(name, Hashable) and name in self.names:
-            return int(self.names.get_loc(name))
-        raise unknown_name_error("model", name, list(self.names), keyword)
+        return index_of(self.names, name, keyword)
 
     def pairs(self, a: Any = None, b: Any = None) -> tuple[np.ndarray, np.ndarray, str]:
-        """Positions ``(i, j)`` of the pairs to compare, and the scope's name.
-
-        ``(a, b)`` compares one pair; ``a`` alone compares it with every other
-        model; nothing compares the best model with every other; ``a=ALL_PAIRS``
-        gives every pair. Other models come in rank order, best first.
-        """
-        if len(self.names) < 2:
-            msg = f"Comparisons need at least 2 models; the frame has {len(self.names)}."
-            raise ValueError(msg)
-        if a is ALL_PAIRS:
-            order = self.order
-            first, second = np.triu_indices(len(order), k=1)
-            return order[first], order[second], "all_pairs"
-        if a is None and b is not None:
-            msg = "`b` needs `a`: pass `a=` too, or neither to compare the best with the rest."
-            raise ValueError(msg)
-        if a is not None and b is not None:
-            i, j = self.index_of(a, "a"), self.index_of(b, "b")
-            if i == j:
-                msg = f"`a` and `b` are the same model ({a!r}); name two different models."
-                raise ValueError(msg)
-            return np.array([i]), np.array([j]), "pair"
-        order = self.order
-        first = self.index_of(a, "a") if a is not None else int(order[0])
-        others = order[order != first]
-        scope = "one_vs_rest" if a is not None else "best_vs_rest"
-        return np.full(len(others), first), others, scope
+        """Positions ``(i, j)`` of the pairs to compare and the scope (see `select_pairs`)."""
+        return select_pairs(self.names, self.means, a, b, self.design.greater_is_better)
 
     def nan_pairs(self, i: np.ndarray, j: np.ndarray, nan_policy: str) -> np.ndarray:
         """Boolean mask of the pairs that involve a missing score, after the policy's checks.
@@ -394,7 +418,8 @@ def predictions_data(
         for m in model_columns:
             if m not in frame.columns or m == y:
                 known = [c for c in frame.columns if c != y]
-                raise unknown_name_error("model", m, known, "models")
+                error = unknown_name_error("model", m, known, "models")
+                raise error
     if not model_columns:
         msg = f"The predictions frame has no model column besides the truth {y!r}."
         raise ValueError(msg)
@@ -547,6 +572,6 @@ def cv_scores(
     scores = pd.DataFrame.from_dict(rows, orient="index")
     scores.index.name = "model"
     scores.columns = pd.Index([f"split{i}" for i in range(len(splits))], name="split")
-    design = _explicit_splits_design(splits, "")
+    design = explicit_splits_design(splits, "")
     source = design_from_cv(cv).source
     return _attach_design(scores, Design(**{**design.to_attrs(), "source": source}))

@@ -61,7 +61,9 @@ def pair_result(
     return with_attrs(frame, meta)
 
 
-def model_result(names: pd.Index, columns: Mapping[str, Any], meta: dict[str, Any]) -> pd.DataFrame:
+def model_result(
+    names: pd.Index, columns: Mapping[str, Any], meta: dict[str, Any]
+) -> pd.DataFrame:
     """Result frame indexed by model (``summary``, ``bootstrap``, ``accuracy_ci``)."""
     frame = pd.DataFrame(dict(columns), index=pd.Index(names, name="model"))
     return with_attrs(frame, meta)

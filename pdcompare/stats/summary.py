@@ -29,7 +29,7 @@ def summarize(
     >>> out["mean"].tolist(), out["rank"].tolist()
     ([2.0, 2.0], [1, 1])
     >>> round(float(out["ci_high"][0]), 4)  # 2 + t(0.975, 2) * sqrt(1 * (1/3 + 1/2))
-    5.9286
+    5.9278
     """
     values = np.asarray(values, dtype=float)
     n = np.sum(~np.isnan(values), axis=1)
