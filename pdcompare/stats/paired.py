@@ -555,10 +555,16 @@ def holm(pvalues) -> np.ndarray:
     """
     pvalues = np.array(pvalues, dtype=float)
     finite = ~np.isnan(pvalues)
-    chosen = pvalues[finite]
+    every = bool(finite.all())
+    chosen = pvalues if every else pvalues[finite]
     order = np.argsort(chosen)
-    steps = np.arange(chosen.size, 0, -1, dtype=float)
+    ranked = chosen[order]
+    ranked *= np.arange(chosen.size, 0, -1, dtype=float)
+    np.maximum.accumulate(ranked, out=ranked)
+    np.minimum(ranked, 1.0, out=ranked)
     adjusted = np.empty_like(chosen)
-    adjusted[order] = np.minimum(np.maximum.accumulate(chosen[order] * steps), 1.0)
+    adjusted[order] = ranked
+    if every:
+        return adjusted
     pvalues[finite] = adjusted
     return pvalues
