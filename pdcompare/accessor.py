@@ -753,10 +753,14 @@ class CompareAccessor:
         meta = pdcompare_attrs(frame)
         first = frame["model_1"].to_numpy(dtype=object)
         second = frame["model_2"].to_numpy(dtype=object)
-        appearing = pd.unique(np.concatenate([first, second]))
-        ranked = [m for m in meta.get("models") or [] if m in set(appearing)]
-        models = pd.Index(ranked + [m for m in appearing if m not in set(ranked)])
-        rows, cols = models.get_indexer(first), models.get_indexer(second)
+        # One hashing pass over the names; the ordering works on the few distinct ones.
+        codes, appearing = pd.factorize(np.concatenate([first, second]))
+        present = set(appearing)
+        ranked = [m for m in meta.get("models") or [] if m in present]
+        known = set(ranked)
+        models = pd.Index(ranked + [m for m in appearing if m not in known])
+        position = models.get_indexer(appearing)
+        rows, cols = position[codes[: len(frame)]], position[codes[len(frame) :]]
         if (rows == cols).any():
             msg = "`matrix`: a row compares a model with itself; the result is not pairwise."
             raise ValueError(msg)

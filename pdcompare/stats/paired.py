@@ -35,7 +35,7 @@ __all__ = ["holm", "pair_matrix", "paired_ttest", "sign_test", "wilcoxon"]
 _EPS = np.finfo(float).eps
 
 #: Number of float64 elements of pair differences held in memory at once.
-_CHUNK_ELEMENTS = 1 << 22
+_CHUNK_ELEMENTS = 1 << 21
 
 #: Spread of differences, in ulps of the largest score, below which a difference is constant.
 _NOISE_ULPS = 16.0
