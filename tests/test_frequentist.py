@@ -255,6 +255,21 @@ def test_many_pairs_are_chunked(monkeypatch):
     assert_allclose(w_chunked["pvalue"], w_whole["pvalue"], rtol=1e-13)
 
 
+def test_threaded_pvalues_are_the_same(monkeypatch):
+    # Many pairs compute the p-values on two threads: exactly the same numbers.
+    scores = random_scores(n_models=7, seed=18)
+    for alternative in ALTERNATIVES:
+        one = scores.cmp.pairwise("ttest", alternative=alternative)
+        monkeypatch.setattr(paired, "_THREADED_PAIRS", 4)
+        two = scores.cmp.pairwise("ttest", alternative=alternative)
+        monkeypatch.setattr(paired, "_THREADED_PAIRS", 10**9)
+        assert_array_equal(two["pvalue"], one["pvalue"])
+        ref = stats.ttest_rel(scores.loc[two["model_1"]].to_numpy(),
+                              scores.loc[two["model_2"]].to_numpy(), axis=1,
+                              alternative=alternative)
+        assert_allclose(two["pvalue"], ref.pvalue, rtol=1e-10)
+
+
 def test_few_pairs_use_the_same_numbers_as_all_pairs():
     # One pair takes the einsum path, all pairs the covariance matrix: same values.
     scores = random_scores(n_models=6, seed=5)
