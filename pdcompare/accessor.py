@@ -356,11 +356,12 @@ class CompareAccessor:
         model_2 = np.asarray(data.names[j], dtype=object)
         core.warn_point_masses(model_1, model_2, out["mean_diff"], out["scale"])
         code = out["decision"]
-        decision = np.full(len(code), "undecided", dtype=object)
-        decision[code == core.DECISION_MODEL_1] = model_1[code == core.DECISION_MODEL_1]
-        decision[code == core.DECISION_MODEL_2] = model_2[code == core.DECISION_MODEL_2]
-        decision[code == core.DECISION_EQUIVALENT] = "equivalent"
-        decision[code == core.DECISION_MISSING] = None
+        labels = np.array([None, "undecided", "equivalent"], dtype=object)
+        decision = labels[np.minimum(code, core.DECISION_EQUIVALENT) - core.DECISION_MISSING]
+        first = code == core.DECISION_MODEL_1
+        second = code == core.DECISION_MODEL_2
+        decision[first] = model_1[first]
+        decision[second] = model_2[second]
         columns = {
             name: out[name]
             for name in (

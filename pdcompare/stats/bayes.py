@@ -15,6 +15,7 @@ gives every pair's variance of differences, and ``scipy.special.stdtr`` /
 
 from __future__ import annotations
 
+import functools
 import numbers
 
 import numpy as np
@@ -39,6 +40,109 @@ _CANCELLATION = 1e-3
 
 # Pairs per block when differences are formed explicitly (bounds the memory).
 _BLOCK = 1 << 15
+
+
+# Student t upper tails T(x) = P(X > x) for x >= 0 come, for large arrays, from a
+# table of log T on a uniform grid, interpolated by quintic Hermite polynomials
+# (log T, its first and second derivatives are known in closed form). stdtr costs
+# about 0.4 microseconds per value, too much for the ~10^6 tails of all pairs of
+# 1000 models; the table needs one stdtr call per node and is accurate to a few
+# ulps in relative terms (log T is smooth and its derivatives shrink in the tail).
+_TAIL_STEP = 1.0 / 64.0
+_TAIL_END = 64.0
+_TAIL_FLOOR = 1e-280  # nodes below this would underflow; larger x go to stdtr
+_TAIL_TABLE_MIN_SIZE = 4096  # smaller arrays call stdtr directly
+_TAIL_TABLE_MAX_DFS = 8  # more distinct degrees of freedom: call stdtr directly
+
+
+@functools.lru_cache(maxsize=32)
+def _log_tail_table(df: float) -> tuple[np.ndarray, float]:
+    """Quintic polynomial coefficients of log T on each grid interval, and the grid's end."""
+    x = np.arange(0.0, _TAIL_END + _TAIL_STEP / 2, _TAIL_STEP)
+    tail = special.stdtr(df, -x)
+    x = x[tail > _TAIL_FLOOR]
+    tail = tail[: len(x)]
+    log_tail = np.log(tail)
+    log_pdf = (
+        special.gammaln((df + 1.0) / 2.0)
+        - special.gammaln(df / 2.0)
+        - 0.5 * np.log(df * np.pi)
+        - (df + 1.0) / 2.0 * np.log1p(x * x / df)
+    )
+    hazard = np.exp(log_pdf - log_tail)  # f / T
+    # (log T)' = -f/T and (log T)'' = -f'/T - (f/T)^2 with f'/f = -(df + 1) x / (df + x^2).
+    first = -hazard
+    second = hazard * (df + 1.0) * x / (df + x * x) - hazard * hazard
+    h = _TAIL_STEP
+    y0, dy = log_tail[:-1], np.diff(log_tail)  # the difference first: no cancellation
+    d0, d1 = h * first[:-1], h * first[1:]
+    s0, s1 = h * h * second[:-1], h * h * second[1:]
+    # Quintic Hermite interpolant in t = (x - x_k) / h, as coefficients of t^0 .. t^5.
+    coef = np.stack(
+        [
+            y0,
+            d0,
+            s0 / 2.0,
+            10.0 * dy - 6.0 * d0 - 4.0 * d1 - 1.5 * s0 + 0.5 * s1,
+            -15.0 * dy + 8.0 * d0 + 7.0 * d1 + 1.5 * s0 - s1,
+            6.0 * dy - 3.0 * d0 - 3.0 * d1 - 0.5 * s0 + 0.5 * s1,
+        ]
+    )
+    return coef, float(x[-1])
+
+
+def _table_tail(df: float, x: np.ndarray) -> np.ndarray:
+    """``stdtr(df, -x)`` for ``x >= 0`` (NaN allowed) of one ``df``, from the table."""
+    coef, end = _log_tail_table(df)
+    out = np.empty_like(x)
+    inside = x < end
+    xs = x[inside]
+    position = xs * (1.0 / _TAIL_STEP)
+    k = position.astype(np.intp)
+    t = position - k
+    poly = coef[5][k]
+    for c in coef[4::-1]:
+        poly *= t
+        poly += c[k]
+    out[inside] = np.exp(poly)
+    outside = ~inside
+    if outside.any():
+        out[outside] = special.stdtr(df, -x[outside])
+    return out
+
+
+def upper_tail(df, x) -> np.ndarray:
+    """Student t upper tail ``P(X > x) = stdtr(df, -x)`` for ``x >= 0``, vectorised.
+
+    Small arrays call ``scipy.special.stdtr``; large ones with few distinct
+    degrees of freedom use a table of ``log P(X > x)`` built with ``stdtr`` on
+    a grid of step 1/64 over [0, 64] and interpolated by quintic Hermite
+    polynomials, about ten times faster and within a relative 1e-13 of
+    ``stdtr`` (the tests check it). ``x`` beyond the table, NaN ``df`` and
+    NaN ``x`` go to ``stdtr``.
+
+    Examples
+    --------
+    >>> x = np.linspace(0.0, 5.0, 10_000)
+    >>> bool(np.allclose(upper_tail(9.0, x), special.stdtr(9.0, -x), rtol=1e-13, atol=0))
+    True
+    """
+    df, x = np.broadcast_arrays(np.asarray(df, dtype=float), np.asarray(x, dtype=float))
+    if x.size < _TAIL_TABLE_MIN_SIZE:
+        return special.stdtr(df, -x)
+    usable = (df > 0) & ~np.isnan(x)
+    if usable.all() and df.min() == df.max():  # one df, the usual case: skip the sort
+        return _table_tail(float(df.flat[0]), x.ravel()).reshape(x.shape)
+    distinct = np.unique(df[usable])
+    if len(distinct) > _TAIL_TABLE_MAX_DFS:
+        return special.stdtr(df, -x)
+    if len(distinct) == 1 and usable.all():
+        return _table_tail(float(distinct[0]), x.ravel()).reshape(x.shape)
+    out = special.stdtr(np.where(usable, np.nan, df), -x)  # NaN where the table serves
+    for value in distinct:
+        chosen = usable & (df == value)
+        out[chosen] = _table_tail(float(value), x[chosen])
+    return out
 
 
 def _explicit_moments(
@@ -122,27 +226,31 @@ def pair_moments(
         return _explicit_moments(values, i, j, omit)
 
     has_nan = np.isnan(values).any(axis=1)
-    clean = values[~has_nan]
-    position = np.cumsum(~has_nan) - 1  # row of each clean model in `clean`
+    pair_nan = has_nan[i] | has_nan[j]
+    if pair_nan.any():
+        clean = values[~has_nan]
+        position = np.cumsum(~has_nan) - 1  # row of each complete model in `clean`
+        ci = np.where(pair_nan, 0, position[i])
+        cj = np.where(pair_nan, 0, position[j])
+    else:
+        clean, ci, cj = values, i, j
     means = clean.mean(axis=1)
     centered = clean - means[:, None]
     # Constant models get exactly zero deviations (their mean may be off by an ulp).
     centered[np.ptp(clean, axis=1) == 0.0] = 0.0
-    own = np.einsum("ij,ij->i", centered, centered) / (n_splits - 1.0)
-    cov = centered @ centered.T
-    cov /= n_splits - 1.0
-
-    pair_nan = has_nan[i] | has_nan[j]
-    ok = ~pair_nan
-    ci, cj = position[i[ok]], position[j[ok]]
-    mean = np.full(len(i), np.nan)
-    var = np.full(len(i), np.nan)
+    squares = np.einsum("ij,ij->i", centered, centered)
+    cross = centered @ centered.T
+    total = squares[ci] + squares[cj]
+    # var(a - b) · (n - 1) = sum (a - ā)^2 + sum (b - b̄)^2 - 2 sum (a - ā)(b - b̄)
+    var = total - 2.0 * np.take(cross, ci * len(clean) + cj)
+    redo = var <= _CANCELLATION * total
+    var /= n_splits - 1.0
+    mean = means[ci] - means[cj]
     count = np.full(len(i), float(n_splits))
-    mean[ok] = means[ci] - means[cj]
-    total = own[ci] + own[cj]
-    var[ok] = total - 2.0 * cov[ci, cj]
-    redo = pair_nan.copy() if omit else np.zeros(len(i), dtype=bool)
-    redo[ok] = var[ok] <= _CANCELLATION * total
+    if pair_nan.any():
+        mean[pair_nan] = np.nan
+        var[pair_nan] = np.nan
+        redo = (redo & ~pair_nan) | (pair_nan & omit)
     if redo.any():
         mean[redo], var[redo], count[redo] = _explicit_moments(values, i[redo], j[redo], omit)
     return mean, var, count
@@ -205,8 +313,8 @@ def rope_probabilities(
     probabilities keep their relative accuracy: with ``c_low`` and ``c_high``
     the smaller tails at the two ROPE ends, the middle mass is
     ``1 - c_low - c_high`` when ``loc`` lies inside the ROPE and the
-    difference of two same-side tails otherwise. Two calls of
-    ``scipy.special.stdtr`` serve every pair (one when ``low == high``).
+    difference of two same-side tails otherwise. Two tail evaluations serve
+    every pair (one when ``low == high``), by :func:`upper_tail`.
 
     Examples
     --------
@@ -227,8 +335,8 @@ def rope_probabilities(
         z_low = np.where(point, np.nan, (low - loc) / scale)
         z_high = z_low if low == high else np.where(point, np.nan, (high - loc) / scale)
     # The smaller tail at each end: P(mu < end) when the end is left of loc, else P(mu > end).
-    tail_low = special.stdtr(df, -np.abs(z_low))
-    tail_high = tail_low if low == high else special.stdtr(df, -np.abs(z_high))
+    tail_low = upper_tail(df, np.abs(z_low))
+    tail_high = tail_low if low == high else upper_tail(df, np.abs(z_high))
     below = np.where(z_low < 0, tail_low, 1.0 - tail_low)
     above = np.where(z_high > 0, tail_high, 1.0 - tail_high)
     inside = np.where(
@@ -259,8 +367,11 @@ def credible_interval(df, loc, scale, level: float) -> tuple[np.ndarray, np.ndar
     df, loc, scale = np.broadcast_arrays(
         np.asarray(df, dtype=float), np.asarray(loc, dtype=float), np.asarray(scale, dtype=float)
     )
-    distinct, inverse = np.unique(df, return_inverse=True)
-    quantile = special.stdtrit(distinct, 0.5 + level / 2.0)[inverse.reshape(df.shape)]
+    if df.size and df.min() == df.max():  # one df, the usual case: skip the sort
+        quantile = special.stdtrit(df.flat[0], 0.5 + level / 2.0)
+    else:
+        distinct, inverse = np.unique(df, return_inverse=True)
+        quantile = special.stdtrit(distinct, 0.5 + level / 2.0)[inverse.reshape(df.shape)]
     with np.errstate(invalid="ignore"):
         half_width = np.where(scale == 0.0, 0.0, quantile * scale)
     return loc - half_width, loc + half_width
