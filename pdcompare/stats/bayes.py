@@ -170,8 +170,12 @@ def _explicit_moments(
             v = (dev * dev).sum(axis=1) / (k - 1.0)
         high = np.where(valid, d, -np.inf).max(axis=1)
         low = np.where(valid, d, np.inf).min(axis=1)
-        constant = high == low
-        mean[block] = np.where(constant, high, m)
+        # Differences equal up to the rounding of the subtraction (0.8 - 0.75 and
+        # 0.9 - 0.85 differ in the last bit) are constant: exactly zero variance.
+        magnitude = np.maximum(np.abs(values[i[block]]), np.abs(values[j[block]]))
+        rounding = 4.0 * np.finfo(float).eps * np.where(valid, magnitude, 0.0).max(axis=1)
+        constant = high - low <= rounding
+        mean[block] = m
         var[block] = np.where(constant, 0.0, v)
         count[block] = k
     return mean, var, count
