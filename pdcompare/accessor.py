@@ -383,7 +383,7 @@ class CompareAccessor:
             nan_policy=nan_policy,
             design=data.design.to_attrs(),
             greater_is_better=data.design.greater_is_better,
-            models=list(data.names[data.order]),
+            models=data.names[data.order].tolist(),
         )
         return results.pair_result(data.names, i, j, columns, meta)
 

@@ -94,20 +94,20 @@ def _log_tail_table(df: float) -> tuple[np.ndarray, float]:
 def _table_tail(df: float, x: np.ndarray) -> np.ndarray:
     """``stdtr(df, -x)`` for ``x >= 0`` (NaN allowed) of one ``df``, from the table."""
     coef, end = _log_tail_table(df)
-    out = np.empty_like(x)
     inside = x < end
-    xs = x[inside]
-    position = xs * (1.0 / _TAIL_STEP)
+    every = bool(inside.all())
+    position = x * (1.0 / _TAIL_STEP) if every else x[inside] * (1.0 / _TAIL_STEP)
     k = position.astype(np.intp)
     t = position - k
     poly = coef[5][k]
     for c in coef[4::-1]:
         poly *= t
         poly += c[k]
-    out[inside] = np.exp(poly)
-    outside = ~inside
-    if outside.any():
-        out[outside] = special.stdtr(df, -x[outside])
+    tail = np.exp(poly, out=poly)
+    if every:
+        return tail
+    out = special.stdtr(df, -np.where(inside, np.nan, x))  # NaN where the table serves
+    out[inside] = tail
     return out
 
 
