@@ -387,7 +387,7 @@ class CompareAccessor:
         )
         return results.pair_result(data.names, i, j, columns, meta)
 
-    def posterior(self, a: Any, b: Any, *, nan_policy: str = "raise", **design: Any):
+    def posterior(self, a: Any, b: Any, *, nan_policy: str = "raise", **design: Any) -> Any:
         """The posterior of the mean difference ``a - b`` as a frozen ``scipy.stats.t``.
 
         The distribution behind :meth:`bayes`, for ``.cdf``, ``.sf``,

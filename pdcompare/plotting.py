@@ -82,7 +82,7 @@ def posterior_plot(
     nan_policy: str = "raise",
     ax=None,
     **options: Any,
-):
+) -> Any:
     """Posterior density of the mean difference of two models, with the ROPE shaded.
 
     Drawn by ``df.cmp.plot("posterior", a=..., b=..., rope=...)``. The areas
@@ -218,7 +218,7 @@ def bayes_matrix_plot(
     annot: bool | None = None,
     fmt: str = ".2f",
     **kwargs: Any,
-):
+) -> Any:
     """Heatmap of ``prob_better`` of a Bayesian result: P(row model better than column model).
 
     Drawn by ``result.cmp.plot()`` on a result of ``bayes`` or

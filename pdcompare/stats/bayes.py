@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import numbers
+from typing import Any
 
 import numpy as np
 from scipy import special
@@ -176,7 +177,7 @@ def _explicit_moments(
         rounding = 4.0 * np.finfo(float).eps * np.where(valid, magnitude, 0.0).max(axis=1)
         constant = high - low <= rounding
         mean[block] = m
-        var[block] = np.where(constant, 0.0, v)
+        var[block] = np.where(k < 2, np.nan, np.where(constant, 0.0, v))
         count[block] = k
     return mean, var, count
 
@@ -463,7 +464,7 @@ def bayes_pairs(
     }
 
 
-def frozen_posterior(df: float, loc: float, scale: float):
+def frozen_posterior(df: float, loc: float, scale: float) -> Any:
     """The posterior as a frozen ``scipy.stats.t(df, loc, scale)``.
 
     scipy rejects a zero scale, so a point mass (constant difference) gets
