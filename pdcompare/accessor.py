@@ -453,8 +453,9 @@ class CompareAccessor:
                 "present; a posterior needs at least 2."
             )
             raise ValueError(msg)
-        names = np.array([a, b], dtype=object)
-        core.warn_point_masses(names[:1], names[1:], loc, scale)
+        model_1 = np.asarray(data.names[i], dtype=object)
+        model_2 = np.asarray(data.names[j], dtype=object)
+        core.warn_point_masses(model_1, model_2, loc, scale)
         return core.frozen_posterior(float(df[0]), float(loc[0]), float(scale[0]))
 
     # ============================================================ 5x2cv and predictions (issue 5)
