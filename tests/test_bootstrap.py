@@ -625,3 +625,29 @@ def test_plot_differences_with_zero_line():
     one_sided = frame.cmp.bootstrap_diff(alternative="greater", random_state=0, n_resamples=200)
     segments = one_sided.cmp.plot().collections[0].get_segments()
     assert all(np.isfinite(s).all() for s in segments)
+
+
+@pytest.mark.parametrize(
+    "labels",
+    [
+        np.array([3, 7, 11]),
+        np.array([-2, 0, 5]),
+        np.array([0.0, 1.0, 2.0]),
+        np.array([0, 10**9, 2 * 10**9]),
+        np.array(["a", "b", "c"], dtype=object),
+    ],
+)
+def test_label_patterns_equal_unique_rows_of_codes(labels):
+    from pdcompare.stats.bootstrap import label_patterns
+
+    rng = np.random.default_rng(1)
+    y_true = labels[rng.integers(0, 3, 60)]
+    y_pred = labels[rng.integers(0, 3, (60, 2))]
+    patterns, counts, k = label_patterns(y_true, y_pred)
+    # Reference: codes = rank of each label among the sorted distinct labels, then unique rows.
+    classes = np.unique(np.concatenate([y_true, y_pred.ravel()]))
+    rows = np.column_stack([np.searchsorted(classes, y_true), np.searchsorted(classes, y_pred)])
+    expected_rows, expected_counts = np.unique(rows, axis=0, return_counts=True)
+    assert k == len(classes)
+    assert_array_equal(patterns, expected_rows)
+    assert_array_equal(counts, expected_counts)

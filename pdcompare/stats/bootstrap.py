@@ -171,6 +171,47 @@ def pattern_counts(
     return patterns, counts.astype(np.int64)
 
 
+def label_patterns(y_true, y_pred) -> tuple[np.ndarray, np.ndarray, int]:
+    """Distinct (truth, predictions) patterns of the rows, as label codes, and their counts.
+
+    Integer labels in a narrow range are combined as they are (offset by their
+    minimum) and recoded afterwards on the patterns only, so that the rows are
+    read in a few linear passes and never sorted; other labels are coded by
+    :func:`encode_labels` first.
+
+    Returns
+    -------
+    patterns : ndarray of int64, shape (p, m + 1)
+        Codes ``0..K-1``: the truth in column 0, then each model's prediction.
+    counts : ndarray of int64, shape (p,)
+    n_classes : int
+        ``K``, the number of distinct labels.
+
+    Examples
+    --------
+    >>> patterns, counts, k = label_patterns(np.array([5, 9, 9]), np.array([[5], [5], [9]]))
+    >>> patterns.tolist(), counts.tolist(), k
+    ([[0, 0], [1, 0], [1, 1]], [1, 1, 1], 2)
+    """
+    y_true = np.asarray(y_true)
+    y_pred = np.asarray(y_pred)
+    if y_pred.ndim == 1:
+        y_pred = y_pred[:, None]
+    true_int, pred_int = _as_integers(y_true), _as_integers(y_pred)
+    if true_int is not None and pred_int is not None:
+        low = min(int(true_int.min()), int(pred_int.min()))
+        high = max(int(true_int.max()), int(pred_int.max()))
+        if high - low < _MAX_INTEGER_RANGE:
+            if low:
+                true_int, pred_int = true_int - low, pred_int - low
+            patterns, counts = pattern_counts(true_int, pred_int, high - low + 1)
+            labels, recoded = np.unique(patterns, return_inverse=True)
+            return recoded.reshape(patterns.shape).astype(np.int64), counts, len(labels)
+    true_codes, pred_codes, n_classes = encode_labels(y_true, y_pred)
+    patterns, counts = pattern_counts(true_codes, pred_codes, n_classes)
+    return patterns, counts, n_classes
+
+
 def _cell_matrix(patterns: np.ndarray, n_classes: int):
     """Sparse (p, m·K²) indicator: pattern -> confusion cell (truth, prediction) of each model."""
     from scipy import sparse
@@ -453,8 +494,7 @@ def paired_bootstrap(
         columns = np.flatnonzero(valid)
         chosen = y_pred[:, columns] if not valid.all() else y_pred
         if metric.count_based and resampling != "index":
-            true_codes, pred_codes, n_classes = encode_labels(y_true, chosen)
-            patterns, counts = pattern_counts(true_codes, pred_codes, n_classes)
+            patterns, counts, n_classes = label_patterns(y_true, chosen)
             est, reps = _counts_replicates(patterns, counts, n_classes, metric, n_resamples, rng)
         else:
             est, reps = _index_replicates(y_true, chosen, metric, n_resamples, rng)
