@@ -130,6 +130,7 @@ def plot_model_intervals(frame: pd.DataFrame, *, ax=None, **kwargs: Any):
     ax.hlines(positions, low, high, **{"linewidth": 2, **kwargs})
     ax.plot(ordered[value].to_numpy(dtype=float), positions, "o", color="black")
     ax.set_yticks(positions, labels=[str(name) for name in ordered.index])
+    ax.set_ylim(-0.5, len(ordered) - 0.5)
     ax.set_xlabel(str(meta.get("score", value)))
     ax.set_ylabel("model")
     return ax
@@ -180,6 +181,7 @@ def plot_differences(frame: pd.DataFrame, *, ax=None, **kwargs: Any):
     pairs = zip(frame["model_1"], frame["model_2"], strict=True)
     labels = [f"{first} − {second}" for first, second in pairs]
     ax.set_yticks(positions, labels=labels)
+    ax.set_ylim(-0.5, len(frame) - 0.5)
     ax.set_xlabel(f"difference in {meta.get('score', 'score')}")
     ax.set_ylabel("pair")
     return ax
