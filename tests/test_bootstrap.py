@@ -647,3 +647,38 @@ def test_label_patterns_equal_unique_rows_of_codes(labels):
     assert k == len(classes)
     assert_array_equal(patterns, expected_rows)
     assert_array_equal(counts, expected_counts)
+
+
+def test_regression_index_path_equals_sklearn_callable_replicates():
+    # Both walk the same index stream: named error scores and scikit-learn's
+    # functions as callables must give the same replicates.
+    rng = np.random.default_rng(19)
+    y = rng.normal(size=40)
+    preds = np.column_stack([y + rng.normal(0, 0.3, 40), y + rng.normal(0, 0.6, 40)])
+    for name, function in (
+        ("mean_squared_error", skm.mean_squared_error),
+        ("mean_absolute_error", skm.mean_absolute_error),
+    ):
+        named = paired_bootstrap(y, preds, name, n_resamples=80, random_state=0)
+        called = paired_bootstrap(
+            y, preds, function, n_resamples=80, random_state=0, greater_is_better=False
+        )
+        assert_allclose(named.replicates, called.replicates, rtol=1e-12)
+        assert_allclose(named.estimate, [function(y, preds[:, k]) for k in range(2)])
+
+
+def test_all_pairs_scope_and_nothing_left_to_omit():
+    from pdcompare.frames import ALL_PAIRS
+
+    frame = three_class_predictions(n=80, seed=20)
+    out = frame.cmp.bootstrap_diff(ALL_PAIRS, random_state=0, correction="bonferroni")
+    assert out.attrs["pdcompare"]["scope"] == "all_pairs"
+    assert list(zip(out["model_1"], out["model_2"], strict=True)) == [
+        ("forest", "svm"), ("forest", "tree"), ("svm", "tree"),
+    ]
+    assert_allclose(out["pvalue_adj"], np.minimum(3 * out["pvalue"], 1.0))
+    holes = frame.astype(float)
+    holes.loc[::2, "svm"] = np.nan
+    holes.loc[1::2, "tree"] = np.nan
+    with pytest.raises(ValueError, match=r"No row is left after dropping.*'svm', 'tree'"):
+        holes.cmp.bootstrap(nan_policy="omit")
