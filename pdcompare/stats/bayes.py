@@ -119,7 +119,7 @@ def upper_tail(df, x) -> np.ndarray:
     degrees of freedom use a table of ``log P(X > x)`` built with ``stdtr`` on
     a grid of step 1/64 over [0, 64] and interpolated by quintic Hermite
     polynomials, about ten times faster. The relative difference from
-    ``stdtr`` stays below 1e-12 (about 1e-14 where the tail is above 1e-10;
+    ``stdtr`` stays below 1e-12 (below 5e-14 where the tail is above 1e-10;
     far tails lose a few ulps of ``log P``), which the tests check. ``x``
     beyond the table, NaN ``df`` and NaN ``x`` go to ``stdtr``.
 
