@@ -154,8 +154,8 @@ def main() -> None:
                   f"{row.vectorised_cpu:>7.4f} s {row.loop:>10.3f} s{star} "
                   f"{row.loop / row.vectorised:>7.0f}x {row.max_rel_error:>15.1e}")
     print("* loop timed on a random sample of pairs, scaled to all pairs. Times are the "
-          "minimum over repeats;\n  (cpu) is the CPU time of this process, less disturbed "
-          "by other load on the machine.")
+          "minimum over repeats;\n  (cpu) is the CPU time of this process (both threads "
+          "of the p-values for many pairs), less disturbed by other load on the machine.")
 
 
 if __name__ == "__main__":
