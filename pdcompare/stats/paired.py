@@ -145,13 +145,19 @@ def _pair_moments(values, i, j, nan_policy):
         complete = slice(None)
         rows = slice(None)
         ci, cj = i, j
+        mean = np.full(n_pairs, np.nan)
+        variance = np.full(n_pairs, np.nan)
     block = values[rows]
     n_rows = block.shape[0]
     explicit = []
     if ci.size:
+        # Differences are unchanged by subtracting one vector from every model; the
+        # mean over the models removes the fold effect they share, so what is left is
+        # small and the means and variances below lose less to rounding.
+        residual = block - block.mean(axis=0)
         # One covariance matrix of the complete models gives every pair's variance.
-        means = block.mean(axis=1)
-        centred = block - means[:, None]
+        means = residual.mean(axis=1)
+        centred = residual - means[:, None]
         with np.errstate(invalid="ignore", divide="ignore"):
             # Only the needed entries of the covariance matrix when the pairs are few.
             if ci.size * 4 < n_rows * n_rows:
@@ -256,7 +262,9 @@ def paired_ttest(
     Bengio 2003, as in Bouckaert and Frank 2004), on ``n - 1`` degrees of
     freedom. The interval is ``d̄ ± t_q sqrt(v)``.
 
-    ``s²`` comes from one covariance matrix, ``var a + var b - 2 cov(a, b)``;
+    ``s²`` comes from one covariance matrix, ``var a + var b - 2 cov(a, b)``,
+    of the scores minus their mean over the models in each split (which
+    leaves every difference unchanged and removes the shared fold effect);
     where that is below ``max(1e-3, n·eps/1e-10)`` times ``var a + var b``
     the cancellation could cost more than 1e-10 in relative accuracy, and the
     pair is recomputed from its explicit differences.
