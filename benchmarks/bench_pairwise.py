@@ -13,13 +13,18 @@ take minutes it runs on a random sample of pairs and its time is scaled up to
 all pairs (marked "*"). The vectorised statistics are checked against the loop's
 on the sampled pairs.
 
-Target (issue 7): m = 1000 (499,500 pairs) under 0.4 s, at least 300x faster
-than the loop.
+The Bayesian correlated t-test (``bayes``, rope 0.01) runs against two loops:
+a frozen ``scipy.stats.t`` posterior per pair, and ``baycomp.CorrelatedTTest.probs``
+per pair; their probabilities are checked against pdcompare's.
+
+Targets: corrected t-test with Holm (issue 7), m = 1000 (499,500 pairs) under
+0.4 s and at least 300x faster than the loop; bayes (issue 3), m = 1000 under
+0.4 s and at least 100x faster than the baycomp loop.
 
 Run: python benchmarks/bench_pairwise.py [sizes...]   (default: 10 100 300 1000)
 
-To add another test (the Bayesian one, say), write a function like
-``corrected_ttest_case`` that returns a ``Row`` and list it in ``CASES``.
+To add another test, write a function like ``corrected_ttest_case`` that
+returns a ``Row`` and list it in ``CASES``.
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ LOOP_PAIRS = 2000  # pairs of the loop actually timed when there are more
 
 @dataclass
 class Row:
-    case: str
+    case: str  # what is timed, and against which loop
     models: int
     pairs: int
     vectorised: float
@@ -120,12 +125,7 @@ def corrected_ttest_case(n_models: int) -> Row:
     vectorised, vectorised_cpu, result = best_time(
         lambda: scores.cmp.pairwise("corrected_ttest", correction="holm"), repeats
     )
-    every = list(combinations(range(n_models), 2))
-    if n_pairs > LOOP_PAIRS:
-        chosen = np.random.default_rng(1).choice(n_pairs, LOOP_PAIRS, replace=False)
-        sample = [every[k] for k in np.sort(chosen)]
-    else:
-        sample = every
+    sample = sample_pairs(n_models)
     loop_time, _, loop = best_time(lambda: gallery_loop(scores, sample, n_pairs), 3)
     loop_time *= n_pairs / len(sample)
     # The same statistics (up to the sign: the loop keeps frame order, pdcompare rank order).
@@ -139,13 +139,84 @@ def corrected_ttest_case(n_models: int) -> Row:
                len(sample) < n_pairs, float(error))
 
 
-CASES: list[Callable[[int], Row]] = [corrected_ttest_case]
+ROPE = 0.01
+
+
+def sample_pairs(n_models: int) -> list[tuple[int, int]]:
+    """All pairs, or a fixed random sample of ``LOOP_PAIRS`` of them."""
+    every = list(combinations(range(n_models), 2))
+    if len(every) <= LOOP_PAIRS:
+        return every
+    chosen = np.random.default_rng(1).choice(len(every), LOOP_PAIRS, replace=False)
+    return [every[k] for k in np.sort(chosen)]
+
+
+def scipy_posterior_loop(values: np.ndarray, pairs: list[tuple[int, int]]) -> np.ndarray:
+    """Per pair, a frozen scipy.stats.t posterior and its three probabilities."""
+    from scipy import stats
+
+    out = np.empty((len(pairs), 3))
+    for row, (i, j) in enumerate(pairs):
+        d = values[i] - values[j]
+        n = len(d)
+        scale = np.sqrt(np.var(d, ddof=1) * (1 / n + N_TEST / N_TRAIN))
+        posterior = stats.t(n - 1, d.mean(), scale)
+        worse, below_high = posterior.cdf(-ROPE), posterior.cdf(ROPE)
+        posterior.interval(0.95)
+        out[row] = 1.0 - below_high, below_high - worse, worse
+    return out
+
+
+def baycomp_loop(values: np.ndarray, pairs: list[tuple[int, int]]) -> np.ndarray:
+    """Per pair, baycomp.CorrelatedTTest.probs (10-fold CV repeated 10 times)."""
+    import baycomp
+
+    out = np.empty((len(pairs), 3))
+    for row, (i, j) in enumerate(pairs):
+        # baycomp's differences are y - x: its left tail is "x better".
+        out[row] = baycomp.CorrelatedTTest.probs(values[i], values[j], ROPE, runs=10)
+    return out
+
+
+def _bayes_case(n_models: int, name: str, loop_function) -> Row:
+    scores = make_scores(n_models)
+    n_pairs = n_models * (n_models - 1) // 2
+    scores.cmp.pairwise("bayes", rope=ROPE)  # warm up imports and tables
+    repeats = 7 if n_models <= 300 else 5
+    vectorised, vectorised_cpu, result = best_time(
+        lambda: scores.cmp.pairwise("bayes", rope=ROPE), repeats
+    )
+    sample = sample_pairs(n_models)
+    values = scores.to_numpy()
+    loop_time, _, loop = best_time(lambda: loop_function(values, sample), 1)
+    loop_time *= n_pairs / len(sample)
+    # pdcompare orders pairs best first; the loop keeps frame order: swap where needed.
+    columns = ["prob_better", "prob_rope", "prob_worse"]
+    table = result.set_index(["model_1", "model_2"])[columns]
+    swapped = table[columns[::-1]].set_axis(columns, axis=1)
+    swapped.index = swapped.index.swaplevel()
+    both = pd.concat([table, swapped])
+    keys = [(scores.index[i], scores.index[j]) for i, j in sample]
+    error = np.abs(both.loc[keys].to_numpy() - loop).max()
+    return Row(name, n_models, n_pairs, vectorised, vectorised_cpu, loop_time,
+               len(sample) < n_pairs, float(error))
+
+
+def bayes_scipy_case(n_models: int) -> Row:
+    return _bayes_case(n_models, "bayes vs scipy.t loop", scipy_posterior_loop)
+
+
+def bayes_baycomp_case(n_models: int) -> Row:
+    return _bayes_case(n_models, "bayes vs baycomp loop", baycomp_loop)
+
+
+CASES: list[Callable[[int], Row]] = [corrected_ttest_case, bayes_scipy_case, bayes_baycomp_case]
 
 
 def main() -> None:
     sizes = [int(a) for a in sys.argv[1:]] or [10, 100, 300, 1000]
     print(f"{'case':<24} {'models':>6} {'pairs':>8} {'pdcompare':>11} {'(cpu)':>9} "
-          f"{'gallery loop':>13} {'ratio':>8} {'max rel diff t':>15}")
+          f"{'loop':>13} {'ratio':>8} {'max diff':>15}")
     for case in CASES:
         for n_models in sizes:
             row = case(n_models)
@@ -153,6 +224,7 @@ def main() -> None:
             print(f"{row.case:<24} {row.models:>6} {row.pairs:>8} {row.vectorised:>9.4f} s "
                   f"{row.vectorised_cpu:>7.4f} s {row.loop:>10.3f} s{star} "
                   f"{row.loop / row.vectorised:>7.0f}x {row.max_rel_error:>15.1e}")
+    print("max diff: relative in t for the t-test, absolute in the probabilities for bayes.")
     print("* loop timed on a random sample of pairs, scaled to all pairs. Times are the "
           "minimum over repeats;\n  (cpu) is the CPU time of this process (both threads "
           "of the p-values for many pairs), less disturbed by other load on the machine.")

@@ -23,7 +23,7 @@ import pdcompare
 from pdcompare import PdcompareWarning
 from pdcompare.datasets import load_grid_search_scores
 from pdcompare.frames import ALL_PAIRS
-from pdcompare.stats import paired
+from pdcompare.stats import _moments, paired
 
 ALTERNATIVES = ["two-sided", "greater", "less"]
 TESTS = ["corrected_ttest", "ttest", "wilcoxon", "sign_test"]
@@ -246,11 +246,11 @@ def test_many_pairs_are_chunked(monkeypatch):
     # Small chunks force several passes over the explicit differences: same answer.
     scores = near_identical_scores(n_models=8)
     whole = scores.cmp.pairwise("ttest", correction=None)
-    monkeypatch.setattr(paired, "_CHUNK_ELEMENTS", 150)
+    monkeypatch.setattr(_moments, "_CHUNK_ELEMENTS", 150)
     chunked = scores.cmp.pairwise("ttest", correction=None)
     assert_allclose(chunked["statistic"], whole["statistic"], rtol=1e-13)
     w_whole = scores.cmp.pairwise("wilcoxon", correction=None)
-    monkeypatch.setattr(paired, "_CHUNK_ELEMENTS", 150)
+    monkeypatch.setattr(_moments, "_CHUNK_ELEMENTS", 150)
     w_chunked = scores.cmp.pairwise("wilcoxon", correction=None)
     assert_allclose(w_chunked["pvalue"], w_whole["pvalue"], rtol=1e-13)
 

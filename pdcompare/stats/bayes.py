@@ -24,6 +24,7 @@ from scipy import special
 
 from pdcompare._validation import warn
 from pdcompare.stats._common import nadeau_bengio_variance
+from pdcompare.stats._moments import pair_moments
 
 #: Decision codes returned by :func:`bayes_pairs` (the accessor turns them into names).
 DECISION_MISSING = -2
@@ -37,10 +38,6 @@ DECISION_MODEL_2 = 2
 # digits to cancellation; it is recomputed from its explicit differences. The
 # rounding error of the matrix route is about n · eps · (var a + var b), so the
 # kept pairs have a relative error below ~1e-10 for n up to a few thousand.
-_CANCELLATION = 1e-3
-
-# Pairs per block when differences are formed explicitly (bounds the memory).
-_BLOCK = 1 << 15
 
 
 # Student t upper tails T(x) = P(X > x) for x >= 0 come, for large arrays, from a
@@ -147,121 +144,6 @@ def upper_tail(df, x) -> np.ndarray:
     return out
 
 
-def _explicit_moments(
-    values: np.ndarray, i: np.ndarray, j: np.ndarray, omit: bool
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Mean, variance (ddof=1) and count of the differences ``values[i] - values[j]``.
-
-    With ``omit``, splits where either score is missing are left out pair by
-    pair; otherwise a missing score makes the pair's results NaN. A constant
-    difference gets exactly zero variance and its value as the mean, so that
-    degenerate pairs are recognised without rounding noise.
-    """
-    n_pairs = len(i)
-    mean = np.empty(n_pairs)
-    var = np.empty(n_pairs)
-    count = np.empty(n_pairs)
-    for start in range(0, n_pairs, _BLOCK):
-        block = slice(start, start + _BLOCK)
-        d = values[i[block]] - values[j[block]]
-        valid = ~np.isnan(d) if omit else np.ones(d.shape, dtype=bool)
-        k = valid.sum(axis=1).astype(float)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            m = np.where(valid, d, 0.0).sum(axis=1) / k
-            dev = np.where(valid, d - m[:, None], 0.0)
-            v = (dev * dev).sum(axis=1) / (k - 1.0)
-        high = np.where(valid, d, -np.inf).max(axis=1)
-        low = np.where(valid, d, np.inf).min(axis=1)
-        # Differences equal up to the rounding of the subtraction (0.8 - 0.75 and
-        # 0.9 - 0.85 differ in the last bit) are constant: exactly zero variance.
-        magnitude = np.maximum(np.abs(values[i[block]]), np.abs(values[j[block]]))
-        rounding = 4.0 * np.finfo(float).eps * np.where(valid, magnitude, 0.0).max(axis=1)
-        constant = high - low <= rounding
-        mean[block] = m
-        var[block] = np.where(k < 2, np.nan, np.where(constant, 0.0, v))
-        count[block] = k
-    return mean, var, count
-
-
-def pair_moments(
-    values: np.ndarray,
-    i: np.ndarray,
-    j: np.ndarray,
-    *,
-    nan_policy: str = "propagate",
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Mean, sample variance (ddof=1) and count of the paired differences of each pair.
-
-    Parameters
-    ----------
-    values : numpy.ndarray
-        Scores, shape (models, splits), NaN for missing.
-    i, j : numpy.ndarray of int
-        Rows of the pairs; the differences are ``values[i] - values[j]``.
-    nan_policy : {"propagate", "omit"}
-        "propagate" gives NaN for a pair with a missing score; "omit" drops
-        the splits where either model's score is missing, pair by pair.
-
-    Returns
-    -------
-    mean, variance, count : numpy.ndarray
-        One entry per pair. A constant difference has variance exactly 0.
-
-    Notes
-    -----
-    When there are more pairs than models, the variances come from one
-    covariance matrix: ``var(a - b) = var a + var b - 2 cov(a, b)``. Pairs where
-    that subtraction cancels (``var(a - b)`` below 1e-3 of ``var a + var b``:
-    nearly identical models) and pairs with missing scores under "omit" are
-    recomputed from their explicit differences.
-
-    Examples
-    --------
-    >>> values = np.array([[0.9, 0.8, 0.7], [0.8, 0.8, 0.5]])
-    >>> mean, var, count = pair_moments(values, np.array([0]), np.array([1]))
-    >>> np.round(mean, 6).tolist(), np.round(var, 6).tolist(), count.tolist()
-    ([0.1], [0.01], [3.0])
-    """
-    values = np.asarray(values, dtype=float)
-    i = np.asarray(i, dtype=np.intp)
-    j = np.asarray(j, dtype=np.intp)
-    omit = nan_policy == "omit"
-    n_models, n_splits = values.shape
-    if len(i) <= n_models:
-        # Few pairs: explicit differences cost less than the covariance matrix.
-        return _explicit_moments(values, i, j, omit)
-
-    has_nan = np.isnan(values).any(axis=1)
-    pair_nan = has_nan[i] | has_nan[j]
-    if pair_nan.any():
-        clean = values[~has_nan]
-        position = np.cumsum(~has_nan) - 1  # row of each complete model in `clean`
-        ci = np.where(pair_nan, 0, position[i])
-        cj = np.where(pair_nan, 0, position[j])
-    else:
-        clean, ci, cj = values, i, j
-    means = clean.mean(axis=1)
-    centered = clean - means[:, None]
-    # Constant models get exactly zero deviations (their mean may be off by an ulp).
-    centered[np.ptp(clean, axis=1) == 0.0] = 0.0
-    squares = np.einsum("ij,ij->i", centered, centered)
-    cross = centered @ centered.T
-    total = squares[ci] + squares[cj]
-    # var(a - b) · (n - 1) = sum (a - ā)^2 + sum (b - b̄)^2 - 2 sum (a - ā)(b - b̄)
-    var = total - 2.0 * np.take(cross, ci * len(clean) + cj)
-    redo = var <= _CANCELLATION * total
-    var /= n_splits - 1.0
-    mean = means[ci] - means[cj]
-    count = np.full(len(i), float(n_splits))
-    if pair_nan.any():
-        mean[pair_nan] = np.nan
-        var[pair_nan] = np.nan
-        redo = (redo & ~pair_nan) | (pair_nan & omit)
-    if redo.any():
-        mean[redo], var[redo], count[redo] = _explicit_moments(values, i[redo], j[redo], omit)
-    return mean, var, count
-
-
 def posterior_parameters(
     values: np.ndarray,
     i: np.ndarray,
@@ -286,7 +168,7 @@ def posterior_parameters(
     >>> round((0.01 * (1 / 3 + 0.5)) ** 0.5, 6)  # sqrt(s² (1/n + n_test/n_train))
     0.091287
     """
-    mean, var, count = pair_moments(values, i, j, nan_policy=nan_policy)
+    count, mean, var, _, _ = pair_moments(values, i, j, nan_policy)
     usable = count >= 2
     with np.errstate(invalid="ignore", divide="ignore"):
         scale = np.sqrt(nadeau_bengio_variance(var, count, test_train_ratio))
@@ -415,7 +297,7 @@ def bayes_pairs(
         Whether higher scores are better; with False, ``prob_better`` is
         ``P(mu < rope_low)`` and ``prob_worse`` is ``P(mu > rope_high)``.
     nan_policy : {"propagate", "omit"}
-        See :func:`pair_moments`.
+        See :func:`pdcompare.stats._moments.pair_moments`.
 
     Returns
     -------
