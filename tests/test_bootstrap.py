@@ -296,7 +296,8 @@ def test_normal_method_is_estimate_plus_minus_z_se():
     d = dist.replicates[:, 0] - dist.replicates[:, 1]
     half = stats.norm.ppf(0.975) * d.std(ddof=1)
     center = diff.loc[0, "mean_diff"]
-    assert_allclose(diff.loc[0, ["ci_low", "ci_high"]], [center - half, center + half], rtol=1e-12)
+    bounds = diff.loc[0, ["ci_low", "ci_high"]].to_numpy(dtype=float)
+    assert_allclose(bounds, [center - half, center + half], rtol=1e-12)
 
 
 def test_percentile_interval_and_pvalues_by_definition():
@@ -314,7 +315,8 @@ def test_percentile_interval_and_pvalues_by_definition():
         )
         assert_allclose(out["pvalue"], p, rtol=1e-12)
     two = frame.cmp.bootstrap_diff("forest", "svm", score="recall_macro", random_state=0)
-    assert_allclose(two.loc[0, ["ci_low", "ci_high"]], np.quantile(d, [0.025, 0.975]), rtol=1e-12)
+    bounds = two.loc[0, ["ci_low", "ci_high"]].to_numpy(dtype=float)
+    assert_allclose(bounds, np.quantile(d, [0.025, 0.975]), rtol=1e-12)
     greater = frame.cmp.bootstrap_diff(
         "forest", "svm", score="recall_macro", alternative="greater", random_state=0
     )
