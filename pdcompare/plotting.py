@@ -147,9 +147,9 @@ def plot_folds(
     table = folds_data(frame, n_splits)
     ax = _axes(ax)
     positions = np.arange(table.shape[1])
-    means = table.mean(axis=1)
+    means = folds_data(frame, n_splits=None).mean(axis=1)
     for name, row in table.iterrows():
-        label = f"{name} (mean {means[name]:.3f} over shown splits)"
+        label = f"{name} (mean {means[name]:.3f})"
         ax.plot(positions, row.to_numpy(), marker="o", markersize=3, label=label, **kwargs)
     total = frame.shape[1]
     shown = table.shape[1]
@@ -158,7 +158,7 @@ def plot_folds(
     step = max(1, int(np.ceil(shown / 10)))
     ax.set_xticks(positions[::step])
     ax.set_xticklabels([str(c) for c in table.columns[::step]], rotation=30, ha="right")
-    ax.legend(title="model", fontsize="small")
+    ax.legend(title="model (mean over all splits)", fontsize="small", ncol=2, framealpha=0.9)
     ax.grid(axis="y", alpha=0.3)
     subset = f"first {shown} of {total} splits" if shown < total else f"all {total} splits"
     _figure_title(ax, title, f"Score per CV split ({subset})")
@@ -244,7 +244,7 @@ def plot_corr(
         vmin=-1.0,
         vmax=1.0,
         fmt=lambda v: f"{v:.2f}",
-        label=f"{method} correlation",
+        label=f"{method.capitalize()} correlation",
         **kwargs,
     )
     _figure_title(ax, title, f"Correlation of scores across {table.shape[1]} CV splits")
@@ -400,8 +400,9 @@ _TEST_LABELS = {
 }
 
 
-def _test_label(meta: dict[str, Any]) -> str:
-    return _TEST_LABELS.get(meta.get("test"), str(meta.get("test")))
+def _test_label(meta: dict[str, Any], capital: bool = False) -> str:
+    label = _TEST_LABELS.get(meta.get("test"), str(meta.get("test")))
+    return label[:1].upper() + label[1:] if capital else label
 
 
 def _value_label(value: str, meta: dict[str, Any]) -> str:
@@ -522,7 +523,7 @@ def plot_forest(result: pd.DataFrame, *, ax=None, title: str | None = None, **kw
     pname = "p_adj" if "pvalue_adj" in result else "p"
     for position, pvalue in zip(positions, data["pvalue"], strict=True):
         ax.annotate(
-            f"{pname} {_short_pvalue(pvalue)}",
+            f"{pname} = {_short_pvalue(pvalue)}",
             xy=(1.01, position),
             xycoords=("axes fraction", "data"),
             va="center",
@@ -536,7 +537,7 @@ def plot_forest(result: pd.DataFrame, *, ax=None, title: str | None = None, **kw
     ax.legend(fontsize="small", loc="best")
     correction = meta.get("correction")
     correction_text = f", {correction} correction" if correction else ""
-    _figure_title(ax, title, f"{_test_label(meta).capitalize()}{correction_text}")
+    _figure_title(ax, title, f"{_test_label(meta, capital=True)}{correction_text}")
     return ax
 
 
@@ -579,9 +580,11 @@ def plot_pvalue_dots(result: pd.DataFrame, *, ax=None, title: str | None = None,
     labels = (result["model_1"].astype(str) + " vs " + result["model_2"].astype(str)).tolist()
     ax = _axes(ax)
     positions = np.arange(len(result))[::-1]
-    # A p-value of 0 cannot sit on a log axis: draw it at the floor, labelled "<1e-12".
-    floor = 1e-12
-    shown = np.clip(pvalues, floor, 1.0)
+    # A p-value of 0 cannot sit on a log axis: it is drawn a decade below the
+    # smallest positive p-value (or alpha), and its label says "<0.001".
+    positive = pvalues[pvalues > 0]
+    floor = min(positive.min(initial=1.0), alpha) / 10
+    shown = np.clip(np.nan_to_num(pvalues, nan=1.0), floor, 1.0)
     for rows, color, face, name in (
         (reject, "C3", "C3", "significant"),
         (~reject, "0.35", "white", "not significant"),
@@ -597,11 +600,19 @@ def plot_pvalue_dots(result: pd.DataFrame, *, ax=None, title: str | None = None,
                 zorder=3,
                 **kwargs,
             )
-    for position, pvalue in zip(positions, pvalues, strict=True):
-        ax.hlines(position, max(min(pvalue, 1.0), floor), 1.0, color="0.8", zorder=1)
+    ax.hlines(positions, shown, 1.0, color="0.8", zorder=1)
     ax.axvline(alpha, color="C3", linestyle="--", linewidth=1)
     ax.set_xscale("log")
-    ax.set_xlim(min(shown.min(initial=1.0), alpha) / 3, 1.5)
+    ax.set_xlim(floor / 2, 1.5)
+    pname = "p_adj" if column == "pvalue_adj" else "p"
+    for position, pvalue in zip(positions, pvalues, strict=True):
+        ax.annotate(
+            f"{pname} = {_short_pvalue(pvalue)}",
+            xy=(1.01, position),
+            xycoords=("axes fraction", "data"),
+            va="center",
+            fontsize="small",
+        )
     ax.set_yticks(positions)
     ax.set_yticklabels(labels)
     adjusted = column == "pvalue_adj" and meta.get("correction")
@@ -611,7 +622,7 @@ def plot_pvalue_dots(result: pd.DataFrame, *, ax=None, title: str | None = None,
         else "p-value (log scale)"
     )
     ax.legend(fontsize="small", loc="best")
-    _figure_title(ax, title, _test_label(meta).capitalize())
+    _figure_title(ax, title, _test_label(meta, capital=True))
     return ax
 
 
