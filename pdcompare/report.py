@@ -118,7 +118,13 @@ def _test_line(row: pd.Series, test: str, meta: dict[str, Any]) -> str:
     parts = [f"difference {_signed(row['mean_diff'])}"]
     if "ci_low" in row.index and np.isfinite([row["ci_low"], row["ci_high"]]).any():
         level = 1 - meta.get("alpha", 0.05)
-        parts.append(f"{level:.0%} CI {_number(row['ci_low'])} to {_number(row['ci_high'])}")
+        low, high = row["ci_low"], row["ci_high"]
+        if np.isinf(high) and not np.isinf(low):
+            parts.append(f"{level:.0%} lower bound {_number(low)}")
+        elif np.isinf(low) and not np.isinf(high):
+            parts.append(f"{level:.0%} upper bound {_number(high)}")
+        else:
+            parts.append(f"{level:.0%} CI {_number(low)} to {_number(high)}")
     name = "t" if test in ("corrected_ttest", "ttest") else "statistic"
     parts.append(f"{name} = {_number(row['statistic'], 3)}")
     parts.append(f"p = {_pvalue(row['pvalue'])}")
