@@ -93,9 +93,8 @@ def folds_data(frame: pd.DataFrame, n_splits: int | None = 30) -> pd.DataFrame:
     if n_splits is not None:
         n_splits = check_positive_int("n_splits", n_splits)
     shown = slice(None) if n_splits is None else slice(0, n_splits)
-    values = data.values  # noqa: PD011  (ScoresData holds a numpy array)
     return pd.DataFrame(
-        values[data.order][:, shown],
+        data.values[data.order][:, shown],
         index=pd.Index(data.names[data.order], name="model"),
         columns=data.splits[shown],
     )

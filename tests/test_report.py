@@ -1,4 +1,4 @@
-"""Tests of ``df.cmp.report()``: every number in the text against the result frames and DESIGN.md §8."""
+"""Tests of ``df.cmp.report()``: the numbers in the text against result frames and DESIGN §8."""
 
 import re
 
