@@ -25,7 +25,7 @@ REPORT_TESTS = ("corrected_ttest", "ttest", "wilcoxon", "sign_test")
 
 TEST_NAMES = {
     "corrected_ttest": "Nadeau–Bengio corrected resampled t-test",
-    "ttest": "paired t-test (uncorrected)",
+    "ttest": "plain paired t-test, uncorrected for CV",
     "wilcoxon": "Wilcoxon signed-rank test",
     "sign_test": "sign test",
 }
@@ -52,16 +52,20 @@ def _signed(value: float, digits: int = 4) -> str:
 
 
 def _pvalue(value: float) -> str:
+    """``= 0.455`` or ``< 0.001``, to follow "p"."""
     from pdcompare.styling import format_pvalue
 
-    return format_pvalue(value, 3)
+    text = format_pvalue(value, 3)
+    return f"< {text[1:]}" if text.startswith("<") else f"= {text}"
 
 
 def _rope_text(rope: Any) -> str:
     if isinstance(rope, numbers.Real):
         return f"±{float(rope):g}"
-    low, high = rope
-    return f"[{float(low):g}, {float(high):g}]"
+    low, high = (float(x) for x in rope)
+    if low == -high:
+        return f"±{high:g}"
+    return f"[{low:g}, {high:g}]"
 
 
 def _join(names: list[str]) -> str:
@@ -127,9 +131,9 @@ def _test_line(row: pd.Series, test: str, meta: dict[str, Any]) -> str:
             parts.append(f"{level:.0%} CI {_number(low)} to {_number(high)}")
     name = "t" if test in ("corrected_ttest", "ttest") else "statistic"
     parts.append(f"{name} = {_number(row['statistic'], 3)}")
-    parts.append(f"p = {_pvalue(row['pvalue'])}")
+    parts.append(f"p {_pvalue(row['pvalue'])}")
     if correction:
-        parts.append(f"{correction}-adjusted p = {_pvalue(row['pvalue_adj'])}")
+        parts.append(f"{correction}-adjusted p {_pvalue(row['pvalue_adj'])}")
     if np.isnan(row["pvalue"]):
         verdict = "no result (missing scores)"
     elif row["reject"]:
@@ -265,8 +269,11 @@ def report(
     --------
     >>> from pdcompare.datasets import load_grid_search_scores
     >>> text = load_grid_search_scores().cmp.report(rope=0.01)
-    >>> print(text.splitlines()[3])
-    Best model: rbf, mean score 0.9400 (95% CI 0.9050 to 0.9750, corrected).
+    >>> print(text.splitlines()[4])
+    Best model: rbf, mean score 0.9400 (95% CI 0.8850 to 0.9950, corrected).
+    >>> print(text.splitlines()[8])  # doctest: +NORMALIZE_WHITESPACE
+      rbf vs linear: difference +0.0100, 95% CI -0.0164 to 0.0364, t = 0.750,
+      p = 0.455, holm-adjusted p = 0.538: not significant.
     """
     alpha = check_fraction("alpha", alpha)
     ci = check_fraction("ci", ci)

@@ -12,8 +12,8 @@ from pdcompare.datasets import load_grid_search_scores
 
 PAIR_LINE = re.compile(
     r"^  (?P<a>\S+) vs (?P<b>\S+): difference (?P<diff>[-+]\d\.\d+), .*"
-    r"(?:t|statistic) = (?P<stat>-?[\d.]+|inf), p = (?P<p>[<\d.]+)"
-    r"(?:, \S+-adjusted p = (?P<padj>[<\d.]+))?: (?P<verdict>[\w ]+)\.$"
+    r"(?:t|statistic) = (?P<stat>-?[\d.]+|inf), p (?P<p>[=<] [\d.]+)"
+    r"(?:, \S+-adjusted p (?P<padj>[=<] [\d.]+))?: (?P<verdict>[\w ]+)\.$"
 )
 BAYES_LINE = re.compile(
     r"^  (?P<a>\S+) vs (?P<b>\S+): difference (?P<diff>[-+]\d\.\d+), "
@@ -24,7 +24,8 @@ BAYES_LINE = re.compile(
 
 
 def pvalue(text):
-    return 0.0 if text.startswith("<") else float(text)
+    # "= 0.455" is the p-value rounded to 3 decimals; "< 0.001" is below 0.0005.
+    return 0.0 if text.startswith("<") else float(text[2:])
 
 
 def pair_lines(text):
@@ -63,7 +64,7 @@ def test_report_gallery_reproduces_design_values(scores):
     )
     assert_allclose([pvalue(r["padj"]) for r in rows], [1.0, 0.302, 0, 0.807, 0, 0.001], atol=5e-4)
     # rbf vs linear uncorrected one-sided p (before Bonferroni): 0.227.
-    assert rows[0]["p"] == "0.227"
+    assert rows[0]["p"] == "= 0.227"
     assert [r["verdict"] for r in rows] == [
         "not significant",
         "not significant",
@@ -118,7 +119,7 @@ def test_report_unknown_design_falls_back_with_warning(scores):
     text = plain.cmp.report(rope=0.01)
     assert "CV design: unknown." in text
     assert "WARNING: the CV design is unknown" in text
-    assert "paired t-test (uncorrected)" in text
+    assert "plain paired t-test, uncorrected for CV" in text
     assert "p-values are too small" in text
     assert "Practical equivalence: not assessed" in text
     result = plain.cmp.pairwise(test="ttest")
@@ -126,7 +127,7 @@ def test_report_unknown_design_falls_back_with_warning(scores):
     assert_allclose([float(r["stat"]) for r in rows], result["statistic"], atol=5e-4)
     # DESIGN.md §8: the uncorrected one-sided rbf vs linear t = 2.611 (two-sided here, same t).
     assert rows[0]["stat"] == "2.611"
-    assert "(plain t, too narrow)" in text
+    assert "plain t, too narrow)" in text
 
 
 def test_report_design_keyword_and_test_option(scores):
