@@ -164,8 +164,13 @@ def plot_folds(
     return ax
 
 
-def _annotated_heatmap(ax, matrix: pd.DataFrame, *, cmap, vmin, vmax, fmt, label, **kwargs):
-    """``imshow`` of a square table with each cell's value written in it, and a colorbar."""
+def _annotated_heatmap(
+    ax, matrix: pd.DataFrame, *, cmap, vmin, vmax, fmt, label, bold=None, **kwargs
+):
+    """``imshow`` of a square table with each cell's value written in it, and a colorbar.
+
+    ``bold`` (a boolean array like the table) marks the cells written in bold.
+    """
     import numpy as np
 
     values = matrix.to_numpy(dtype=float)
@@ -182,7 +187,17 @@ def _annotated_heatmap(ax, matrix: pd.DataFrame, *, cmap, vmin, vmax, fmt, label
         rgba = image.cmap(norm(value))
         luminance = 0.299 * rgba[0] + 0.587 * rgba[1] + 0.114 * rgba[2]
         color = "black" if luminance > 0.5 else "white"
-        ax.text(col, row, fmt(value), ha="center", va="center", color=color, fontsize="small")
+        weight = "bold" if bold is not None and bold[row, col] else "normal"
+        ax.text(
+            col,
+            row,
+            fmt(value),
+            ha="center",
+            va="center",
+            color=color,
+            fontsize="small",
+            fontweight=weight,
+        )
     colorbar = ax.figure.colorbar(image, ax=ax)
     colorbar.set_label(label)
     return image
@@ -364,6 +379,9 @@ def plot_pvalues(
     result = frame.cmp.pairwise(test=test, **options)
     matrix = result.cmp.matrix(value)
     meta = pdcompare_attrs(result)
+    bold = None
+    if "reject" in result.columns:
+        bold = result.cmp.matrix("reject").fillna(False).to_numpy(dtype=bool)
     ax = _axes(ax)
     _annotated_heatmap(
         ax,
@@ -371,12 +389,18 @@ def plot_pvalues(
         cmap=cmap,
         vmin=0.0,
         vmax=1.0,
-        fmt=lambda v: _short_pvalue(v),
+        fmt=_short_pvalue,
         label=_value_label(value, meta),
+        bold=bold,
     )
-    ax.set_xlabel("model_2")
-    ax.set_ylabel("model_1")
-    _figure_title(ax, title, f"Pairwise {_test_label(meta)}")
+    ax.set_xlabel("model")
+    ax.set_ylabel("model")
+    sided = meta.get("alternative", "two-sided")
+    sided_text = "" if sided in (None, "two-sided") else f", one-sided ({sided}, row vs column)"
+    default = f"Pairwise {_test_label(meta)}{sided_text}"
+    if bold is not None:
+        default += f"\nbold: significant at {_alpha_label(meta)}"
+    _figure_title(ax, title, default)
     return ax
 
 
@@ -384,6 +408,12 @@ def _short_pvalue(value: float) -> str:
     from pdcompare.styling import format_pvalue
 
     return format_pvalue(value, 3)
+
+
+def _p_text(name: str, value: float) -> str:
+    """``p_adj = 0.455`` or ``p_adj < 0.001``."""
+    text = _short_pvalue(value)
+    return f"{name} < {text[1:]}" if text.startswith("<") else f"{name} = {text}"
 
 
 _TEST_LABELS = {
@@ -522,7 +552,7 @@ def plot_forest(result: pd.DataFrame, *, ax=None, title: str | None = None, **kw
     pname = "p_adj" if "pvalue_adj" in result else "p"
     for position, pvalue in zip(positions, data["pvalue"], strict=True):
         ax.annotate(
-            f"{pname} = {_short_pvalue(pvalue)}",
+            _p_text(pname, pvalue),
             xy=(1.01, position),
             xycoords=("axes fraction", "data"),
             va="center",
@@ -606,7 +636,7 @@ def plot_pvalue_dots(result: pd.DataFrame, *, ax=None, title: str | None = None,
     pname = "p_adj" if column == "pvalue_adj" else "p"
     for position, pvalue in zip(positions, pvalues, strict=True):
         ax.annotate(
-            f"{pname} = {_short_pvalue(pvalue)}",
+            _p_text(pname, pvalue),
             xy=(1.01, position),
             xycoords=("axes fraction", "data"),
             va="center",

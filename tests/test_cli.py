@@ -6,6 +6,7 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from numpy.testing import assert_allclose
 
 from pdcompare.cli import build_parser, read_frame
 from pdcompare.datasets import load_grid_search_scores
@@ -154,3 +155,57 @@ def test_read_frame_cv_results(tmp_path):
     assert frame["params"].tolist() == cv_results["params"].tolist()
     scores = frame.cmp.scores()
     np.testing.assert_allclose(scores.to_numpy(), [[0.8, 0.7], [0.9, 0.95]])
+
+
+def test_demo_prints_summary_pairwise_table_and_report(tmp_path):
+    figure = tmp_path / "figure.png"
+    process = run("demo", "--rope", "0.01", "--correction", "bonferroni", "--plot", figure)
+    assert process.returncode == 0, process.stderr
+    out = process.stdout
+    assert "Summary (best first)" in out
+    # DESIGN.md §8 means, best first.
+    means = [
+        float(line.split()[1])
+        for line in out.splitlines()
+        if line.split()[:1] in (["rbf"], ["linear"], ["3_poly"], ["2_poly"])
+    ][:4]
+    assert_allclose(means, [0.9400, 0.9300, 0.9044, 0.6852], atol=5e-5)
+    table = out.split("Pairwise comparisons: ")[1].split("\n\n")[0].splitlines()
+    assert table[0].startswith("Nadeau–Bengio corrected resampled t-test, bonferroni")
+    header = table[1].split()
+    assert header[:6] == ["model_1", "model_2", "mean_diff", "statistic", "df", "pvalue"]
+    stats = [float(line.split()[3]) for line in table[2:]]
+    # DESIGN.md §8 pairwise corrected t statistics (best-first pairs).
+    assert_allclose(stats, [0.750, 1.657, 4.565, 1.111, 4.276, 3.851], atol=5e-4)
+    assert "Best model: rbf" in out
+    assert "P(rbf better) = 0.500, P(equivalent) = 0.432, P(linear better) = 0.068" in out
+    assert f"Figure saved to {figure}" in out
+    assert figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_scores_file_with_and_without_design(scores_csv):
+    process = run(scores_csv)
+    assert process.returncode == 0, process.stderr
+    assert "WARNING: the CV design is unknown" in process.stdout
+    assert "plain paired t-test" in process.stdout
+    process = run(scores_csv, "--cv", "10", "--test", "wilcoxon", "--correction", "none")
+    assert process.returncode == 0, process.stderr
+    assert "CV design: cv=10" in process.stdout
+    assert "Wilcoxon signed-rank test, no correction" in process.stdout
+
+
+def test_cv_results_file(tmp_path):
+    scores = load_grid_search_scores()
+    cv_results = pd.DataFrame({"params": [{"kernel": k} for k in scores.index]})
+    for i in range(scores.shape[1]):
+        cv_results[f"split{i}_test_roc_auc"] = scores.iloc[:, i].to_numpy()
+        cv_results[f"split{i}_test_accuracy"] = 0.5
+    path = tmp_path / "cv_results.csv"
+    cv_results.to_csv(path, index=False)
+    process = run(path, "--cv", "10")
+    assert_usage_error(process, "several metrics", "`metric=`")
+    process = run(path, "--cv", "10", "--metric", "roc_auc", "--alpha", "0.1")
+    assert process.returncode == 0, process.stderr
+    # cv=10 gives n_test/n_train = 1/9 = 10/90: the gallery's corrected t (DESIGN.md §8).
+    assert "rbf vs linear: difference +0.0100, 90% CI" in process.stdout
+    assert "t = 0.750" in process.stdout

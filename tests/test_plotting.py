@@ -184,7 +184,7 @@ def test_forest_plot_of_ttest_result():
     # The zero line and the adjusted p-values (Holm over 3: 3·1.4e-5, 2·0.1006, 0.455).
     assert any(np.allclose(line.get_xdata(), 0) for line in ax.get_lines())
     texts = [t.get_text() for t in ax.texts]
-    assert texts == ["p_adj = 0.455", "p_adj = 0.201", "p_adj = <0.001"]
+    assert texts == ["p_adj = 0.455", "p_adj = 0.201", "p_adj < 0.001"]
     assert ax.get_title() == "Corrected t-test (Nadeau–Bengio), holm correction"
     assert ax.get_xlabel() == "mean difference model_1 − model_2 with 95% CI"
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
@@ -221,7 +221,7 @@ def test_pvalue_dots_for_tests_without_interval(test):
     assert_allclose(significant.get_offsets()[:, 0][0], 0.02)
     # p = 0 sits a decade below the smallest positive p-value or alpha.
     assert_allclose(significant.get_offsets()[:, 0][1], 0.002)
-    assert [t.get_text() for t in ax.texts] == ["p_adj = 0.200", "p_adj = 0.020", "p_adj = <0.001"]
+    assert [t.get_text() for t in ax.texts] == ["p_adj = 0.200", "p_adj = 0.020", "p_adj < 0.001"]
     alpha_lines = [line for line in ax.get_lines() if np.allclose(line.get_xdata(), 0.05)]
     assert len(alpha_lines) == 1
     assert ax.get_xlabel() == "p-value, holm-adjusted (log scale)"
@@ -243,3 +243,23 @@ def test_plot_does_not_modify_the_frame(scores):
         scores.cmp.plot(kind, ax=plt.figure().gca())
     pd.testing.assert_frame_equal(scores, before)
     assert scores.attrs == attrs
+
+
+def test_pvalues_heatmap_matches_design_values(scores):
+    _fig, ax = plt.subplots()
+    scores.cmp.plot("pvalues", ax=ax, correction="bonferroni", alternative="greater")
+    image = ax.get_images()[0].get_array()
+    assert image.shape == (4, 4)
+    # DESIGN.md §8 pairwise corrected t, "greater", Bonferroni p_adj (rows/columns best first).
+    expected = {(0, 1): 1.0, (0, 2): 0.302, (0, 3): 0.0, (1, 2): 0.807, (1, 3): 0.0, (2, 3): 0.001}
+    for (row, col), value in expected.items():
+        assert_allclose(image[row, col], value, atol=5e-4)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["rbf", "linear", "3_poly", "2_poly"]
+    texts = {(round(t.get_position()[1]), round(t.get_position()[0])): t for t in ax.texts}
+    assert len(texts) == 12  # the diagonal stays empty
+    assert texts[(0, 1)].get_text() == "1.000"
+    assert texts[(0, 3)].get_text() == "<0.001"
+    assert texts[(0, 3)].get_fontweight() == "bold"
+    assert texts[(0, 1)].get_fontweight() == "normal"
+    assert "one-sided (greater" in ax.get_title()
+    assert ax.figure.axes[1].get_ylabel() == "p-value, bonferroni-adjusted"
