@@ -157,7 +157,13 @@ def plot_folds(
     step = max(1, int(np.ceil(shown / 10)))
     ax.set_xticks(positions[::step])
     ax.set_xticklabels([str(c) for c in table.columns[::step]], rotation=30, ha="right")
-    ax.legend(title="model (mean over all splits)", fontsize="small", ncol=2, framealpha=0.9)
+    # Outside the Axes: inside, it would hide the splits where a model drops.
+    ax.legend(
+        title="model (mean over\nall splits)",
+        fontsize="small",
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+    )
     ax.grid(axis="y", alpha=0.3)
     subset = f"first {shown} of {total} splits" if shown < total else f"all {total} splits"
     _figure_title(ax, title, f"Score per CV split ({subset})")
@@ -261,7 +267,7 @@ def plot_corr(
         label=f"{method.capitalize()} correlation",
         **kwargs,
     )
-    _figure_title(ax, title, f"Correlation of scores across {table.shape[1]} CV splits")
+    _figure_title(ax, title, f"Correlation across {table.shape[1]} CV splits")
     return ax
 
 
