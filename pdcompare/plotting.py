@@ -313,8 +313,9 @@ def plot_intervals(
     >>> matplotlib.use("Agg")
     >>> from pdcompare.datasets import load_grid_search_scores
     >>> ax = load_grid_search_scores().cmp.plot("intervals")
-    >>> ax.get_xlabel()
-    'mean score, 95% CI (Nadeau–Bengio corrected)'
+    >>> print(ax.get_xlabel())
+    mean score, 95% CI
+    (Nadeau–Bengio corrected)
     """
     import numpy as np
 
@@ -339,7 +340,7 @@ def plot_intervals(
     ax.set_yticks(positions)
     ax.set_yticklabels([str(m) for m in summary.index])
     kind = "Nadeau–Bengio corrected" if corrected else "plain t, design unknown: too narrow"
-    ax.set_xlabel(f"{xlabel}, {ci:.0%} CI ({kind})")
+    ax.set_xlabel(f"{xlabel}, {ci:.0%} CI\n({kind})")
     ax.set_ylabel("model")
     ax.grid(axis="x", alpha=0.3)
     default = "Mean score per model" + ("" if corrected else " (pass cv= for corrected CIs)")

@@ -140,7 +140,7 @@ def test_corr_spearman_and_bad_method(scores):
 def test_intervals_are_corrected_summary_intervals(scores):
     _fig, ax = plt.subplots()
     scores.cmp.plot("intervals", ax=ax)
-    assert ax.get_xlabel() == "mean score, 95% CI (Nadeau–Bengio corrected)"
+    assert ax.get_xlabel() == "mean score, 95% CI\n(Nadeau–Bengio corrected)"
     assert [t.get_text() for t in ax.get_yticklabels()] == ["rbf", "linear", "3_poly", "2_poly"]
     line = ax.get_lines()[0]
     # Independent formula: mean ± t_{0.975, 99} · s · sqrt(1/100 + 10/90) (Nadeau & Bengio 2003).
@@ -157,7 +157,7 @@ def test_intervals_are_corrected_summary_intervals(scores):
 def test_intervals_without_design_say_plain(scores):
     plain = pd.DataFrame(scores.to_numpy(), index=scores.index)
     ax = plain.cmp.plot("intervals", ci=0.9)
-    assert ax.get_xlabel() == "mean score, 90% CI (plain t, design unknown: too narrow)"
+    assert ax.get_xlabel() == "mean score, 90% CI\n(plain t, design unknown: too narrow)"
     assert "pass cv=" in ax.get_title()
     values = plain.to_numpy()
     half = stats.t.ppf(0.95, 99) * values.std(axis=1, ddof=1) / 10
