@@ -238,7 +238,7 @@ def _plot(scores: pd.DataFrame, path: str, design: dict[str, Any]) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    figure, axes = plt.subplots(1, 3, figsize=(18, 5), width_ratios=[1.6, 1, 1])
+    figure, axes = plt.subplots(1, 3, figsize=(18, 5), width_ratios=[1.7, 1, 1])
     try:
         scores.cmp.plot("folds", ax=axes[0])
         scores.cmp.plot("corr", ax=axes[1])
