@@ -403,10 +403,17 @@ def plot_pvalues(
     ax.set_xlabel("model")
     ax.set_ylabel("model")
     sided = meta.get("alternative", "two-sided")
-    sided_text = "" if sided in (None, "two-sided") else f", one-sided ({sided}, row vs column)"
-    default = f"Pairwise {_test_label(meta)}{sided_text}"
+    notes = []
+    if sided not in (None, "two-sided"):
+        # Pairs run best-first: each p-value is of the higher-ranked model vs the lower.
+        notes.append(f"one-sided ({sided}), higher- vs lower-ranked model")
     if bold is not None:
-        default += f"\nbold: significant at {_alpha_label(meta)}"
+        notes.append(f"bold: significant at {_alpha_label(meta)}")
+    default = "\n".join(
+        [f"Pairwise {_test_label(meta)}", "; ".join(notes)]
+        if notes
+        else [f"Pairwise {_test_label(meta)}"]
+    )
     _figure_title(ax, title, default)
     return ax
 
