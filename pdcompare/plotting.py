@@ -403,17 +403,13 @@ def plot_pvalues(
     ax.set_xlabel("model")
     ax.set_ylabel("model")
     sided = meta.get("alternative", "two-sided")
-    notes = []
+    lines = [f"Pairwise {_test_label(meta)}"]
     if sided not in (None, "two-sided"):
         # Pairs run best-first: each p-value is of the higher-ranked model vs the lower.
-        notes.append(f"one-sided ({sided}), higher- vs lower-ranked model")
+        lines.append(f"one-sided ({sided}): higher- vs lower-ranked model")
     if bold is not None:
-        notes.append(f"bold: significant at {_alpha_label(meta)}")
-    default = "\n".join(
-        [f"Pairwise {_test_label(meta)}", "; ".join(notes)]
-        if notes
-        else [f"Pairwise {_test_label(meta)}"]
-    )
+        lines.append(f"bold: significant at {_alpha_label(meta)}")
+    default = "\n".join(lines)
     _figure_title(ax, title, default)
     return ax
 
