@@ -137,9 +137,12 @@ def plot_folds(
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> from pdcompare.datasets import load_grid_search_scores
-    >>> ax = load_grid_search_scores().cmp.plot("folds")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> ax = load_grid_search_scores().cmp.plot("folds", ax=ax)
     >>> len(ax.get_lines()), ax.get_xlabel()
     (4, 'CV split')
+    >>> plt.close(fig)
     """
     import numpy as np
 
@@ -249,9 +252,12 @@ def plot_corr(
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> from pdcompare.datasets import load_grid_search_scores
-    >>> ax = load_grid_search_scores().cmp.plot("corr")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> ax = load_grid_search_scores().cmp.plot("corr", ax=ax)
     >>> ax.get_images()[0].get_array().shape
     (4, 4)
+    >>> plt.close(fig)
     """
     check_option("method", method, ("pearson", "spearman", "kendall"))
     table = folds_data(frame, n_splits=None)
@@ -312,10 +318,13 @@ def plot_intervals(
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> from pdcompare.datasets import load_grid_search_scores
-    >>> ax = load_grid_search_scores().cmp.plot("intervals")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> ax = load_grid_search_scores().cmp.plot("intervals", ax=ax)
     >>> print(ax.get_xlabel())
     mean score, 95% CI
     (Nadeau–Bengio corrected)
+    >>> plt.close(fig)
     """
     import numpy as np
 
