@@ -157,6 +157,7 @@ def test_read_frame_cv_results(tmp_path):
     np.testing.assert_allclose(scores.to_numpy(), [[0.8, 0.7], [0.9, 0.95]])
 
 
+@pytest.mark.slow
 def test_demo_prints_summary_pairwise_table_and_report(tmp_path):
     figure = tmp_path / "figure.png"
     process = run("demo", "--rope", "0.01", "--correction", "bonferroni", "--plot", figure)
@@ -181,6 +182,7 @@ def test_demo_prints_summary_pairwise_table_and_report(tmp_path):
     assert figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.slow
 def test_scores_file_with_and_without_design(scores_csv):
     process = run(scores_csv)
     assert process.returncode == 0, process.stderr
@@ -192,6 +194,7 @@ def test_scores_file_with_and_without_design(scores_csv):
     assert "Wilcoxon signed-rank test, no correction" in process.stdout
 
 
+@pytest.mark.slow
 def test_cv_results_file(tmp_path):
     scores = load_grid_search_scores()
     columns = {"params": [{"kernel": k} for k in scores.index]}
