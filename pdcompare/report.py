@@ -130,7 +130,9 @@ def _test_line(row: pd.Series, test: str, meta: dict[str, Any]) -> str:
         else:
             parts.append(f"{level:.0%} CI {_number(low)} to {_number(high)}")
     name = "t" if test in ("corrected_ttest", "ttest") else "statistic"
-    parts.append(f"{name} = {_number(row['statistic'], 3)}")
+    statistic = float(row["statistic"])
+    shown = f"{statistic:.0f}" if statistic.is_integer() else _number(statistic, 3)
+    parts.append(f"{name} = {shown}")
     parts.append(f"p {_pvalue(row['pvalue'])}")
     if correction:
         parts.append(f"{correction}-adjusted p {_pvalue(row['pvalue_adj'])}")
@@ -149,7 +151,7 @@ def _significance_lines(result: pd.DataFrame, test: str, best: Any) -> list[str]
     alpha = meta.get("alpha", 0.05)
     alternative = meta.get("alternative", "two-sided")
     corrected = (
-        f"{correction} correction over the {len(result)} pairs"
+        f"{correction} correction over the {len(result)} pair{'s' if len(result) > 1 else ''}"
         if correction
         else ("no correction for multiple testing")
     )
@@ -159,8 +161,11 @@ def _significance_lines(result: pd.DataFrame, test: str, best: Any) -> list[str]
     ]
     lines += [_test_line(row, test, meta) for _, row in result.iterrows()]
     against_best = result[result["model_1"] == best]
-    better = [str(m) for m in against_best.loc[against_best["reject"], "model_2"]]
-    tied = [str(m) for m in against_best.loc[~against_best["reject"], "model_2"]]
+    missing = against_best["pvalue"].isna()
+    reject = against_best["reject"].astype(bool) & ~missing
+    better = [str(m) for m in against_best.loc[reject, "model_2"]]
+    tied = [str(m) for m in against_best.loc[~reject & ~missing, "model_2"]]
+    unknown = [str(m) for m in against_best.loc[missing, "model_2"]]
     adjusted = "after correction" if correction else "without correction"
     if better and not tied:
         lines.append(
@@ -173,10 +178,15 @@ def _significance_lines(result: pd.DataFrame, test: str, best: Any) -> list[str]
             f"its lead over {_join(tied)} is not significant, so on these scores "
             f"{'that model' if len(tied) == 1 else 'those models'} may be as good as {best}."
         )
-    else:
+    elif tied:
         lines.append(
             f"Conclusion: no difference between {best} and the others is significant "
             f"{adjusted}; the best mean may be luck of the splits."
+        )
+    if unknown:
+        lines.append(
+            f"No result for {best} vs {_join(unknown)}: missing scores (NaN); see the "
+            "warning, or pass nan_policy='omit' to the tests."
         )
     return lines
 
