@@ -295,7 +295,7 @@ class CompareAccessor:
         ----------
         **options
             ``test``, ``rope``, ``alpha=0.05``, ``correction="holm"``,
-            ``alternative="two-sided"``, ``ci=0.95`` and design keywords
+            ``alternative="two-sided"``, ``ci=0.95``, ``nan_policy`` and design keywords
             (``cv=``, ``test_size=``, ``n_train=``/``n_test=``,
             ``greater_is_better=``); see :func:`pdcompare.report.report`.
 

@@ -186,7 +186,7 @@ def _significance_lines(result: pd.DataFrame, test: str, best: Any) -> list[str]
     if unknown:
         lines.append(
             f"No result for {best} vs {_join(unknown)}: missing scores (NaN); see the "
-            "warning, or pass nan_policy='omit' to the tests."
+            "warning, or pass nan_policy='omit'."
         )
     return lines
 
@@ -237,6 +237,7 @@ def report(
     correction: str | None = "holm",
     alternative: str = "two-sided",
     ci: float = 0.95,
+    nan_policy: str = "propagate",
     **design: Any,
 ) -> str:
     """The comparison of the models of a scores frame, in plain words with its numbers.
@@ -260,6 +261,9 @@ def report(
         Alternative of the frequentist test, about model_1 − model_2.
     ci : float, default 0.95
         Level of the summary's intervals and of the credible intervals.
+    nan_policy : {"propagate", "omit", "raise"}, default "propagate"
+        Missing scores: "propagate" reports those pairs as without result (and
+        warns), "omit" drops the missing splits pair by pair, "raise" raises.
     **design
         ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=``, and
         ``greater_is_better=``.
@@ -301,14 +305,21 @@ def report(
         if not known:
             lines += ["", _UNKNOWN_DESIGN]
     result = frame.cmp.pairwise(
-        test=test, correction=correction, alpha=alpha, alternative=alternative, **design
+        test=test,
+        correction=correction,
+        alpha=alpha,
+        alternative=alternative,
+        nan_policy=nan_policy,
+        **design,
     )
     lines += [""]
     lines += _significance_lines(result, test, summary.index[0])
     if rope is not None:
         lines.append("")
         if known:
-            bayes = frame.cmp.bayes(ALL_PAIRS, rope=rope, ci=ci, alpha=alpha, **design)
+            bayes = frame.cmp.bayes(
+                ALL_PAIRS, rope=rope, ci=ci, alpha=alpha, nan_policy=nan_policy, **design
+            )
             lines += _bayes_lines(bayes)
         else:
             lines.append(

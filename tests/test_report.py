@@ -172,3 +172,20 @@ def test_report_errors(scores):
     plain = pd.DataFrame(scores.to_numpy(), index=scores.index)
     with pytest.raises(ValueError, match="cv="):
         plain.cmp.report(test="corrected_ttest")
+
+
+def test_report_missing_scores(scores):
+    from pdcompare import PdcompareWarning
+
+    holed = scores.copy()
+    holed.iloc[3, 5] = np.nan  # 2_poly misses one split
+    with pytest.warns(PdcompareWarning, match="2_poly"):
+        text = holed.cmp.report()
+    assert "rbf vs 2_poly: difference nan" in text
+    assert "No result for rbf vs 2_poly: missing scores" in text
+    omitted = holed.cmp.report(nan_policy="omit")
+    result = holed.cmp.pairwise(nan_policy="omit")
+    rows = pair_lines(omitted)
+    assert_allclose([float(r["stat"]) for r in rows], result["statistic"], atol=5e-4)
+    # The omitted split changes only the pairs with 2_poly: rbf vs linear keeps t = 0.750.
+    assert rows[0]["stat"] == "0.750"
