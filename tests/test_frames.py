@@ -245,3 +245,25 @@ def test_predictions_need_the_truth_column():
         predictions_data(frame, y="target", models=["m2"])
     with pytest.raises(ValueError, match="no model column besides the truth"):
         predictions_data(frame[["target"]], y="target")
+
+
+def test_halving_search_names_carry_the_iteration():
+    from sklearn.experimental import enable_halving_search_cv  # noqa: F401
+    from sklearn.model_selection import HalvingGridSearchCV
+
+    X, y = make_classification(n_samples=400, random_state=0)
+    search = HalvingGridSearchCV(
+        DecisionTreeClassifier(random_state=0),
+        {"max_depth": [1, 2, 3, 4, 5, 6]},
+        cv=3,
+        factor=2,
+        random_state=0,
+    ).fit(X, y)
+    scores = pdcompare.from_search(search)
+    results = pd.DataFrame(search.cv_results_)
+    expected = [
+        f"max_depth={p['max_depth']} (iter={i})"
+        for p, i in zip(results["params"], results["iter"], strict=True)
+    ]
+    assert list(scores.index) == expected
+    assert scores.attrs["pdcompare"]["design"]["test_train_ratio"] == pytest.approx(0.5)
