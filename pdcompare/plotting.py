@@ -566,6 +566,7 @@ def plot_forest(result: pd.DataFrame, *, ax=None, title: str | None = None, **kw
             ax.plot([left], [position], marker="<", color="0.35", linestyle="none")
     ax.axvline(0.0, color="0.5", linestyle="--", linewidth=1)
     ax.set_xlim(left, right)
+    ax.set_ylim(-0.6, len(data) - 0.4)
     ax.set_yticks(positions)
     ax.set_yticklabels(data["label"].tolist())
     pname = "p_adj" if "pvalue_adj" in result else "p"
@@ -649,9 +650,10 @@ def plot_pvalue_dots(result: pd.DataFrame, *, ax=None, title: str | None = None,
                 **kwargs,
             )
     ax.hlines(positions, shown, 1.0, color="0.8", zorder=1)
-    ax.axvline(alpha, color="C3", linestyle="--", linewidth=1)
+    ax.axvline(alpha, color="C3", linestyle="--", linewidth=1, label=f"alpha = {alpha:g}")
     ax.set_xscale("log")
     ax.set_xlim(floor / 2, 1.5)
+    ax.set_ylim(-0.6, len(result) - 0.4)
     pname = "p_adj" if column == "pvalue_adj" else "p"
     for position, pvalue in zip(positions, pvalues, strict=True):
         ax.annotate(
