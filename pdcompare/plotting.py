@@ -397,7 +397,7 @@ def plot_pvalues(
     meta = pdcompare_attrs(result)
     bold = None
     if "reject" in result.columns:
-        bold = result.cmp.matrix("reject").fillna(False).to_numpy(dtype=bool)
+        bold = result.cmp.matrix("reject").eq(True).to_numpy(dtype=bool, na_value=False)
     ax = _axes(ax)
     _annotated_heatmap(
         ax,
@@ -485,7 +485,7 @@ def forest_data(result: pd.DataFrame) -> pd.DataFrame:
             "low": result["ci_low"].astype(float) if "ci_low" in result else nan,
             "high": result["ci_high"].astype(float) if "ci_high" in result else nan,
             "pvalue": pvalues.astype(float),
-            "reject": reject.fillna(False).astype(bool),
+            "reject": reject.eq(True).to_numpy(dtype=bool, na_value=False),
         }
     )
 
@@ -622,7 +622,7 @@ def plot_pvalue_dots(result: pd.DataFrame, *, ax=None, title: str | None = None,
     pvalues = result[column].to_numpy(dtype=float)
     alpha = meta.get("alpha", 0.05)
     reject = (
-        result["reject"].fillna(False).to_numpy(dtype=bool)
+        result["reject"].eq(True).to_numpy(dtype=bool, na_value=False)
         if "reject" in result
         else np.asarray(pvalues <= alpha)
     )

@@ -38,6 +38,14 @@ def _is_missing(value: Any) -> bool:
     return value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
 
 
+def _is_true(values: pd.Series) -> np.ndarray:
+    """True where ``values`` is True; missing (NaN, NA) counts as False.
+
+    ``eq`` rather than ``fillna``: no object-dtype downcasting (deprecated in pandas 2.2).
+    """
+    return values.eq(True).to_numpy(dtype=bool, na_value=False)
+
+
 def format_pvalue(value: Any, precision: int = 3) -> str:
     """A p-value as text: ``precision`` decimals, ``<0.001`` below the last decimal.
 
@@ -164,7 +172,7 @@ def highlighted_rows(frame: pd.DataFrame, alpha: float | None = None) -> np.ndar
     [True, False, True]
     """
     if "reject" in frame.columns:
-        return frame["reject"].fillna(False).to_numpy(dtype=bool)
+        return _is_true(frame["reject"])
     if "decision" in frame.columns:
         return (frame["decision"].astype(str) != "undecided").to_numpy()
     for column in ("pvalue_adj", "pvalue"):
