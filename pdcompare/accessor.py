@@ -1471,3 +1471,77 @@ class CompareAccessor:
 
         frame = self._obj if not is_cv_results(self._obj) else self.scores()
         return plot(frame, kind, ax=ax, **options)
+
+    def style(self, **options: Any):
+        r"""A pandas ``Styler`` of a result frame: readable numbers, conclusions highlighted.
+
+        p-values print with 3 decimals (``<0.001`` below), probabilities and
+        other numbers with ``precision`` decimals, ``reject`` as yes/no; the
+        rows that state a conclusion (a rejected hypothesis, a decided Bayesian
+        comparison, the best model of a summary) are highlighted; numbers are
+        right-aligned and model names kept. Works on any frame of numbers too.
+
+        Parameters
+        ----------
+        **options
+            ``precision=3``, ``highlight`` (CSS of highlighted rows, or None),
+            ``gradient=False`` (shade probabilities or p-values), ``alpha``
+            (for frames without ``reject``), ``cmap``; see
+            :func:`pdcompare.styling.style`.
+
+        Returns
+        -------
+        pandas.io.formats.style.Styler
+            Renders in Jupyter; ``.to_html()``, ``.to_latex()`` (highlight
+            converted to ``\bfseries`` and ``\cellcolor``).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from pdcompare import results
+        >>> result = results.pair_result(
+        ...     pd.Index(["rbf", "linear"]), [0], [1],
+        ...     {"mean_diff": [0.01], "pvalue": [0.00004]},
+        ...     results.result_meta("ttest"), correction="holm", alpha=0.05)
+        >>> html = result.cmp.style().to_html()
+        >>> "&lt;0.001" in html and "rbf" in html
+        True
+        """
+        from pdcompare.styling import style
+
+        return style(self._obj, **options)
+
+    def report(self, **options: Any) -> str:
+        """The conclusion of the comparison in plain words, with the numbers.
+
+        Says which model is best, which differences are significant after
+        correction (Nadeau–Bengio corrected t-test when the design is known;
+        otherwise the plain t-test, with a warning sentence on what that
+        means), and, given ``rope=``, which pairs are practically equivalent
+        (Bayesian correlated t-test), each with means, differences, p-values
+        or probabilities and the test used.
+
+        Parameters
+        ----------
+        **options
+            ``test``, ``rope``, ``alpha=0.05``, ``correction="holm"``,
+            ``alternative="two-sided"``, ``ci=0.95``, ``nan_policy`` and design keywords
+            (``cv=``, ``test_size=``, ``n_train=``/``n_test=``,
+            ``greater_is_better=``); see :func:`pdcompare.report.report`.
+
+        Returns
+        -------
+        str
+            Plain text, one statement per line.
+
+        Examples
+        --------
+        >>> from pdcompare.datasets import load_grid_search_scores
+        >>> text = load_grid_search_scores().cmp.report(rope=0.01)
+        >>> "rbf vs linear" in text
+        True
+        """
+        from pdcompare.report import report
+
+        frame = self._obj if not is_cv_results(self._obj) else self.scores()
+        return report(frame, **options)

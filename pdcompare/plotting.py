@@ -69,6 +69,613 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
 # ============================================================ scores frames (presentation)
 
 
+def _figure_title(ax, title: str | None, default: str) -> None:
+    ax.set_title(default if title is None else title)
+
+
+def folds_data(frame: pd.DataFrame, n_splits: int | None = 30) -> pd.DataFrame:
+    """The scores to draw in ``"folds"``: models best first, the first ``n_splits`` splits.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame([[0.1, 0.2, 0.3], [0.5, 0.6, 0.7]], index=["a", "b"])
+    >>> folds_data(scores, n_splits=2)
+           0    1
+    model
+    b    0.5  0.6
+    a    0.1  0.2
+    """
+    from pdcompare._validation import check_positive_int
+    from pdcompare.frames import scores_data
+
+    data = scores_data(frame)
+    if n_splits is not None:
+        n_splits = check_positive_int("n_splits", n_splits)
+    shown = slice(None) if n_splits is None else slice(0, n_splits)
+    return pd.DataFrame(
+        data.values[data.order][:, shown],
+        index=pd.Index(data.names[data.order], name="model"),
+        columns=data.splits[shown],
+    )
+
+
+@_scores_kind("folds")
+def plot_folds(
+    frame: pd.DataFrame,
+    *,
+    ax=None,
+    n_splits: int | None = 30,
+    title: str | None = None,
+    ylabel: str = "score",
+    **kwargs: Any,
+):
+    """Score of every model on each CV split: lines that move together show fold dependence.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Scores frame, models as rows, splits as columns.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; the current Axes when None.
+    n_splits : int or None, default 30
+        Draw the first ``n_splits`` splits only (None: all), so that a frame of
+        100 splits stays readable.
+    title : str, optional
+        Title; by default it says how many splits are shown.
+    ylabel : str, default "score"
+        Label of the y axis (the metric's name, say).
+    **kwargs
+        Passed to every ``Axes.plot`` call.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> ax = load_grid_search_scores().cmp.plot("folds", ax=ax)
+    >>> len(ax.get_lines()), ax.get_xlabel()
+    (4, 'CV split')
+    >>> plt.close(fig)
+    """
+    import numpy as np
+
+    table = folds_data(frame, n_splits)
+    ax = _axes(ax)
+    positions = np.arange(table.shape[1])
+    means = folds_data(frame, n_splits=None).mean(axis=1)
+    for name, row in table.iterrows():
+        label = f"{name} (mean {means[name]:.3f})"
+        ax.plot(positions, row.to_numpy(), marker="o", markersize=3, label=label, **kwargs)
+    total = frame.shape[1]
+    shown = table.shape[1]
+    ax.set_xlabel("CV split")
+    ax.set_ylabel(ylabel)
+    step = max(1, int(np.ceil(shown / 10)))
+    ax.set_xticks(positions[::step])
+    ax.set_xticklabels([str(c) for c in table.columns[::step]], rotation=30, ha="right")
+    # Outside the Axes: inside, it would hide the splits where a model drops.
+    ax.legend(
+        title="model (mean over\nall splits)",
+        fontsize="small",
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+    )
+    ax.grid(axis="y", alpha=0.3)
+    subset = f"first {shown} of {total} splits" if shown < total else f"all {total} splits"
+    _figure_title(ax, title, f"Score per CV split ({subset})")
+    return ax
+
+
+def _annotated_heatmap(
+    ax, matrix: pd.DataFrame, *, cmap, vmin, vmax, fmt, label, bold=None, **kwargs
+):
+    """``imshow`` of a square table with each cell's value written in it, and a colorbar.
+
+    ``bold`` (a boolean array like the table) marks the cells written in bold.
+    """
+    import numpy as np
+
+    values = matrix.to_numpy(dtype=float)
+    image = ax.imshow(values, cmap=cmap, vmin=vmin, vmax=vmax, **kwargs)
+    ax.set_xticks(np.arange(values.shape[1]))
+    ax.set_yticks(np.arange(values.shape[0]))
+    ax.set_xticklabels([str(c) for c in matrix.columns], rotation=30, ha="right")
+    ax.set_yticklabels([str(i) for i in matrix.index])
+    norm = image.norm
+    for (row, col), value in np.ndenumerate(values):
+        if np.isnan(value):
+            continue
+        # Dark text on light cells, light text on dark cells.
+        rgba = image.cmap(norm(value))
+        luminance = 0.299 * rgba[0] + 0.587 * rgba[1] + 0.114 * rgba[2]
+        color = "black" if luminance > 0.5 else "white"
+        weight = "bold" if bold is not None and bold[row, col] else "normal"
+        ax.text(
+            col,
+            row,
+            fmt(value),
+            ha="center",
+            va="center",
+            color=color,
+            fontsize="small",
+            fontweight=weight,
+        )
+    colorbar = ax.figure.colorbar(image, ax=ax)
+    colorbar.set_label(label)
+    return image
+
+
+@_scores_kind("corr")
+def plot_corr(
+    frame: pd.DataFrame,
+    *,
+    ax=None,
+    method: str = "pearson",
+    cmap: str = "RdBu_r",
+    title: str | None = None,
+    **kwargs: Any,
+):
+    """Correlation of the models' scores across CV splits, as an annotated heatmap.
+
+    High correlations mean the splits affect all models alike: the scores are
+    not independent samples, which is why plain tests are too optimistic.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Scores frame, models as rows, splits as columns.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; the current Axes when None.
+    method : {"pearson", "spearman", "kendall"}, default "pearson"
+        Correlation coefficient (``DataFrame.corr``; missing scores are left
+        out pair by pair).
+    cmap : str, default "RdBu_r"
+        Colormap, on the fixed range -1 to 1.
+    title : str, optional
+        Title of the Axes.
+    **kwargs
+        Passed to ``Axes.imshow``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> ax = load_grid_search_scores().cmp.plot("corr", ax=ax)
+    >>> ax.get_images()[0].get_array().shape
+    (4, 4)
+    >>> plt.close(fig)
+    """
+    check_option("method", method, ("pearson", "spearman", "kendall"))
+    table = folds_data(frame, n_splits=None)
+    corr = table.T.corr(method=method)
+    ax = _axes(ax)
+    _annotated_heatmap(
+        ax,
+        corr,
+        cmap=cmap,
+        vmin=-1.0,
+        vmax=1.0,
+        fmt=lambda v: f"{v:.2f}",
+        label=f"{method.capitalize()} correlation",
+        **kwargs,
+    )
+    _figure_title(ax, title, f"Correlation across {table.shape[1]} CV splits")
+    return ax
+
+
+@_scores_kind("intervals")
+def plot_intervals(
+    frame: pd.DataFrame,
+    *,
+    ax=None,
+    ci: float = 0.95,
+    title: str | None = None,
+    xlabel: str = "mean score",
+    **design: Any,
+):
+    """Mean score and confidence interval per model, best at the top, from ``summary``.
+
+    The interval is Nadeau and Bengio's corrected one when the CV design is
+    known (stored or given as ``cv=``, ``test_size=``, ``n_train=``/``n_test=``);
+    otherwise the plain t interval, which is too narrow, and the axis label
+    says so.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Scores frame, models as rows, splits as columns.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; the current Axes when None.
+    ci : float, default 0.95
+        Confidence level.
+    title : str, optional
+        Title of the Axes.
+    xlabel : str, default "mean score"
+        Start of the x label; the kind of interval is appended.
+    **design
+        Design keywords passed to ``summary``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> ax = load_grid_search_scores().cmp.plot("intervals", ax=ax)
+    >>> print(ax.get_xlabel())
+    mean score, 95% CI
+    (Nadeau–Bengio corrected)
+    >>> plt.close(fig)
+    """
+    import numpy as np
+
+    summary = frame.cmp.summary(ci=ci, **design)
+    corrected = pdcompare_attrs(summary).get("interval") == "nadeau-bengio"
+    ax = _axes(ax)
+    positions = np.arange(len(summary))[::-1]  # best model at the top
+    means = summary["mean"].to_numpy(dtype=float)
+    errors = np.vstack(
+        [means - summary["ci_low"].to_numpy(dtype=float), summary["ci_high"].to_numpy() - means]
+    )
+    ax.errorbar(
+        means,
+        positions,
+        xerr=errors,
+        fmt="o",
+        color="C0",
+        ecolor="C0",
+        capsize=4,
+        label=f"mean with {ci:.0%} CI",
+    )
+    ax.set_yticks(positions)
+    ax.set_yticklabels([str(m) for m in summary.index])
+    kind = "Nadeau–Bengio corrected" if corrected else "plain t, design unknown: too narrow"
+    ax.set_xlabel(f"{xlabel}, {ci:.0%} CI\n({kind})")
+    ax.set_ylabel("model")
+    ax.grid(axis="x", alpha=0.3)
+    default = "Mean score per model" + ("" if corrected else " (pass cv= for corrected CIs)")
+    _figure_title(ax, title, default)
+    return ax
+
+
+@_scores_kind("pvalues")
+def plot_pvalues(
+    frame: pd.DataFrame,
+    *,
+    ax=None,
+    test: str = "corrected_ttest",
+    value: str = "pvalue_adj",
+    cmap: str = "viridis",
+    title: str | None = None,
+    **options: Any,
+):
+    """Heatmap of the pairwise p-values (``pairwise`` then ``matrix``).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Scores frame, models as rows, splits as columns.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; the current Axes when None.
+    test : str, default "corrected_ttest"
+        The test of ``pairwise``.
+    value : str, default "pvalue_adj"
+        The result column shown (``"pvalue"`` for the uncorrected p-values).
+    cmap : str, default "viridis"
+        Colormap on the range 0 to 1.
+    title : str, optional
+        Title of the Axes.
+    **options
+        Passed to ``pairwise`` (``correction``, ``alpha``, ``alternative``,
+        design keywords).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    result = frame.cmp.pairwise(test=test, **options)
+    matrix = result.cmp.matrix(value)
+    meta = pdcompare_attrs(result)
+    bold = None
+    if "reject" in result.columns:
+        bold = result.cmp.matrix("reject").eq(True).to_numpy(dtype=bool, na_value=False)
+    ax = _axes(ax)
+    _annotated_heatmap(
+        ax,
+        matrix,
+        cmap=cmap,
+        vmin=0.0,
+        vmax=1.0,
+        fmt=_short_pvalue,
+        label=_value_label(value, meta),
+        bold=bold,
+    )
+    ax.set_xlabel("model")
+    ax.set_ylabel("model")
+    sided = meta.get("alternative", "two-sided")
+    lines = [f"Pairwise {_test_label(meta)}"]
+    if sided not in (None, "two-sided"):
+        # Pairs run best-first: each p-value is of the higher-ranked model vs the lower.
+        lines.append(f"one-sided ({sided}): higher- vs lower-ranked model")
+    if bold is not None:
+        lines.append(f"bold: significant at {_alpha_label(meta)}")
+    default = "\n".join(lines)
+    _figure_title(ax, title, default)
+    return ax
+
+
+def _short_pvalue(value: float) -> str:
+    from pdcompare.styling import format_pvalue
+
+    return format_pvalue(value, 3)
+
+
+def _p_text(name: str, value: float) -> str:
+    """``p_adj = 0.455`` or ``p_adj < 0.001``."""
+    text = _short_pvalue(value)
+    return f"{name} < {text[1:]}" if text.startswith("<") else f"{name} = {text}"
+
+
+_TEST_LABELS = {
+    "corrected_ttest": "corrected t-test (Nadeau–Bengio)",
+    "ttest": "paired t-test (uncorrected)",
+    "wilcoxon": "Wilcoxon signed-rank test",
+    "sign_test": "sign test",
+    "ttest_5x2cv": "5x2cv paired t-test",
+    "ftest_5x2cv": "5x2cv combined F-test",
+    "mcnemar": "McNemar's test",
+    "proportions_ztest": "two-proportion z-test",
+    "bootstrap_diff": "paired bootstrap",
+}
+
+
+def _test_label(meta: dict[str, Any], capital: bool = False) -> str:
+    label = _TEST_LABELS.get(meta.get("test"), str(meta.get("test")))
+    return label[:1].upper() + label[1:] if capital else label
+
+
+def _value_label(value: str, meta: dict[str, Any]) -> str:
+    if value == "pvalue_adj":
+        correction = meta.get("correction")
+        return f"p-value, {correction}-adjusted" if correction else "p-value (no correction)"
+    return value.replace("_", " ")
+
+
+def forest_data(result: pd.DataFrame) -> pd.DataFrame:
+    """Rows of a t-test result ready for a forest plot: label, estimate, interval, p-value.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> result = pd.DataFrame({"model_1": ["a"], "model_2": ["b"], "mean_diff": [0.1],
+    ...                        "ci_low": [0.05], "ci_high": [float("inf")],
+    ...                        "pvalue_adj": [0.01], "reject": [True]})
+    >>> forest_data(result)[["label", "estimate", "low", "high", "reject"]]
+        label  estimate   low  high  reject
+    0  a − b       0.1  0.05   inf    True
+    """
+    import numpy as np
+
+    pvalues = result["pvalue_adj"] if "pvalue_adj" in result else result["pvalue"]
+    reject = result["reject"] if "reject" in result else pd.Series(False, index=result.index)
+    nan = pd.Series(np.nan, index=result.index)
+    return pd.DataFrame(
+        {
+            "label": result["model_1"].astype(str) + " − " + result["model_2"].astype(str),
+            "estimate": result["mean_diff"].astype(float),
+            "low": result["ci_low"].astype(float) if "ci_low" in result else nan,
+            "high": result["ci_high"].astype(float) if "ci_high" in result else nan,
+            "pvalue": pvalues.astype(float),
+            "reject": reject.eq(True).to_numpy(dtype=bool, na_value=False),
+        }
+    )
+
+
+def _alpha_label(meta: dict[str, Any]) -> str:
+    alpha = meta.get("alpha")
+    return f"alpha = {alpha:g}" if alpha is not None else "alpha"
+
+
+@_result_kind("corrected_ttest", "ttest")
+def plot_forest(result: pd.DataFrame, *, ax=None, title: str | None = None, **kwargs: Any):
+    """Forest plot of a t-test result: mean difference and its CI per pair, p-values aside.
+
+    Each row is one comparison ``model_1 − model_2``; the dot is the mean
+    difference, the bar its confidence interval at level 1 − alpha (an arrow
+    where a one-sided interval is unbounded), the dashed line no difference.
+    Rejected hypotheses are drawn filled and in colour; the adjusted p-value
+    is written at the right.
+
+    Parameters
+    ----------
+    result : pandas.DataFrame
+        Result of ``corrected_ttest`` or ``ttest`` (any scope).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; the current Axes when None.
+    title : str, optional
+        Title of the Axes.
+    **kwargs
+        Passed to ``Axes.errorbar``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    import numpy as np
+
+    meta = pdcompare_attrs(result)
+    data = forest_data(result)
+    ax = _axes(ax)
+    positions = np.arange(len(data))[::-1]
+    estimate = data["estimate"].to_numpy()
+    finite_ends = np.concatenate([estimate, data["low"].to_numpy(), data["high"].to_numpy()])
+    finite_ends = finite_ends[np.isfinite(finite_ends)]
+    span = np.ptp(finite_ends) if finite_ends.size else 1.0
+    span = span if span > 0 else 1.0
+    left = min(finite_ends.min(initial=0.0), 0.0) - 0.15 * span
+    right = max(finite_ends.max(initial=0.0), 0.0) + 0.15 * span
+    for reject, color, marker_face, name in (
+        (True, "C3", "C3", "significant"),
+        (False, "0.35", "white", "not significant"),
+    ):
+        rows = data["reject"].to_numpy() == reject
+        if not rows.any():
+            continue
+        low = np.clip(data["low"].to_numpy()[rows], left, right)
+        high = np.clip(data["high"].to_numpy()[rows], left, right)
+        est = estimate[rows]
+        errors = np.vstack(
+            [np.where(np.isnan(low), 0, est - low), np.where(np.isnan(high), 0, high - est)]
+        )
+        ax.errorbar(
+            est,
+            positions[rows],
+            xerr=errors,
+            fmt="o",
+            color=color,
+            ecolor=color,
+            markerfacecolor=marker_face,
+            capsize=4,
+            label=f"{name} at {_alpha_label(meta)}",
+            **kwargs,
+        )
+    # Unbounded one-sided intervals: an arrow at the edge instead of a cap.
+    for position, low, high in zip(positions, data["low"], data["high"], strict=True):
+        if np.isinf(high):
+            ax.plot([right], [position], marker=">", color="0.35", linestyle="none")
+        if np.isinf(low):
+            ax.plot([left], [position], marker="<", color="0.35", linestyle="none")
+    ax.axvline(0.0, color="0.5", linestyle="--", linewidth=1)
+    ax.set_xlim(left, right)
+    ax.set_ylim(-0.6, len(data) - 0.4)
+    ax.set_yticks(positions)
+    ax.set_yticklabels(data["label"].tolist())
+    pname = "p_adj" if "pvalue_adj" in result else "p"
+    for position, pvalue in zip(positions, data["pvalue"], strict=True):
+        ax.annotate(
+            _p_text(pname, pvalue),
+            xy=(1.01, position),
+            xycoords=("axes fraction", "data"),
+            va="center",
+            fontsize="small",
+        )
+    ci_level = 1 - meta["alpha"] if meta.get("alpha") is not None else None
+    ci_text = f"{ci_level:.0%} CI" if ci_level is not None else "CI"
+    sided = meta.get("alternative", "two-sided")
+    sided_text = "" if sided in (None, "two-sided") else f", one-sided ({sided})"
+    ax.set_xlabel(f"mean difference model_1 − model_2 with {ci_text}{sided_text}")
+    ax.legend(fontsize="small", loc="best")
+    correction = meta.get("correction")
+    correction_text = f", {correction} correction" if correction else ""
+    _figure_title(ax, title, f"{_test_label(meta, capital=True)}{correction_text}")
+    return ax
+
+
+@_result_kind(
+    "wilcoxon", "sign_test", "ttest_5x2cv", "ftest_5x2cv", "mcnemar", "proportions_ztest"
+)
+def plot_pvalue_dots(result: pd.DataFrame, *, ax=None, title: str | None = None, **kwargs: Any):
+    """P-value of each comparison on a log scale, with the significance level marked.
+
+    These tests give no confidence interval of the difference, so the picture
+    is the (adjusted) p-value per pair: left of the alpha line is significant.
+
+    Parameters
+    ----------
+    result : pandas.DataFrame
+        Result of ``wilcoxon``, ``sign_test``, the 5x2cv tests, ``mcnemar`` or
+        ``proportions_ztest``.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; the current Axes when None.
+    title : str, optional
+        Title of the Axes.
+    **kwargs
+        Passed to ``Axes.scatter``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    import numpy as np
+
+    meta = pdcompare_attrs(result)
+    column = "pvalue_adj" if "pvalue_adj" in result else "pvalue"
+    pvalues = result[column].to_numpy(dtype=float)
+    alpha = meta.get("alpha", 0.05)
+    reject = (
+        result["reject"].eq(True).to_numpy(dtype=bool, na_value=False)
+        if "reject" in result
+        else np.asarray(pvalues <= alpha)
+    )
+    labels = (result["model_1"].astype(str) + " vs " + result["model_2"].astype(str)).tolist()
+    ax = _axes(ax)
+    positions = np.arange(len(result))[::-1]
+    # A p-value of 0 cannot sit on a log axis: it is drawn a decade below the
+    # smallest positive p-value (or alpha), and its label says "<0.001".
+    positive = pvalues[pvalues > 0]
+    floor = min(positive.min(initial=1.0), alpha) / 10
+    shown = np.clip(np.nan_to_num(pvalues, nan=1.0), floor, 1.0)
+    for rows, color, face, name in (
+        (reject, "C3", "C3", "significant"),
+        (~reject, "0.35", "white", "not significant"),
+    ):
+        if rows.any():
+            ax.scatter(
+                shown[rows],
+                positions[rows],
+                color=face,
+                edgecolors=color,
+                s=40,
+                label=f"{name} at {_alpha_label(meta)}",
+                zorder=3,
+                **kwargs,
+            )
+    ax.hlines(positions, shown, 1.0, color="0.8", zorder=1)
+    ax.axvline(alpha, color="C3", linestyle="--", linewidth=1, label=f"alpha = {alpha:g}")
+    ax.set_xscale("log")
+    ax.set_xlim(floor / 2, 1.5)
+    ax.set_ylim(-0.6, len(result) - 0.4)
+    pname = "p_adj" if column == "pvalue_adj" else "p"
+    for position, pvalue in zip(positions, pvalues, strict=True):
+        ax.annotate(
+            _p_text(pname, pvalue),
+            xy=(1.01, position),
+            xycoords=("axes fraction", "data"),
+            va="center",
+            fontsize="small",
+        )
+    ax.set_yticks(positions)
+    ax.set_yticklabels(labels)
+    adjusted = column == "pvalue_adj" and meta.get("correction")
+    ax.set_xlabel(
+        f"p-value, {meta['correction']}-adjusted (log scale)"
+        if adjusted
+        else "p-value (log scale)"
+    )
+    ax.legend(fontsize="small", loc="best")
+    _figure_title(ax, title, _test_label(meta, capital=True))
+    return ax
+
+
 # ============================================================ Bayesian comparison
 
 
