@@ -185,7 +185,7 @@ class CompareAccessor:
         Compare with the plain interval (``scipy.stats.t.interval``):
 
         >>> from scipy import stats
-        >>> [round(x, 3) for x in stats.t.interval(0.95, 2, 0.85, 0.05 / 3 ** 0.5)]
+        >>> [round(float(x), 3) for x in stats.t.interval(0.95, 2, 0.85, 0.05 / 3 ** 0.5)]
         [0.726, 0.974]
         >>> scores.cmp.summary().loc["a", ["ci_low", "ci_high"]].round(3).tolist()
         [0.726, 0.974]

@@ -67,7 +67,7 @@ def _names_from_params(params: Sequence[dict[str, Any]]) -> list[str]:
 
     A parameter whose values are all strings shows its value alone ("rbf");
     other parameters show as ``key=value`` ("C=10"). Parameters that are the
-    same for every candidate are left out.
+    same for every candidate are left out. Names may repeat (see `_deduplicated`).
     """
     keys = sorted({k for p in params for k in p})
     varying = []
@@ -82,9 +82,13 @@ def _names_from_params(params: Sequence[dict[str, Any]]) -> list[str]:
         parts = [p[k] for k in textual if k in p]
         parts += [f"{k}={_format_value(p[k])}" for k in other if k in p]
         names.append(", ".join(parts) if parts else "default")
+    return names
+
+
+def _deduplicated(names: list[str]) -> list[str]:
+    """Number the names when some repeat (two estimator objects of one class, say)."""
     if len(set(names)) < len(names):
-        # Parameters that format alike (two estimator objects of one class, say).
-        names = [f"{name} #{i}" for i, name in enumerate(names)]
+        return [f"{name} #{i}" for i, name in enumerate(names)]
     return names
 
 
@@ -129,8 +133,7 @@ def cv_results_to_scores(
         if "iter" in frame.columns and len(set(frame["iter"])) > 1:
             iterations = frame["iter"].tolist()
             model_names = [f"{n} (iter={i})" for n, i in zip(model_names, iterations, strict=True)]
-            if len(set(model_names)) < len(model_names):
-                model_names = [f"{n} #{i}" for i, n in enumerate(model_names)]
+        model_names = _deduplicated(model_names)
     elif callable(names):
         model_names = [names(dict(p)) for p in params]
     else:

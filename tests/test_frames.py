@@ -1,0 +1,269 @@
+"""Input adapters: scores frames, cv_results_ frames, predictions frames, validation."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.datasets import make_classification
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import GridSearchCV, RandomizedSearchCV
+from sklearn.tree import DecisionTreeClassifier
+
+import pdcompare
+from pdcompare.frames import ALL_PAIRS, predictions_data, scores_data, select_pairs
+
+X_SMALL, Y_SMALL = make_classification(n_samples=60, n_features=5, random_state=0)
+
+
+@pytest.fixture(scope="module")
+def grid_results():
+    search = GridSearchCV(
+        DecisionTreeClassifier(random_state=0),
+        {"max_depth": [1, 2, 3], "criterion": ["gini", "entropy"]},
+        cv=3,
+    ).fit(X_SMALL, Y_SMALL)
+    return search, pd.DataFrame(search.cv_results_)
+
+
+# --------------------------------------------------------------------------- cv_results_
+
+
+def test_cv_results_become_models_by_splits(grid_results):
+    _, frame = grid_results
+    scores = frame.cmp.scores()
+    assert scores.shape == (6, 3)
+    assert list(scores.index) == [
+        "gini, max_depth=1",
+        "gini, max_depth=2",
+        "gini, max_depth=3",
+        "entropy, max_depth=1",
+        "entropy, max_depth=2",
+        "entropy, max_depth=3",
+    ]
+    expected = frame[[f"split{i}_test_score" for i in range(3)]].to_numpy()
+    np.testing.assert_array_equal(scores.to_numpy(), expected)
+
+
+def test_names_as_callable_and_list(grid_results):
+    _, frame = grid_results
+    by_callable = frame.cmp.scores(names=lambda p: f"{p['criterion'][0]}{p['max_depth']}")
+    assert list(by_callable.index) == ["g1", "g2", "g3", "e1", "e2", "e3"]
+    by_list = frame.cmp.scores(names=list("abcdef"))
+    assert list(by_list.index) == list("abcdef")
+    with pytest.raises(ValueError, match=r"`names` has 2 entries but .* 6 candidates"):
+        frame.cmp.scores(names=["a", "b"])
+    with pytest.raises(ValueError, match=r"Model names must be unique; \['x'\]"):
+        frame.cmp.scores(names=lambda p: "x")
+
+
+def test_gallery_style_names_are_short():
+    params = [{"kernel": "linear"}, {"degree": 2, "kernel": "poly"}, {"kernel": "rbf"}]
+    frame = pd.DataFrame(
+        {"params": params, "split0_test_score": [0.9, 0.7, 0.95], "split1_test_score": [1, 0.6, 1]}
+    )
+    assert list(frame.cmp.scores().index) == ["linear", "poly, degree=2", "rbf"]
+
+
+def test_multi_metric_needs_metric():
+    search = RandomizedSearchCV(
+        DecisionTreeClassifier(random_state=0),
+        {"max_depth": [1, 2, 3]},
+        n_iter=3,
+        cv=4,
+        scoring={"acc": "accuracy", "auc": "roc_auc"},
+        refit="acc",
+        random_state=0,
+    ).fit(X_SMALL, Y_SMALL)
+    frame = pd.DataFrame(search.cv_results_)
+    with pytest.raises(ValueError, match=r"several metrics \('acc', 'auc'\).*`metric=`"):
+        frame.cmp.scores()
+    with pytest.raises(ValueError, match=r"`metric`: unknown metric 'accuracy'"):
+        frame.cmp.scores(metric="accuracy")
+    auc = frame.cmp.scores(metric="auc")
+    np.testing.assert_array_equal(auc["split3"], frame["split3_test_auc"])
+    assert frame.cmp.summary(metric="acc", cv=4).shape == (3, 6)
+    with pytest.raises(
+        ValueError, match=r"`metric`: unknown metric 'acu'. Did you mean 'auc', 'acc'"
+    ):
+        pdcompare.from_search(search, metric="acu")
+
+
+def test_failed_candidates_convert_with_nan():
+    # C=-1 makes LogisticRegression fail to fit; scikit-learn then records NaN scores.
+    search = GridSearchCV(LogisticRegression(), {"C": [-1.0, 1.0]}, cv=3, error_score=np.nan)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        search.fit(X_SMALL, Y_SMALL)
+    scores = pdcompare.from_search(search)
+    assert list(scores.index) == ["C=-1", "C=1"]
+    assert scores.loc["C=-1"].isna().all()
+    assert scores.loc["C=1"].notna().all()
+    summary = scores.cmp.summary()
+    assert summary.loc["C=-1", "n_splits"] == 0
+    assert summary.index[0] == "C=1"
+
+
+def test_metric_and_names_on_scores_frame_are_errors(random_scores):
+    with pytest.raises(ValueError, match="`metric` and `names` apply to cv_results_"):
+        random_scores.cmp.scores(metric="score")
+
+
+# --------------------------------------------------------------------------- validation
+
+
+@pytest.mark.parametrize(
+    ("frame", "error", "match"),
+    [
+        (pd.DataFrame(), ValueError, r"scores frame is empty \(shape \(0, 0\)\)"),
+        (
+            pd.DataFrame({"s0": [0.9, 0.8]}, index=["a", "b"]),
+            ValueError,
+            r"1 split column.*at least 2 CV splits.*pass `df.T`",
+        ),
+        (
+            pd.DataFrame({"s0": [0.9, 0.8], "s1": [0.9, 0.7]}, index=["a", "a"]),
+            ValueError,
+            r"Model names must be unique; \['a'\]",
+        ),
+        (
+            pd.DataFrame({"s0": [0.9, 0.8], "s1": ["x", "y"]}, index=["a", "b"]),
+            TypeError,
+            r"column\(s\) 's1' do not.*df.astype\(float\)",
+        ),
+        (
+            pd.DataFrame({"s0": [0.9, 0.8], "s1": [True, False]}, index=["a", "b"]),
+            TypeError,
+            r"column\(s\) 's1'",
+        ),
+        (
+            pd.DataFrame({"s0": [0.9, 0.8], "s1": [np.inf, 0.7]}, index=["a", "b"]),
+            ValueError,
+            r"finite; model 'a' has inf in split 's1'",
+        ),
+    ],
+)
+def test_bad_scores_frames(frame, error, match):
+    with pytest.raises(error, match=match):
+        frame.cmp.summary()
+
+
+def test_unknown_model_suggests_close_names(gallery_scores):
+    data = scores_data(gallery_scores)
+    with pytest.raises(ValueError, match=r"`a`: unknown model 'rfb'. Did you mean 'rbf'\?"):
+        data.pairs("rfb")
+    with pytest.raises(ValueError, match=r"`b`: unknown model 'zzz'. Known models: 'rbf'"):
+        data.pairs("rbf", "zzz")
+    with pytest.raises(ValueError, match="`b` needs `a`"):
+        data.pairs(b="rbf")
+    with pytest.raises(ValueError, match="`a` and `b` are the same model"):
+        data.pairs("rbf", "rbf")
+
+
+def test_nullable_float_with_na_reads_as_nan():
+    frame = pd.DataFrame(
+        {"s0": [0.9, 0.8], "s1": [pd.NA, 0.7], "s2": [0.8, 0.75]}, index=["a", "b"]
+    ).astype("Float64")
+    data = scores_data(frame)
+    assert data.values.dtype == np.float64
+    assert np.isnan(data.values[0, 1])
+    summary = frame.cmp.summary()
+    assert summary.loc["a", "n_splits"] == 2
+    np.testing.assert_allclose(summary.loc["a", "mean"], 0.85)
+
+
+def test_nan_policy_raise_and_propagate_name_models():
+    frame = pd.DataFrame({"s0": [0.9, 0.8, 0.7], "s1": [np.nan, 0.7, 0.6]}, index=["a", "b", "c"])
+    data = scores_data(frame)
+    i, j, _ = data.pairs(ALL_PAIRS)
+    with pytest.raises(ValueError, match=r"Model\(s\) \['a'\] have missing scores"):
+        data.nan_pairs(i, j, "raise")
+    with pytest.warns(pdcompare.PdcompareWarning, match=r"\['a'\] have missing scores"):
+        mask = data.nan_pairs(i, j, "propagate")
+    names = [(data.names[p], data.names[q]) for p, q in zip(i[mask], j[mask], strict=True)]
+    assert sorted(map(sorted, names)) == [["a", "b"], ["a", "c"]]
+    with pytest.raises(ValueError, match="`nan_policy` must be one of 'propagate', 'omit'"):
+        data.nan_pairs(i, j, "ignore")
+
+
+# --------------------------------------------------------------------------- scopes
+
+
+def test_scopes_follow_rank_order():
+    names = pd.Index(["low", "high", "mid"])
+    means = np.array([0.1, 0.9, 0.5])
+    i, j, scope = select_pairs(names, means)
+    assert scope == "best_vs_rest"
+    assert list(names[i]) == ["high", "high"]
+    assert list(names[j]) == ["mid", "low"]
+    i, j, scope = select_pairs(names, means, "low")
+    assert (scope, list(names[j])) == ("one_vs_rest", ["high", "mid"])
+    i, j, scope = select_pairs(names, means, ALL_PAIRS)
+    assert scope == "all_pairs"
+    assert list(zip(names[i], names[j], strict=True)) == [
+        ("high", "mid"),
+        ("high", "low"),
+        ("mid", "low"),
+    ]
+    i, j, _ = select_pairs(names, means, greater_is_better=False)
+    assert list(names[i]) == ["low", "low"]
+
+
+def test_comparisons_need_two_models():
+    with pytest.raises(ValueError, match="at least 2 models; the frame has 1"):
+        select_pairs(pd.Index(["only"]), np.array([0.5]))
+
+
+# --------------------------------------------------------------------------- predictions
+
+
+def test_predictions_of_any_label_dtype():
+    frame = pd.DataFrame(
+        {
+            "truth": pd.Categorical(["cat", "dog", "cat", None]),
+            "m1": ["cat", "dog", "dog", "cat"],
+            "m2": pd.array(["cat", None, "cat", "dog"], dtype="string"),
+        }
+    )
+    data = predictions_data(frame, y="truth")
+    assert list(data.names) == ["m1", "m2"]
+    assert data.y_pred.shape == (4, 2)
+    assert list(data.y_true[:3]) == ["cat", "dog", "cat"]
+    assert data.missing.tolist() == [
+        [False, False, False],
+        [False, False, True],
+        [False, False, False],
+        [True, False, False],
+    ]
+
+
+def test_predictions_need_the_truth_column():
+    frame = pd.DataFrame({"target": [1, 0], "m1": [1, 1]})
+    with pytest.raises(ValueError, match=r"no truth column 'y'; its columns are 'target', 'm1'"):
+        predictions_data(frame)
+    with pytest.raises(ValueError, match=r"`models`: unknown model 'm2'. Known models: 'm1'"):
+        predictions_data(frame, y="target", models=["m2"])
+    with pytest.raises(ValueError, match="no model column besides the truth"):
+        predictions_data(frame[["target"]], y="target")
+
+
+def test_halving_search_names_carry_the_iteration():
+    from sklearn.experimental import enable_halving_search_cv  # noqa: F401
+    from sklearn.model_selection import HalvingGridSearchCV
+
+    X, y = make_classification(n_samples=400, random_state=0)
+    search = HalvingGridSearchCV(
+        DecisionTreeClassifier(random_state=0),
+        {"max_depth": [1, 2, 3, 4, 5, 6]},
+        cv=3,
+        factor=2,
+        random_state=0,
+    ).fit(X, y)
+    scores = pdcompare.from_search(search)
+    results = pd.DataFrame(search.cv_results_)
+    expected = [
+        f"max_depth={p['max_depth']} (iter={i})"
+        for p, i in zip(results["params"], results["iter"], strict=True)
+    ]
+    assert list(scores.index) == expected
+    assert scores.attrs["pdcompare"]["design"]["test_train_ratio"] == pytest.approx(0.5)
