@@ -253,6 +253,16 @@ class CompareAccessor:
 
         data = self._scores(**design)
         order = self._five_by_two_order(data.splits, method)
+        ratio = data.design.test_train_ratio
+        # 2-fold splits test on half the data; a known design far from that is not 5x2cv
+        # (10-fold scores have 10 columns too). Odd sample counts give ratios near 1.
+        if ratio is not None and not 0.8 <= ratio <= 1.25:
+            msg = (
+                f"`{method}` needs scores of 2-fold cross-validation (test/train size ratio "
+                f"1), but the frame's design ({data.design.source}) has ratio {ratio:.3g}. "
+                "Use `RepeatedKFold(n_splits=2, n_repeats=5)` or `RepeatedStratifiedKFold`."
+            )
+            raise ValueError(msg)
         i, j, scope = data.pairs(a, b)
         propagate = data.nan_pairs(i, j, nan_policy) & (nan_policy == "propagate")
         values = np.take(data.values, order, axis=1).reshape(len(data.names), 5, 2)

@@ -313,6 +313,15 @@ def test_wrong_split_count(n_splits):
         frame.cmp.ftest_5x2cv()
 
 
+def test_known_design_must_be_two_fold(scores):
+    with pytest.raises(ValueError, match=r"2-fold cross-validation.*\(cv=10\) has ratio 0.111"):
+        scores.cmp.ttest_5x2cv(cv=10)
+    with pytest.raises(ValueError, match=r"`ftest_5x2cv` needs scores of 2-fold"):
+        scores.cmp.set_design(test_size=0.2).cmp.ftest_5x2cv()
+    # Half-and-half designs pass, odd sample counts included (n_train 45, n_test 44).
+    assert len(scores.cmp.ttest_5x2cv(n_train=45, n_test=44)) == 3
+
+
 def test_wrong_multiindex_layout():
     columns = pd.MultiIndex.from_product([range(2), range(5)], names=["repeat", "fold"])
     frame = pd.DataFrame(np.random.default_rng(0).random((2, 10)), columns=columns)
