@@ -44,61 +44,57 @@ def models():
     }
 
 
-def line(name: str, result: pd.DataFrame) -> str:
-    row = result.iloc[0]
-    return f"{name:<44} statistic = {row['statistic']:8.3f}   p = {row['pvalue']:.4f}"
-
-
-def holdout(X, y) -> list[str]:
-    """One train/test split: tests on the predictions of the test set."""
+def holdout_predictions(X, y) -> pd.DataFrame:
+    """One train/test split: the truth and each model's predictions on the test third."""
     X_train, X_test, y_train, y_test = train_test_split(
         X, y, test_size=1 / 3, stratify=y, random_state=0
     )
     preds = pd.DataFrame({"y": y_test})
     for name, model in models().items():
         preds[name] = model.fit(X_train, y_train).predict(X_test)
-    mcnemar = preds.cmp.mcnemar("forest", "1-nn")
-    counts = mcnemar.iloc[0]
-    return [
-        f"holdout of {len(preds)} samples: only the forest right on "
-        f"{counts['only_1_correct']}, only 1-nn right on {counts['only_2_correct']}",
-        line("McNemar (holdout)", mcnemar),
-        line(
-            "two-proportion z (holdout; not advised)",
-            preds.cmp.proportions_ztest("forest", "1-nn"),
-        ),
-    ]
+    return preds
 
 
-def resampled(X, y, cv, label: str) -> list[str]:
-    """Scores on the same splits for both models: plain and corrected paired t-tests."""
-    scores = pdcompare.cv_scores(models(), X, y, cv=cv)
-    return [
-        line(f"{label} paired t (ttest)", scores.cmp.ttest("forest", "1-nn")),
-        line(
-            f"{label} corrected t (corrected_ttest)", scores.cmp.corrected_ttest("forest", "1-nn")
-        ),
-    ]
-
-
-def five_by_two(X, y) -> list[str]:
-    cv = RepeatedStratifiedKFold(n_splits=2, n_repeats=5, random_state=0)
-    scores = pdcompare.cv_scores(models(), X, y, cv=cv)  # repeat-major: r1f1, r1f2, r2f1, ...
-    return [
-        line("5x2cv paired t (ttest_5x2cv)", scores.cmp.ttest_5x2cv("forest", "1-nn")),
-        line("5x2cv combined F (ftest_5x2cv)", scores.cmp.ftest_5x2cv("forest", "1-nn")),
-    ]
-
-
-def main() -> None:
+def main() -> dict:
     X, y = load_wine(return_X_y=True)
-    lines = holdout(X, y)
-    lines += resampled(
-        X, y, ShuffleSplit(n_splits=30, test_size=1 / 3, random_state=0), "resampled"
+    preds = holdout_predictions(X, y)
+    # The same splits for both models (paired), design attached for corrected_ttest.
+    holdouts = pdcompare.cv_scores(
+        models(), X, y, cv=ShuffleSplit(n_splits=30, test_size=1 / 3, random_state=0)
     )
-    lines += resampled(X, y, StratifiedKFold(n_splits=10, shuffle=True, random_state=0), "10-fold")
-    lines += five_by_two(X, y)
-    print("\n".join(lines))
+    kfold = pdcompare.cv_scores(
+        models(), X, y, cv=StratifiedKFold(n_splits=10, shuffle=True, random_state=0)
+    )
+    # RepeatedStratifiedKFold yields repeat-major splits: r1f1, r1f2, r2f1, ...
+    five_by_two = pdcompare.cv_scores(
+        models(), X, y, cv=RepeatedStratifiedKFold(n_splits=2, n_repeats=5, random_state=0)
+    )
+    a, b = "forest", "1-nn"
+    results = {
+        "McNemar (holdout)": preds.cmp.mcnemar(a, b),
+        "two-proportion z (holdout; not advised)": preds.cmp.proportions_ztest(a, b),
+        "resampled paired t (ttest, 30 holdouts)": holdouts.cmp.ttest(a, b),
+        "resampled corrected t (corrected_ttest)": holdouts.cmp.corrected_ttest(a, b),
+        "10-fold paired t (ttest)": kfold.cmp.ttest(a, b),
+        "10-fold corrected t (corrected_ttest)": kfold.cmp.corrected_ttest(a, b),
+        "5x2cv paired t (ttest_5x2cv)": five_by_two.cmp.ttest_5x2cv(a, b),
+        "5x2cv combined F (ftest_5x2cv)": five_by_two.cmp.ftest_5x2cv(a, b),
+    }
+    counts = results["McNemar (holdout)"].iloc[0]
+    print(
+        f"Holdout of {len(preds)} samples: only the forest is right on "
+        f"{counts['only_1_correct']}, only 1-nn on {counts['only_2_correct']}."
+    )
+    for name, result in results.items():
+        row = result.iloc[0]
+        print(f"{name:<42} statistic = {row['statistic']:8.3f}   p = {row['pvalue']:.4f}")
+    return {
+        "predictions": preds,
+        "holdouts": holdouts,
+        "kfold": kfold,
+        "five_by_two": five_by_two,
+        "results": results,
+    }
 
 
 if __name__ == "__main__":
