@@ -1134,9 +1134,11 @@ class CompareAccessor:
 
         from pdcompare._validation import warn
 
-        if np.any(mask):
-            pairs = [(names[p], names[q]) for p, q in zip(i[mask], j[mask], strict=True)]
-            warn(f"{pairs}: {message}")
+        where = np.flatnonzero(mask)
+        if where.size:
+            shown = ", ".join(f"{names[i[k]]!r} vs {names[j[k]]!r}" for k in where[:5])
+            more = f" and {where.size - 5} more pairs" if where.size > 5 else ""
+            warn(f"{shown}{more}: {message}")
 
     def _five_by_two_meta(self, test: str, data, scope: str, **fields: Any) -> dict:
         return results.result_meta(

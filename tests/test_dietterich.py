@@ -277,7 +277,7 @@ def test_identical_models_give_p_one_with_warning():
     frame = pd.DataFrame(
         [np.linspace(0.7, 0.9, 10), np.linspace(0.7, 0.9, 10)], index=["a", "b"]
     )
-    with pytest.warns(PdcompareWarning, match=r"\('a', 'b'\).*variance is 0"):
+    with pytest.warns(PdcompareWarning, match=r"'a' vs 'b': .*variance is 0"):
         result = frame.cmp.ttest_5x2cv("a", "b", alternative="greater")
     assert_allclose(result[["statistic", "pvalue"]].to_numpy()[0], [0.0, 1.0])
     with pytest.warns(PdcompareWarning, match="denominator is 0"):

@@ -143,7 +143,7 @@ def test_mcnemar_identical_models():
     exact = frame.cmp.mcnemar("a", "b")
     assert_allclose(exact[["statistic", "pvalue"]].to_numpy()[0], [0.0, 1.0])
     # Chi-square: statsmodels gives 0/0 = NaN; pdcompare gives 0 and 1 with a warning.
-    with pytest.warns(PdcompareWarning, match=r"\('a', 'b'\).*0/0"):
+    with pytest.warns(PdcompareWarning, match=r"'a' vs 'b': .*0/0"):
         chi = frame.cmp.mcnemar("a", "b", exact=False)
     assert_allclose(chi[["statistic", "pvalue"]].to_numpy()[0], [0.0, 1.0])
     assert chi[["only_1_correct", "only_2_correct"]].to_numpy().tolist() == [[0, 0]]
@@ -396,3 +396,10 @@ def test_properties(frame, exact):
         assert (result["pvalue_adj"] >= result["pvalue"] - 1e-15).all()
     # Each all-pairs row is the single-pair result.
     assert_allclose(np.concatenate(singles), every["pvalue"], rtol=1e-12)
+
+
+def test_degenerate_warning_lists_five_pairs_at_most():
+    frame = pd.DataFrame({"y": [0, 1, 1], **{f"m{k}": [0, 1, 0] for k in range(5)}})
+    with pytest.warns(PdcompareWarning, match=r"'m0' vs 'm1', .* and 5 more pairs: no sample"):
+        result = frame.cmp.mcnemar(ALL_PAIRS, exact=False)
+    assert_allclose(result["pvalue"], np.ones(10))
