@@ -285,24 +285,9 @@ class CompareAccessor:
             models=list(data.names[data.order]),
         )
         columns = {name: out[name] for name in names}
-        # statsmodels' Holm runs gc.collect() on every call, which costs more than the
-        # test: the default correction is computed here, with the same numbers.
-        fast_holm = correction == "holm"
-        frame = results.pair_result(
-            data.names.to_numpy(dtype=object),  # a plain array: `take` is much faster
-            i,
-            j,
-            columns,
-            meta,
-            correction=None if fast_holm else correction,
-            alpha=alpha,
+        return results.pair_result(
+            data.names, i, j, columns, meta, correction=correction, alpha=alpha
         )
-        if fast_holm:
-            adjusted = paired.holm(out["pvalue"])
-            frame["pvalue_adj"] = adjusted
-            with np.errstate(invalid="ignore"):
-                frame["reject"] = adjusted <= alpha
-        return frame
 
     def corrected_ttest(
         self,

@@ -187,3 +187,18 @@ def test_public_names():
     assert pdcompare.datasets.load_grid_search_scores().shape == (4, 100)
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         _ = pdcompare.nope
+
+
+def test_bundled_scores_parse_to_the_exact_floats():
+    # Python's float() rounds correctly; pandas 2's default CSV parser may be one bit off,
+    # which would split tied Wilcoxon ranks between pandas versions.
+    import csv
+    from importlib import resources
+
+    path = resources.files("pdcompare.datasets") / "data" / "grid_search_scores.csv"
+    with path.open(encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    exact = np.array([[float(x) for x in row[1:]] for row in rows[1:]])
+    loaded = pdcompare.datasets.load_grid_search_scores()
+    assert list(loaded.index) == [row[0] for row in rows[1:]]
+    np.testing.assert_array_equal(loaded.to_numpy(), exact)

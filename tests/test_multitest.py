@@ -13,8 +13,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from statsmodels.stats.multitest import multipletests
 
 from pdcompare.datasets import load_grid_search_scores
-from pdcompare.stats.multitest import CORRECTIONS, adjust_pvalues, check_correction
-from pdcompare.stats.paired import holm
+from pdcompare.stats.multitest import CORRECTIONS, adjust_pvalues, check_correction, holm
 
 PVALUES = np.array([0.001, 0.2, 0.03, 0.04, 0.5, 0.011, 0.9, 0.04, 0.0125, 0.3])
 

@@ -38,7 +38,9 @@ def load_grid_search_scores() -> pd.DataFrame:
     """
     path = resources.files("pdcompare.datasets") / "data" / "grid_search_scores.csv"
     with resources.as_file(path) as csv:
-        scores = pd.read_csv(csv, index_col="model")
+        # Read as text, then convert with Python's correctly rounded float(): pandas 2's
+        # default C parser can be one bit off, which splits tied Wilcoxon ranks.
+        scores = pd.read_csv(csv, index_col="model", dtype=str).astype(float)
     scores.columns.name = "split"
     design = Design(
         test_train_ratio=10 / 90,

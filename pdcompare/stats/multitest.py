@@ -55,6 +55,8 @@ def adjust_pvalues(pvalues, method: str | None, alpha: float = 0.05) -> np.ndarr
     pvalues = np.array(pvalues, dtype=float)  # a copy: the caller's array stays as it is
     if method is None:
         return pvalues
+    if method == "holm":
+        return holm(pvalues)
     finite = ~np.isnan(pvalues)
     if finite.any():
         from statsmodels.stats.multitest import multipletests
@@ -62,4 +64,40 @@ def adjust_pvalues(pvalues, method: str | None, alpha: float = 0.05) -> np.ndarr
         adjusted = multipletests(pvalues[finite], alpha=alpha, method=method)[1]
         # statsmodels can return values a rounding error above 1 (sidak, hommel).
         pvalues[finite] = np.clip(adjusted, 0.0, 1.0)
+    return pvalues
+
+
+def holm(pvalues) -> np.ndarray:
+    """Holm's step-down adjusted p-values; NaN p-values are left out of the family.
+
+    The same numbers as ``statsmodels.stats.multitest.multipletests(p,
+    method="holm")[1]``, computed here because statsmodels' Holm calls
+    ``gc.collect()`` on every call (0.1 to 0.2 s in a process with many
+    objects): the default correction of every test would cost more than the
+    test itself.
+
+    Notes
+    -----
+    With the ``n`` p-values sorted, ``p_(1) <= ... <= p_(n)``, the adjusted
+    value of ``p_(k)`` is ``min(1, max_{l <= k} (n - l + 1) p_(l))`` (Holm 1979).
+
+    Examples
+    --------
+    >>> holm([0.01, 0.04, np.nan, 0.03]).tolist()
+    [0.03, 0.06, nan, 0.06]
+    """
+    pvalues = np.array(pvalues, dtype=float)
+    finite = ~np.isnan(pvalues)
+    every = bool(finite.all())
+    chosen = pvalues if every else pvalues[finite]
+    order = np.argsort(chosen)
+    ranked = chosen[order]
+    ranked *= np.arange(chosen.size, 0, -1, dtype=float)
+    np.maximum.accumulate(ranked, out=ranked)
+    np.minimum(ranked, 1.0, out=ranked)
+    adjusted = np.empty_like(chosen)
+    adjusted[order] = ranked
+    if every:
+        return adjusted
+    pvalues[finite] = adjusted
     return pvalues

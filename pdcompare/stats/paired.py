@@ -33,7 +33,7 @@ from scipy import special
 
 from pdcompare.stats._common import ALTERNATIVES, t_confidence_interval, t_pvalue
 
-__all__ = ["holm", "pair_matrix", "paired_ttest", "sign_test", "wilcoxon"]
+__all__ = ["pair_matrix", "paired_ttest", "sign_test", "wilcoxon"]
 
 _EPS = np.finfo(float).eps
 
@@ -564,38 +564,3 @@ def pair_matrix(n_models: int, rows, cols, upper, lower, *, boolean: bool = Fals
     if boolean:
         np.fill_diagonal(table, False)
     return table
-
-
-def holm(pvalues) -> np.ndarray:
-    """Holm's step-down adjusted p-values; NaN p-values are left out of the family.
-
-    The same numbers as ``statsmodels.stats.multitest.multipletests(p,
-    method="holm")[1]``, which calls ``gc.collect()`` on every call (0.1 to
-    0.2 s in a process with many objects), so the default correction of every
-    test would cost more than the test itself.
-
-    Notes
-    -----
-    With the ``n`` p-values sorted, ``p_(1) <= ... <= p_(n)``, the adjusted
-    value of ``p_(k)`` is ``min(1, max_{l <= k} (n - l + 1) p_(l))`` (Holm 1979).
-
-    Examples
-    --------
-    >>> holm([0.01, 0.04, np.nan, 0.03]).tolist()
-    [0.03, 0.06, nan, 0.06]
-    """
-    pvalues = np.array(pvalues, dtype=float)
-    finite = ~np.isnan(pvalues)
-    every = bool(finite.all())
-    chosen = pvalues if every else pvalues[finite]
-    order = np.argsort(chosen)
-    ranked = chosen[order]
-    ranked *= np.arange(chosen.size, 0, -1, dtype=float)
-    np.maximum.accumulate(ranked, out=ranked)
-    np.minimum(ranked, 1.0, out=ranked)
-    adjusted = np.empty_like(chosen)
-    adjusted[order] = ranked
-    if every:
-        return adjusted
-    pvalues[finite] = adjusted
-    return pvalues
