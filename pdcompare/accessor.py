@@ -1055,6 +1055,693 @@ class CompareAccessor:
 
     # ============================================================ 5x2cv and predictions (issue 5)
 
+    @staticmethod
+    def _five_by_two_order(splits: pd.Index, method: str):
+        """Positions of the 10 split columns in repeat-major order (r1f1, r1f2, r2f1, ...)."""
+        import numpy as np
+
+        expected = (
+            f"`{method}` needs the scores of 5 repetitions of 2-fold cross-validation: "
+            "exactly 10 split columns in repeat-major order (r1f1, r1f2, r2f1, ..., r5f2), "
+            "or a (repeat, fold) column MultiIndex of 5 repeats x 2 folds, as "
+            "`pdcompare.cv_scores(..., cv=RepeatedKFold(n_splits=2, n_repeats=5))` gives"
+        )
+        if isinstance(splits, pd.MultiIndex):
+            if splits.nlevels != 2:
+                msg = f"{expected}; the columns are a MultiIndex of {splits.nlevels} levels."
+                raise ValueError(msg)
+            repeats, folds = (splits.get_level_values(k) for k in (0, 1))
+            repeat_codes, repeat_labels = pd.factorize(repeats, sort=True)
+            fold_codes, fold_labels = pd.factorize(folds, sort=True)
+            cells = set(zip(repeat_codes.tolist(), fold_codes.tolist(), strict=True))
+            shape_ok = (len(repeat_labels), len(fold_labels)) == (5, 2)
+            if not shape_ok or len(splits) != 10 or len(cells) != 10:
+                msg = (
+                    f"{expected}; the columns have {len(repeat_labels)} repeat(s) x "
+                    f"{len(fold_labels)} fold(s) in {len(splits)} column(s)."
+                )
+                raise ValueError(msg)
+            return np.lexsort((fold_codes, repeat_codes))
+        if len(splits) != 10:
+            msg = f"{expected}; the frame has {len(splits)} split columns."
+            raise ValueError(msg)
+        return np.arange(10)
+
+    def _five_by_two(self, method: str, a: Any, b: Any, nan_policy: str, design: dict):
+        """Scores data, pairs and their differences as an array (pairs, 5 repeats, 2 folds)."""
+        import numpy as np
+
+        data = self._scores(**design)
+        order = self._five_by_two_order(data.splits, method)
+        ratio = data.design.test_train_ratio
+        # 2-fold splits test on half the data; a known design far from that is not 5x2cv
+        # (10-fold scores have 10 columns too). Odd sample counts give ratios near 1.
+        if ratio is not None and not 0.8 <= ratio <= 1.25:
+            msg = (
+                f"`{method}` needs scores of 2-fold cross-validation (test/train size ratio "
+                f"1), but the frame's design ({data.design.source}) has ratio {ratio:.3g}. "
+                "Use `RepeatedKFold(n_splits=2, n_repeats=5)` or `RepeatedStratifiedKFold`."
+            )
+            raise ValueError(msg)
+        i, j, scope = data.pairs(a, b)
+        propagate = data.nan_pairs(i, j, nan_policy) & (nan_policy == "propagate")
+        values = np.take(data.values, order, axis=1).reshape(len(data.names), 5, 2)
+        differences = values[i] - values[j]
+        # "propagate": a missing score makes the whole pair NaN; "omit": the core skips the
+        # repeats with a missing score.
+        differences[propagate] = np.nan
+        return data, i, j, scope, differences
+
+    @staticmethod
+    def _warn_pairs(names: pd.Index, i, j, mask, message: str) -> None:
+        """Warn about the pairs in ``mask`` (a PdcompareWarning naming them)."""
+        import numpy as np
+
+        from pdcompare._validation import warn
+
+        where = np.flatnonzero(mask)
+        if where.size:
+            shown = ", ".join(f"{names[i[k]]!r} vs {names[j[k]]!r}" for k in where[:5])
+            more = f" and {where.size - 5} more pairs" if where.size > 5 else ""
+            warn(f"{shown}{more}: {message}")
+
+    def _five_by_two_meta(self, test: str, data, scope: str, **fields: Any) -> dict:
+        return results.result_meta(
+            test,
+            scope=scope,
+            **fields,
+            design=data.design.to_attrs(),
+            greater_is_better=data.design.greater_is_better,
+            models=list(data.names[data.order]),
+        )
+
+    def ttest_5x2cv(
+        self,
+        a: Any = None,
+        b: Any = None,
+        *,
+        alternative: str = "two-sided",
+        alpha: float = 0.05,
+        correction: str | None = "holm",
+        nan_policy: str = "propagate",
+        **design: Any,
+    ) -> pd.DataFrame:
+        """Dietterich's 5x2cv paired t-test on a frame of 5 x 2-fold cross-validation scores.
+
+        Parameters
+        ----------
+        a, b : model name, optional
+            ``(a, b)`` compares one pair (statistic about a − b); ``a`` alone
+            compares it with every other model; neither compares the best model
+            (highest mean) with every other.
+        alternative : {"two-sided", "greater", "less"}, default "two-sided"
+            About model_1 − model_2, as in scipy.
+        alpha : float, default 0.05
+            Significance level of ``reject``.
+        correction : str or None, default "holm"
+            Multiple-testing method of ``statsmodels.stats.multitest.multipletests``
+            applied over the rows, or None.
+        nan_policy : {"propagate", "omit", "raise"}, default "propagate"
+            A pair with a missing score gets NaN ("propagate", with a warning),
+            is computed on its complete repeats ("omit") or raises ("raise").
+        **design
+            ``greater_is_better=False`` for losses (decides which model is best).
+            Other design keywords are accepted and unused: the test needs no
+            test/train ratio.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``model_1, model_2, mean_diff, statistic, pvalue, pvalue_adj,
+            reject``; ``mean_diff`` is the mean of the ten differences. The test's
+            settings are in ``attrs["pdcompare"]``.
+
+        Notes
+        -----
+        The frame must hold exactly 10 splits: five repetitions of 2-fold
+        cross-validation, in repeat-major order (r1f1, r1f2, r2f1, ...) or with a
+        ``(repeat, fold)`` column MultiIndex (sorted by repeat, then fold).
+        With ``d_ij`` the difference on fold ``j`` of repeat ``i`` and
+        ``s_i² = (d_i1 − d̄_i)² + (d_i2 − d̄_i)²``,
+        ``t = d_11 / sqrt((1/5) Σ_i s_i²)`` with 5 degrees of freedom
+        (Dietterich 1998), as ``mlxtend.evaluate.paired_ttest_5x2cv``. With
+        ``nan_policy="omit"``, repeats with a missing score are skipped and the
+        degrees of freedom are the complete repeats. Differences equal within
+        every repeat give a zero denominator: statistic 0 and p-value 1 when
+        ``d_11 = 0``, else an infinite statistic, with a warning.
+
+        Dietterich's other tests on scores are :meth:`ttest` on the matching
+        frame: the *resampled paired t-test* is ``ttest`` on the scores of
+        repeated holdouts (``ShuffleSplit``), the *k-fold cross-validated paired
+        t-test* is ``ttest`` on k-fold scores. Both have an elevated type I error
+        because the training sets overlap; ``corrected_ttest`` (Nadeau and
+        Bengio 2003) fixes that on the same frames, and the 5x2cv tests are
+        Dietterich's and Alpaydin's answer when only 2-fold splits are used.
+
+        References
+        ----------
+        T. G. Dietterich, "Approximate statistical tests for comparing supervised
+        classification learning algorithms", Neural Computation 10(7), 1998.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdcompare
+        >>> columns = pd.MultiIndex.from_product([range(5), range(2)], names=["repeat", "fold"])
+        >>> scores = pd.DataFrame([[0.92, 0.90, 0.93, 0.89, 0.91, 0.92, 0.92, 0.91, 0.90, 0.93],
+        ...                        [0.90, 0.89, 0.90, 0.89, 0.90, 0.90, 0.90, 0.89, 0.90, 0.90]],
+        ...                       index=["forest", "knn"], columns=columns)
+        >>> scores.cmp.ttest_5x2cv().round(4)
+          model_1 model_2  mean_diff  statistic  pvalue  pvalue_adj  reject
+        0  forest     knn      0.016     1.4142  0.2164      0.2164   False
+
+        Compare with the formula and ``scipy.stats.t`` (see also mlxtend):
+
+        >>> import numpy as np
+        >>> from scipy import stats
+        >>> d = (scores.loc["forest"] - scores.loc["knn"]).to_numpy().reshape(5, 2)
+        >>> t = d[0, 0] / np.sqrt(((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1).mean())
+        >>> round(float(t), 4), round(float(2 * stats.t.sf(abs(t), 5)), 4)
+        (1.4142, 0.2164)
+        """
+        from pdcompare._validation import check_option
+        from pdcompare.stats._common import ALTERNATIVES
+        from pdcompare.stats.dietterich import paired_ttest_5x2cv
+        from pdcompare.stats.multitest import check_correction
+
+        check_option("alternative", alternative, ALTERNATIVES)
+        alpha = check_fraction("alpha", alpha)
+        check_correction(correction)
+        data, i, j, scope, differences = self._five_by_two(
+            "ttest_5x2cv", a, b, nan_policy, design
+        )
+        out = paired_ttest_5x2cv(differences, alternative=alternative)
+        self._warn_pairs(
+            data.names, i, j, out["zero_variance"],
+            "the score differences are equal on both folds of every repeat, so the 5x2cv "
+            "t-test's variance is 0 (statistic 0 and p-value 1 when the first difference is "
+            "0, else an infinite statistic).",
+        )
+        columns = {k: out[k] for k in ("mean_diff", "statistic", "pvalue")}
+        meta = self._five_by_two_meta(
+            "ttest_5x2cv", data, scope, alternative=alternative, alpha=alpha,
+            correction=correction, nan_policy=nan_policy,
+        )
+        return results.pair_result(
+            data.names, i, j, columns, meta, correction=correction, alpha=alpha
+        )
+
+    def ftest_5x2cv(
+        self,
+        a: Any = None,
+        b: Any = None,
+        *,
+        alpha: float = 0.05,
+        correction: str | None = "holm",
+        nan_policy: str = "propagate",
+        **design: Any,
+    ) -> pd.DataFrame:
+        """Alpaydin's combined 5x2cv F-test on a frame of 5 x 2-fold cross-validation scores.
+
+        Parameters
+        ----------
+        a, b : model name, optional
+            ``(a, b)`` compares one pair; ``a`` alone compares it with every other
+            model; neither compares the best model (highest mean) with every other.
+        alpha : float, default 0.05
+            Significance level of ``reject``.
+        correction : str or None, default "holm"
+            Multiple-testing method of ``statsmodels.stats.multitest.multipletests``
+            applied over the rows, or None.
+        nan_policy : {"propagate", "omit", "raise"}, default "propagate"
+            A pair with a missing score gets NaN ("propagate", with a warning),
+            is computed on its complete repeats ("omit") or raises ("raise").
+        **design
+            ``greater_is_better=False`` for losses (decides which model is best).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``model_1, model_2, mean_diff, statistic, pvalue, pvalue_adj,
+            reject``; ``mean_diff`` is the mean of the ten differences a − b.
+
+        Notes
+        -----
+        The frame layout is that of :meth:`ttest_5x2cv` (exactly 10 splits).
+        ``f = Σ_i Σ_j d_ij² / (2 Σ_i s_i²)`` with (10, 5) degrees of freedom
+        (Alpaydin 1999), as ``mlxtend.evaluate.combined_ftest_5x2cv``. It uses
+        all ten differences instead of Dietterich's single ``d_11``, which makes
+        it more powerful at a lower type I error. The test is inherently
+        two-sided (the differences enter squared), so there is no
+        ``alternative``; ``mean_diff`` tells the direction. With
+        ``nan_policy="omit"`` and ``r`` complete repeats the degrees of freedom
+        are ``(2r, r)``. A zero denominator (differences equal within every
+        repeat) gives statistic 0 and p-value 1 when all differences are 0,
+        else an infinite statistic, with a warning.
+
+        As for the 5x2cv t-test, Dietterich's resampled and k-fold paired
+        t-tests are :meth:`ttest` on the matching scores frames, and
+        ``corrected_ttest`` is their corrected version.
+
+        References
+        ----------
+        E. Alpaydin, "Combined 5x2 cv F test for comparing supervised
+        classification learning algorithms", Neural Computation 11(8), 1999.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdcompare
+        >>> scores = pd.DataFrame([[0.92, 0.90, 0.93, 0.89, 0.91, 0.92, 0.92, 0.91, 0.90, 0.93],
+        ...                        [0.90, 0.89, 0.90, 0.89, 0.90, 0.90, 0.90, 0.89, 0.90, 0.90]],
+        ...                       index=["forest", "knn"])
+        >>> scores.cmp.ftest_5x2cv().round(4)
+          model_1 model_2  mean_diff  statistic  pvalue  pvalue_adj  reject
+        0  forest     knn      0.016        1.8  0.2681      0.2681   False
+
+        Compare with the formula and ``scipy.stats.f``:
+
+        >>> import numpy as np
+        >>> from scipy import stats
+        >>> d = (scores.loc["forest"] - scores.loc["knn"]).to_numpy().reshape(5, 2)
+        >>> f = (d**2).sum() / (2 * ((d - d.mean(axis=1, keepdims=True)) ** 2).sum())
+        >>> round(float(f), 4), round(float(stats.f.sf(f, 10, 5)), 4)
+        (1.8, 0.2681)
+        """
+        from pdcompare.stats.dietterich import combined_ftest_5x2cv
+        from pdcompare.stats.multitest import check_correction
+
+        alpha = check_fraction("alpha", alpha)
+        check_correction(correction)
+        data, i, j, scope, differences = self._five_by_two(
+            "ftest_5x2cv", a, b, nan_policy, design
+        )
+        out = combined_ftest_5x2cv(differences)
+        self._warn_pairs(
+            data.names, i, j, out["zero_variance"],
+            "the score differences are equal on both folds of every repeat, so the 5x2cv "
+            "F-test's denominator is 0 (statistic 0 and p-value 1 when all differences are "
+            "0, else an infinite statistic).",
+        )
+        columns = {k: out[k] for k in ("mean_diff", "statistic", "pvalue")}
+        meta = self._five_by_two_meta(
+            "ftest_5x2cv", data, scope, alternative="two-sided", alpha=alpha,
+            correction=correction, nan_policy=nan_policy,
+        )
+        return results.pair_result(
+            data.names, i, j, columns, meta, correction=correction, alpha=alpha
+        )
+
+    def _predictions(self, y: Any, models: Any, nan_policy: str):
+        """The predictions frame as arrays, with correctness and the models with missing values.
+
+        Returns ``(data, correct, valid, incomplete)``: ``incomplete`` marks the
+        models whose results are NaN under "propagate" (all of them when the
+        truth has a missing value); it is all False under "omit".
+        """
+        import numpy as np
+
+        from pdcompare._validation import check_option, warn
+        from pdcompare.frames import NAN_POLICIES, predictions_data
+        from pdcompare.stats.predictions import correctness
+
+        check_option("nan_policy", nan_policy, NAN_POLICIES)
+        data = predictions_data(self._obj, y=y, models=models)
+        correct, valid = correctness(data.y_true, data.y_pred, data.missing)
+        truth_missing = bool(data.missing[:, 0].any())
+        model_missing = data.missing[:, 1:].any(axis=0)
+        columns = ([y] if truth_missing else []) + list(data.names[model_missing])
+        incomplete = np.zeros(len(data.names), dtype=bool)
+        if columns and nan_policy == "raise":
+            msg = (
+                f"Column(s) {columns} of the predictions frame have missing values. Pass "
+                "`nan_policy='omit'` to drop those rows (pair by pair), or "
+                "`nan_policy='propagate'` to give the comparisons involving them NaN results."
+            )
+            raise ValueError(msg)
+        if columns and nan_policy == "propagate":
+            incomplete = model_missing | truth_missing
+            warn(
+                f"Column(s) {columns} of the predictions frame have missing values: the "
+                "comparisons involving them are NaN and left out of the correction. Pass "
+                "`nan_policy='omit'` to drop those rows instead."
+            )
+        return data, correct, valid, incomplete
+
+    def _prediction_pairs(self, a: Any, b: Any, y: Any, nan_policy: str):
+        """Pairs of models (best = highest accuracy) and their counts on common samples."""
+        import numpy as np
+
+        from pdcompare.frames import select_pairs
+        from pdcompare.stats.predictions import accuracies, pair_counts
+
+        data, correct, valid, incomplete = self._predictions(y, None, nan_policy)
+        accuracy = accuracies(correct, valid)
+        i, j, scope = select_pairs(data.names, accuracy, a, b)
+        counts = pair_counts(correct, valid, i, j)
+        nan_rows = incomplete[i] | incomplete[j]
+        counts = {k: np.where(nan_rows, np.nan, v) for k, v in counts.items()}
+        order = np.argsort(-np.where(np.isnan(accuracy), -np.inf, accuracy), kind="stable")
+        return data, i, j, scope, counts, list(data.names[order])
+
+    @staticmethod
+    def _counts_column(counts):
+        """Counts as int64, or float64 when some are NaN (pairs with missing predictions)."""
+        import numpy as np
+
+        return counts if np.isnan(counts).any() else counts.astype(np.int64)
+
+    def mcnemar(
+        self,
+        a: Any = None,
+        b: Any = None,
+        *,
+        y: Any = "y",
+        exact: bool | None = None,
+        correction: bool = True,
+        alpha: float = 0.05,
+        p_adjust: str | None = "holm",
+        nan_policy: str = "propagate",
+    ) -> pd.DataFrame:
+        """McNemar's test of two classifiers on the same test samples.
+
+        Called on a predictions frame: one row per test sample, the truth in
+        column ``y`` and one column of predicted labels per model (labels of any
+        dtype: strings, integers, categoricals).
+
+        Parameters
+        ----------
+        a, b : column name, optional
+            ``(a, b)`` compares one pair; ``a`` alone compares it with every other
+            model; neither compares the most accurate model with every other.
+        y : column name, default "y"
+            The column of true labels.
+        exact : bool or None, default None
+            True: exact binomial test on the discordant counts; False: chi-square
+            approximation; None: exact when ``only_1_correct + only_2_correct < 25``.
+        correction : bool, default True
+            McNemar's continuity correction of the chi-square statistic, as in
+            statsmodels (not used by the exact test).
+        alpha : float, default 0.05
+            Significance level of ``reject``.
+        p_adjust : str or None, default "holm"
+            Multiple-testing method (``statsmodels.stats.multitest.multipletests``)
+            over the rows, or None. Every other test calls it ``correction``;
+            here that name is McNemar's continuity correction, as in statsmodels.
+        nan_policy : {"propagate", "omit", "raise"}, default "propagate"
+            Rows with a missing truth or prediction: the comparisons involving
+            them are NaN ("propagate", with a warning), the rows are dropped pair
+            by pair ("omit"), or a ValueError names the columns ("raise").
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``model_1, model_2, only_1_correct, only_2_correct, statistic,
+            pvalue, pvalue_adj, reject``. ``attrs["pdcompare"]["exact_rows"]``
+            says which rows used the exact test.
+
+        Notes
+        -----
+        With ``b = only_1_correct`` (samples only model_1 gets right) and
+        ``c = only_2_correct``, the test asks whether ``b`` and ``c`` differ more
+        than chance allows; samples both models get right or wrong carry no
+        information. Exact: statistic ``min(b, c)`` and
+        ``p = min(1, 2 · P(Binom(b + c, 1/2) <= min(b, c)))``; chi-square:
+        ``(|b − c| − 1)² / (b + c)`` (without the ``− 1`` when
+        ``correction=False``) with 1 degree of freedom: the semantics of
+        ``statsmodels.stats.contingency_tables.mcnemar``. The test is
+        two-sided. A chi-square test without discordant samples (``b + c = 0``)
+        gives statistic 0 and p-value 1 with a warning, where statsmodels gives
+        NaN. Dietterich (1998) recommends McNemar's test when the models can be
+        trained only once: it has a low type I error.
+
+        References
+        ----------
+        Q. McNemar, "Note on the sampling error of the difference between
+        correlated proportions or percentages", Psychometrika 12(2), 1947.
+        T. G. Dietterich, Neural Computation 10(7), 1998.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdcompare
+        >>> truth = ["cat"] * 30 + ["dog"] * 30
+        >>> preds = pd.DataFrame({"y": truth, "forest": truth[:52] + ["cat"] * 8,
+        ...                       "knn": ["dog"] * 9 + truth[9:]})
+        >>> print(preds.cmp.mcnemar().round(4).to_string())
+          model_1 model_2  only_1_correct  only_2_correct  statistic  pvalue  pvalue_adj  reject
+        0  forest     knn               9               8        8.0     1.0         1.0   False
+
+        Compare with statsmodels:
+
+        >>> from statsmodels.stats.contingency_tables import mcnemar
+        >>> float(mcnemar([[0, 9], [8, 0]], exact=True).pvalue)
+        1.0
+        """
+        import numpy as np
+
+        from pdcompare._validation import check_option
+        from pdcompare.stats.multitest import CORRECTIONS
+        from pdcompare.stats.predictions import mcnemar
+
+        if exact is not None and not isinstance(exact, bool | np.bool_):
+            msg = f"`exact` must be True, False or None; got {exact!r}."
+            raise TypeError(msg)
+        if not isinstance(correction, bool | np.bool_):
+            msg = (
+                "`correction` of `mcnemar` is McNemar's continuity correction and must be "
+                f"True or False; got {correction!r}. The multiple-testing method is "
+                "`p_adjust=`."
+            )
+            raise TypeError(msg)
+        check_option("p_adjust", p_adjust, (*CORRECTIONS, None))
+        alpha = check_fraction("alpha", alpha)
+        data, i, j, scope, counts, models = self._prediction_pairs(a, b, y, nan_policy)
+        out = mcnemar(counts["only_1"], counts["only_2"], exact=exact, correction=correction)
+        self._warn_pairs(
+            data.names, i, j, out["no_discordant"],
+            "no sample is classified correctly by only one of the two models, so McNemar's "
+            "chi-square statistic is 0/0; reported as statistic 0 and p-value 1.",
+        )
+        columns = {
+            "only_1_correct": self._counts_column(counts["only_1"]),
+            "only_2_correct": self._counts_column(counts["only_2"]),
+            "statistic": out["statistic"],
+            "pvalue": out["pvalue"],
+        }
+        meta = results.result_meta(
+            "mcnemar", scope=scope, alpha=alpha, correction=p_adjust, exact=exact,
+            continuity_correction=bool(correction), exact_rows=out["exact"].tolist(),
+            nan_policy=nan_policy, y=y, models=models,
+        )
+        return results.pair_result(
+            data.names, i, j, columns, meta, correction=p_adjust, alpha=alpha
+        )
+
+    def cochrans_q(
+        self,
+        models: Sequence[Any] | None = None,
+        *,
+        y: Any = "y",
+        nan_policy: str = "propagate",
+    ) -> pd.DataFrame:
+        """Cochran's Q test of equal accuracy of several classifiers on the same samples.
+
+        Called on a predictions frame (truth in column ``y``, one column of
+        predicted labels per model, labels of any dtype).
+
+        Parameters
+        ----------
+        models : list of column names, optional
+            The models to compare (at least 2); default every column but ``y``.
+        y : column name, default "y"
+            The column of true labels.
+        nan_policy : {"propagate", "omit", "raise"}, default "propagate"
+            Rows with a missing truth or prediction (among ``models``): the
+            result is NaN ("propagate", with a warning), the rows are dropped
+            ("omit"), or a ValueError names the columns ("raise").
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row with columns ``n_models, statistic, df, pvalue``;
+            ``attrs["pdcompare"]`` holds the models and the number of samples.
+
+        Notes
+        -----
+        With ``k`` models, ``G_j`` the number of samples model ``j`` classifies
+        correctly and ``L_i`` the number of models right on sample ``i``,
+        ``Q = (k − 1) (k Σ_j G_j² − (Σ_j G_j)²) / (k Σ_i L_i − Σ_i L_i²)``,
+        chi-square with ``k − 1`` degrees of freedom under the null hypothesis of
+        equal accuracies (Cochran 1950), as statsmodels' and mlxtend's
+        ``cochrans_q``. It generalises McNemar's test (uncorrected chi-square)
+        to more than two models; after a rejection, compare pairs with
+        :meth:`mcnemar`. When every sample is right for all models or wrong for
+        all, Q is 0/0: reported as statistic 0 and p-value 1 with a warning.
+
+        References
+        ----------
+        W. G. Cochran, "The comparison of percentages in matched samples",
+        Biometrika 37(3/4), 1950.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdcompare
+        >>> preds = pd.DataFrame({"y": [1, 1, 0, 0, 1, 0, 1, 1],
+        ...                       "a": [1, 1, 0, 0, 1, 0, 1, 1],
+        ...                       "b": [1, 0, 0, 1, 1, 0, 1, 0],
+        ...                       "c": [0, 0, 1, 1, 1, 0, 0, 1]})
+        >>> preds.cmp.cochrans_q().round(4)
+           n_models  statistic  df  pvalue
+        0         3     6.3333   2  0.0421
+
+        Compare with statsmodels on the correctness matrix:
+
+        >>> from statsmodels.stats.contingency_tables import cochrans_q
+        >>> right = preds[["a", "b", "c"]].eq(preds["y"], axis=0).astype(int)
+        >>> round(float(cochrans_q(right).pvalue), 4)
+        0.0421
+        """
+        import numpy as np
+
+        from pdcompare.frames import with_attrs
+        from pdcompare.stats.predictions import cochrans_q
+
+        if models is not None and (isinstance(models, str) or not np.iterable(models)):
+            msg = f"`models` must be a list of column names; got {models!r}."
+            raise TypeError(msg)
+        data, correct, valid, incomplete = self._predictions(y, models, nan_policy)
+        if len(data.names) < 2:
+            msg = f"`models`: Cochran's Q compares at least 2 models; got {list(data.names)}."
+            raise ValueError(msg)
+        complete = valid.all(axis=1)
+        out = cochrans_q(correct[complete])
+        if incomplete.any():
+            out = {**out, "statistic": np.nan, "pvalue": np.nan, "degenerate": False}
+        if out["degenerate"]:
+            from pdcompare._validation import warn
+
+            warn(
+                f"Models {list(data.names)} are all right or all wrong on every sample, so "
+                "Cochran's Q is 0/0; reported as statistic 0 and p-value 1."
+            )
+        frame = pd.DataFrame({k: [out[k]] for k in ("n_models", "statistic", "df", "pvalue")})
+        meta = results.result_meta(
+            "cochrans_q", models=list(data.names), n_samples=int(complete.sum()),
+            nan_policy=nan_policy, y=y,
+        )
+        return with_attrs(frame, meta)
+
+    def proportions_ztest(
+        self,
+        a: Any = None,
+        b: Any = None,
+        *,
+        y: Any = "y",
+        alternative: str = "two-sided",
+        alpha: float = 0.05,
+        correction: str | None = "holm",
+        nan_policy: str = "propagate",
+    ) -> pd.DataFrame:
+        """Two-proportion z-test on the accuracies of classifiers: the test Dietterich warns about.
+
+        Called on a predictions frame (truth in column ``y``, one column of
+        predicted labels per model, labels of any dtype). Prefer
+        :meth:`mcnemar` on the same frame; this test is here for comparison
+        with textbooks and older papers.
+
+        Parameters
+        ----------
+        a, b : column name, optional
+            ``(a, b)`` compares one pair; ``a`` alone compares it with every other
+            model; neither compares the most accurate model with every other.
+        y : column name, default "y"
+            The column of true labels.
+        alternative : {"two-sided", "greater", "less"}, default "two-sided"
+            About accuracy_1 − accuracy_2.
+        alpha : float, default 0.05
+            Significance level of ``reject``.
+        correction : str or None, default "holm"
+            Multiple-testing method of ``statsmodels.stats.multitest.multipletests``
+            over the rows, or None.
+        nan_policy : {"propagate", "omit", "raise"}, default "propagate"
+            Rows with a missing truth or prediction: NaN results ("propagate",
+            with a warning), dropped pair by pair ("omit"), or a ValueError
+            naming the columns ("raise").
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``model_1, model_2, accuracy_1, accuracy_2, statistic, pvalue,
+            pvalue_adj, reject``.
+
+        Notes
+        -----
+        ``z = (p_1 − p_2) / sqrt(2 p̄ (1 − p̄) / n)`` with ``p_1``, ``p_2`` the
+        accuracies on the ``n`` common samples and ``p̄ = (p_1 + p_2) / 2``,
+        standard normal under the null hypothesis: statsmodels'
+        ``proportions_ztest`` with the pooled variance. Both accuracies 0 or
+        both 1 give statistic 0 and p-value 1 with a warning.
+
+        **Why Dietterich (1998) advises against it**: the test treats the two
+        accuracies as proportions of two independent samples, but both models
+        are evaluated on the *same* test set, so the accuracies are correlated;
+        and it ignores the variation due to the choice of the training set. In
+        Dietterich's simulations its type I error was elevated (it finds
+        differences that are not there). :meth:`mcnemar` uses the pairing.
+
+        References
+        ----------
+        T. G. Dietterich, "Approximate statistical tests for comparing supervised
+        classification learning algorithms", Neural Computation 10(7), 1998.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdcompare
+        >>> truth = ["cat"] * 50 + ["dog"] * 50
+        >>> preds = pd.DataFrame({"y": truth, "forest": truth[:90] + ["cat"] * 10,
+        ...                       "knn": ["dog"] * 20 + truth[20:]})
+        >>> print(preds.cmp.proportions_ztest().round(4).to_string())
+          model_1 model_2  accuracy_1  accuracy_2  statistic  pvalue  pvalue_adj  reject
+        0  forest     knn         0.9         0.8     1.9803  0.0477      0.0477    True
+
+        Compare with statsmodels (pooled variance), then with McNemar on the
+        same samples:
+
+        >>> from statsmodels.stats.proportion import proportions_ztest
+        >>> [round(float(v), 4) for v in proportions_ztest([90, 80], [100, 100])]
+        [1.9803, 0.0477]
+        >>> round(float(preds.cmp.mcnemar()["pvalue"].iloc[0]), 4)
+        0.1003
+        """
+        from pdcompare._validation import check_option
+        from pdcompare.stats._common import ALTERNATIVES
+        from pdcompare.stats.multitest import check_correction
+        from pdcompare.stats.predictions import proportions_ztest
+
+        check_option("alternative", alternative, ALTERNATIVES)
+        alpha = check_fraction("alpha", alpha)
+        check_correction(correction)
+        data, i, j, scope, counts, models = self._prediction_pairs(a, b, y, nan_policy)
+        out = proportions_ztest(
+            counts["correct_1"], counts["correct_2"], counts["n"], alternative=alternative
+        )
+        self._warn_pairs(
+            data.names, i, j, out["degenerate"],
+            "both models have accuracy 0 or both 1, so the z statistic is 0/0; reported as "
+            "statistic 0 and p-value 1.",
+        )
+        columns = {k: out[k] for k in ("accuracy_1", "accuracy_2", "statistic", "pvalue")}
+        meta = results.result_meta(
+            "proportions_ztest", scope=scope, alternative=alternative, alpha=alpha,
+            correction=correction, nan_policy=nan_policy, y=y, models=models,
+        )
+        return results.pair_result(
+            data.names, i, j, columns, meta, correction=correction, alpha=alpha
+        )
+
     # ============================================================ bootstrap on predictions (6)
 
     def _prediction_arrays(self, y: Any, nan_policy: str, involved: Any = None):

@@ -1,0 +1,297 @@
+"""Tests on the predictions of models on one test set: McNemar, Cochran's Q, two-proportion z.
+
+The input is the correctness of every model on every sample, a boolean array
+of shape ``(samples, models)``, with a mask of the entries that are usable
+(truth and prediction present). Pairwise counts come from one matrix product
+for all pairs at once. The sign convention is scipy's: statistics are about
+``model_1 − model_2``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import special
+
+from pdcompare._validation import check_option
+from pdcompare.stats._common import ALTERNATIVES
+
+#: Below this many discordant samples, ``exact=None`` picks McNemar's exact binomial test.
+EXACT_BELOW = 25
+
+
+def correctness(y_true, y_pred, missing) -> tuple[np.ndarray, np.ndarray]:
+    """Which predictions are right, and which entries are usable.
+
+    Parameters
+    ----------
+    y_true : array_like, shape (samples,)
+        True labels, any dtype.
+    y_pred : array_like, shape (samples, models)
+        Predicted labels.
+    missing : array_like of bool, shape (samples, models + 1)
+        Missing truth (column 0) or prediction (columns 1...).
+
+    Returns
+    -------
+    correct, valid : numpy.ndarray of bool, shape (samples, models)
+        ``correct`` is False where ``valid`` is False.
+
+    Examples
+    --------
+    >>> correct, valid = correctness(np.array(["a", "b"]), np.array([["a", "a"], ["a", "b"]]),
+    ...                              np.zeros((2, 3), dtype=bool))
+    >>> correct.tolist()
+    [[True, True], [False, True]]
+    """
+    missing = np.asarray(missing, dtype=bool)
+    valid = ~missing[:, 1:] & ~missing[:, [0]]
+    # Comparing as Python objects matches labels of any dtype (1 == 1.0, strings, ...).
+    y_true = np.asarray(y_true, dtype=object)
+    y_pred = np.asarray(y_pred, dtype=object)
+    correct = np.asarray(y_pred == y_true[:, None], dtype=bool) & valid
+    return correct, valid
+
+
+def pair_counts(correct, valid, i, j) -> dict[str, np.ndarray]:
+    """Counts of each pair ``(i, j)`` of models on the samples usable for both.
+
+    Returns ``n`` (samples where both predictions and the truth are present),
+    ``correct_1`` and ``correct_2`` (right answers of each model on them),
+    ``only_1`` (model_1 right, model_2 wrong) and ``only_2``.
+
+    Examples
+    --------
+    >>> correct = np.array([[1, 0], [1, 1], [0, 1], [1, 0]], dtype=bool)
+    >>> out = pair_counts(correct, np.ones_like(correct), np.array([0]), np.array([1]))
+    >>> {k: v.tolist() for k, v in out.items()}
+    {'n': [4.0], 'correct_1': [3.0], 'correct_2': [2.0], 'only_1': [2.0], 'only_2': [1.0]}
+    """
+    valid = np.asarray(valid, dtype=float)
+    right = np.asarray(correct, dtype=float) * valid
+    wrong = valid - right
+    # One matrix product gives a count for every pair; floats count exactly up to 2**53.
+    n = valid.T @ valid
+    right_on_common = right.T @ valid  # [p, q]: model p right where both p and q are usable
+    right_wrong = right.T @ wrong  # [p, q]: p right and q wrong
+    return {
+        "n": n[i, j],
+        "correct_1": right_on_common[i, j],
+        "correct_2": right_on_common[j, i],
+        "only_1": right_wrong[i, j],
+        "only_2": right_wrong[j, i],
+    }
+
+
+def mcnemar(
+    only_1, only_2, *, exact: bool | None = None, correction: bool = True
+) -> dict[str, np.ndarray]:
+    """McNemar's test on the discordant counts of pairs of models, vectorised.
+
+    Parameters
+    ----------
+    only_1, only_2 : array_like
+        Samples that only model_1 (only model_2) classifies correctly.
+    exact : bool or None, default None
+        True: the exact binomial test; False: the chi-square approximation;
+        None: exact where ``only_1 + only_2 < 25``, chi-square elsewhere.
+    correction : bool, default True
+        Continuity correction of the chi-square statistic (ignored when exact).
+
+    Returns
+    -------
+    dict of numpy.ndarray
+        ``statistic``, ``pvalue``, ``exact`` (which version each pair got) and
+        ``no_discordant`` (pairs whose chi-square statistic would be 0/0; they
+        get statistic 0 and p-value 1).
+
+    Notes
+    -----
+    The semantics are those of ``statsmodels.stats.contingency_tables.mcnemar``
+    with ``b = only_1`` and ``c = only_2``. Exact: the statistic is
+    ``min(b, c)`` and ``p = min(1, 2 · BinomCDF(min(b, c); b + c, 1/2))``.
+    Chi-square: ``(|b − c| − k)² / (b + c)`` with ``k = 1`` with the continuity
+    correction (Edwards) and 0 without, p from chi-square with 1 degree of
+    freedom. Both are two-sided. The samples that both models get right or
+    both get wrong carry no information about which is better (McNemar 1947;
+    Dietterich 1998 recommends the test when models can be trained only once).
+
+    Examples
+    --------
+    >>> out = mcnemar(np.array([10, 3]), np.array([25, 4]))
+    >>> out["exact"].tolist(), out["statistic"].round(4).tolist(), out["pvalue"].round(4).tolist()
+    ([False, True], [5.6, 3.0], [0.018, 1.0])
+
+    Compare with statsmodels:
+
+    >>> from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
+    >>> round(float(sm_mcnemar([[0, 10], [25, 0]], exact=False).pvalue), 4)
+    0.018
+    """
+    from scipy import stats
+
+    b = np.asarray(only_1, dtype=float)
+    c = np.asarray(only_2, dtype=float)
+    total = b + c
+    use_exact = total < EXACT_BELOW if exact is None else np.full(np.shape(total), bool(exact))
+    # Exact binomial test, as statsmodels: twice the lower tail at min(b, c), capped at 1.
+    smaller = np.minimum(b, c)
+    trials = np.where(np.isnan(total), 0.0, total)
+    exact_p = np.minimum(2.0 * stats.binom.cdf(smaller, trials, 0.5), 1.0)
+    exact_p = np.where(np.isnan(total), np.nan, exact_p)
+    # Chi-square approximation; no discordant sample makes it 0/0, which means "no evidence".
+    no_discordant = (total == 0) & ~use_exact
+    with np.errstate(invalid="ignore", divide="ignore"):
+        chi_square = (np.abs(b - c) - float(bool(correction))) ** 2 / total
+    chi_square = np.where(total == 0, 0.0, chi_square)
+    chi_p = special.chdtrc(1.0, chi_square)
+    return {
+        "statistic": np.where(use_exact, smaller, chi_square),
+        "pvalue": np.where(use_exact, exact_p, chi_p),
+        "exact": np.asarray(use_exact, dtype=bool),
+        "no_discordant": no_discordant,
+    }
+
+
+def cochrans_q(correct) -> dict[str, float | bool]:
+    """Cochran's Q test of equal accuracy of several models on the same samples.
+
+    Parameters
+    ----------
+    correct : array_like of bool, shape (samples, models)
+        Whether each model classifies each sample correctly (complete rows only).
+
+    Returns
+    -------
+    dict
+        ``n_models``, ``statistic``, ``df`` (models − 1), ``pvalue`` and
+        ``degenerate`` (True when every sample is right for all models or
+        wrong for all: Q is 0/0, reported as statistic 0 and p-value 1).
+
+    Notes
+    -----
+    With ``k`` models, ``G_j`` the number of samples model ``j`` gets right and
+    ``L_i`` the number of models right on sample ``i``,
+
+    ``Q = (k − 1) (k Σ_j G_j² − (Σ_j G_j)²) / (k Σ_i L_i − Σ_i L_i²)``,
+
+    chi-square with ``k − 1`` degrees of freedom under the null hypothesis that
+    all models have the same accuracy (Cochran 1950). With two models it is
+    McNemar's chi-square without continuity correction. Same formula as
+    ``statsmodels.stats.contingency_tables.cochrans_q`` and
+    ``mlxtend.evaluate.cochrans_q``.
+
+    Examples
+    --------
+    >>> correct = np.array([[1, 1, 0], [1, 0, 0], [1, 1, 1], [0, 1, 0], [1, 1, 0]], dtype=bool)
+    >>> out = cochrans_q(correct)
+    >>> out["statistic"], round(out["pvalue"], 4)
+    (4.5, 0.1054)
+
+    Compare with statsmodels:
+
+    >>> from statsmodels.stats.contingency_tables import cochrans_q as sm_cochrans_q
+    >>> round(float(sm_cochrans_q(correct.astype(int)).pvalue), 4)
+    0.1054
+    """
+    correct = np.asarray(correct, dtype=float)
+    k = correct.shape[1]
+    per_model = correct.sum(axis=0)
+    per_sample = correct.sum(axis=1)
+    total = per_model.sum()
+    numerator = (k - 1) * (k * np.sum(per_model**2) - total**2)
+    denominator = k * total - np.sum(per_sample**2)
+    degenerate = bool(denominator == 0)
+    # The denominator is 0 only when every sample is all-right or all-wrong, and then the
+    # per-model counts are equal, so the numerator is 0 too.
+    statistic = 0.0 if degenerate else float(numerator / denominator)
+    return {
+        "n_models": k,
+        "statistic": statistic,
+        "df": k - 1,
+        "pvalue": float(special.chdtrc(k - 1, statistic)),
+        "degenerate": degenerate,
+    }
+
+
+def proportions_ztest(
+    correct_1, correct_2, n, *, alternative: str = "two-sided"
+) -> dict[str, np.ndarray]:
+    """Two-proportion z-test of the accuracies of pairs of models (pooled variance).
+
+    Parameters
+    ----------
+    correct_1, correct_2 : array_like
+        Correct predictions of model_1 and model_2 on the ``n`` samples.
+    n : array_like
+        Number of test samples of each pair.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        "greater" tests whether model_1 is more accurate.
+
+    Returns
+    -------
+    dict of numpy.ndarray
+        ``accuracy_1``, ``accuracy_2``, ``statistic``, ``pvalue`` and
+        ``degenerate`` (both accuracies 0 or both 1: z is 0/0, reported as
+        statistic 0 and p-value 1).
+
+    Notes
+    -----
+    ``z = (p_1 − p_2) / sqrt(2 p (1 − p) / n)`` with ``p = (p_1 + p_2) / 2``, the
+    pooled proportion; standard normal under the null hypothesis. Same as
+    ``statsmodels.stats.proportion.proportions_ztest`` with both counts and
+    ``nobs=[n, n]``. The test assumes two independent samples; the
+    accuracies of two models on one test set are not independent, which is
+    why Dietterich (1998) found its type I error elevated.
+
+    Examples
+    --------
+    >>> out = proportions_ztest(np.array([80]), np.array([70]), np.array([100]))
+    >>> round(float(out["statistic"][0]), 4), round(float(out["pvalue"][0]), 4)
+    (1.633, 0.1025)
+
+    Compare with statsmodels:
+
+    >>> from statsmodels.stats.proportion import proportions_ztest as sm_ztest
+    >>> [round(float(x), 4) for x in sm_ztest([80, 70], [100, 100])]
+    [1.633, 0.1025]
+    """
+    check_option("alternative", alternative, ALTERNATIVES)
+    n = np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        accuracy_1 = np.asarray(correct_1, dtype=float) / n
+        accuracy_2 = np.asarray(correct_2, dtype=float) / n
+        pooled = (accuracy_1 + accuracy_2) / 2.0
+        standard_error = np.sqrt(pooled * (1.0 - pooled) * 2.0 / n)
+        difference = accuracy_1 - accuracy_2
+        # Pooled accuracy 0 or 1 means p_1 = p_2: no difference, z = 0/0 read as 0.
+        degenerate = standard_error == 0.0
+        statistic = np.where(degenerate, 0.0, difference / standard_error)
+    if alternative == "greater":
+        pvalue = special.ndtr(-statistic)
+    elif alternative == "less":
+        pvalue = special.ndtr(statistic)
+    else:
+        pvalue = np.minimum(2.0 * special.ndtr(-np.abs(statistic)), 1.0)
+    # Degenerate pairs have no evidence either way, whatever the alternative.
+    pvalue = np.where(degenerate, 1.0, pvalue)
+    return {
+        "accuracy_1": accuracy_1,
+        "accuracy_2": accuracy_2,
+        "statistic": statistic,
+        "pvalue": pvalue,
+        "degenerate": degenerate,
+    }
+
+
+def accuracies(correct, valid) -> np.ndarray:
+    """Accuracy of each model on the samples where its prediction and the truth are present.
+
+    Examples
+    --------
+    >>> correct = np.array([[1, 0], [1, 1], [0, 0]], dtype=bool)
+    >>> accuracies(correct, np.array([[1, 1], [1, 1], [1, 0]], dtype=bool)).round(3).tolist()
+    [0.667, 0.5]
+    """
+    counted = np.asarray(valid, dtype=float).sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.asarray(correct, dtype=float).sum(axis=0) / counted
