@@ -26,6 +26,17 @@ from pdcompare.frames import (
     with_attrs,
 )
 
+#: The tests ``pairwise(test=...)`` runs on every pair of a scores frame.
+PAIRWISE_TESTS = (
+    "corrected_ttest",
+    "ttest",
+    "wilcoxon",
+    "sign_test",
+    "bayes",
+    "ttest_5x2cv",
+    "ftest_5x2cv",
+)
+
 
 @pd.api.extensions.register_dataframe_accessor("cmp")
 class CompareAccessor:
@@ -624,8 +635,10 @@ class CompareAccessor:
 
         Parameters
         ----------
-        test : {"corrected_ttest", "ttest", "wilcoxon", "sign_test", "bayes"}
-            The method that compares each pair.
+        test : str, default "corrected_ttest"
+            The method that compares each pair: one of ``PAIRWISE_TESTS``,
+            "corrected_ttest", "ttest", "wilcoxon", "sign_test", "bayes",
+            "ttest_5x2cv", "ftest_5x2cv" (the last two on 5x2cv scores only).
         correction : str or None, default "holm"
             Multiple-testing correction over all pairs (``multipletests``
             methods). It does not apply to "bayes", which reports posterior
@@ -662,7 +675,7 @@ class CompareAccessor:
         from pdcompare._validation import check_option
         from pdcompare.frames import ALL_PAIRS
 
-        check_option("test", test, ("corrected_ttest", "ttest", "wilcoxon", "sign_test", "bayes"))
+        check_option("test", test, PAIRWISE_TESTS)
         for keyword in ("a", "b"):
             if keyword in options:
                 msg = (
@@ -703,7 +716,8 @@ class CompareAccessor:
               statistic is symmetric; a one-sided Wilcoxon statistic leaves
               the mirrored cell NaN (the other rank sum is not in the result);
             - the partner column for ``prob_better`` / ``prob_worse``,
-              ``wins`` / ``losses`` (and the sign test's statistic), and
+              ``wins`` / ``losses`` (and the sign test's statistic),
+              ``only_1_correct`` / ``only_2_correct`` (McNemar) and
               ``<name>_1`` / ``<name>_2``;
             - ``(-ci_high, -ci_low)`` for ``ci_low`` / ``ci_high``.
 
@@ -778,7 +792,11 @@ class CompareAccessor:
         """Values of column ``value`` for the mirrored comparisons model_2 − model_1."""
         import numpy as np
 
-        partners = {"prob_better": "prob_worse", "wins": "losses"}
+        partners = {
+            "prob_better": "prob_worse",
+            "wins": "losses",
+            "only_1_correct": "only_2_correct",
+        }
         partners.update({v: k for k, v in partners.items()})
         test = meta.get("test")
         column = frame[value].to_numpy()

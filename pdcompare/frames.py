@@ -429,10 +429,19 @@ def predictions_data(
     y_series = frame[y]
     preds = frame[model_columns]
     missing = np.column_stack([y_series.isna().to_numpy(), preds.isna().to_numpy()])
+    columns = [_labels(preds[c]) for c in model_columns]
+    if len({column.dtype for column in columns}) == 1:
+        y_pred = np.column_stack(columns)
+    else:
+        # column_stack would cast mixed label types to a common one (ints to strings),
+        # and a prediction 1 would no longer equal a truth 1.
+        y_pred = np.empty((len(frame), len(columns)), dtype=object)
+        for k, column in enumerate(columns):
+            y_pred[:, k] = column
     return PredictionsData(
         names=pd.Index(model_columns),
         y_true=_labels(y_series),
-        y_pred=np.column_stack([_labels(preds[c]) for c in model_columns]),
+        y_pred=y_pred,
         missing=missing,
     )
 

@@ -387,3 +387,20 @@ def test_core_vectorised_equals_one_pair_at_a_time(differences):
         assert_allclose(together["statistic"][k], alone["statistic"], rtol=1e-12)
         assert_allclose(together["pvalue"][k], alone["pvalue"], rtol=1e-12)
         assert_allclose(f_together["pvalue"][k], f_alone["pvalue"], rtol=1e-12)
+
+
+def test_pairwise_runs_the_5x2cv_tests_on_every_pair():
+    rng = np.random.default_rng(5)
+    scores = pd.DataFrame(
+        rng.normal(0.8, 0.05, size=(4, 10)), index=["w", "x", "y", "z"]
+    )
+    for test in ("ttest_5x2cv", "ftest_5x2cv"):
+        table = scores.cmp.pairwise(test, correction="bonferroni")
+        assert len(table) == 6
+        assert table.attrs["pdcompare"]["test"] == test
+        for _, row in table.iterrows():
+            single = getattr(scores.cmp, test)(row["model_1"], row["model_2"])
+            np.testing.assert_allclose(row["statistic"], single.loc[0, "statistic"], rtol=1e-12)
+            np.testing.assert_allclose(
+                row["pvalue_adj"], min(1.0, 6 * single.loc[0, "pvalue"]), rtol=1e-12
+            )

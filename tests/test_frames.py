@@ -267,3 +267,11 @@ def test_halving_search_names_carry_the_iteration():
     ]
     assert list(scores.index) == expected
     assert scores.attrs["pdcompare"]["design"]["test_train_ratio"] == pytest.approx(0.5)
+
+
+def test_predictions_of_mixed_label_types_keep_their_values():
+    # One model predicts ints, another strings: an int 1 must still equal a truth of 1.
+    frame = pd.DataFrame({"y": [1, 0, 1], "ints": [1, 0, 0], "texts": ["1", "0", "1"]})
+    data = predictions_data(frame)
+    correct = data.y_pred == data.y_true[:, None]
+    assert correct.tolist() == [[True, False], [True, False], [False, False]]

@@ -532,7 +532,8 @@ def test_errors():
     with pytest.raises(TypeError, match="Unexpected keyword argument `folds`"):
         scores.cmp.ttest(folds=5)
     with pytest.raises(ValueError, match=r"`test` must be one of 'corrected_ttest', 'ttest', "
-                                         r"'wilcoxon', 'sign_test', 'bayes'; got 't'"):
+                                         r"'wilcoxon', 'sign_test', 'bayes', 'ttest_5x2cv', "
+                                         r"'ftest_5x2cv'; got 't'"):
         scores.cmp.pairwise("t")
     with pytest.raises(TypeError, match=r"`pairwise` compares every pair and takes no `a`"):
         scores.cmp.pairwise("ttest", a="m0")

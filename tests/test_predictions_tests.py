@@ -402,3 +402,20 @@ def test_degenerate_warning_lists_five_pairs_at_most():
     with pytest.warns(PdcompareWarning, match=r"'m0' vs 'm1', .* and 5 more pairs: no sample"):
         result = frame.cmp.mcnemar(ALL_PAIRS, exact=False)
     assert_allclose(result["pvalue"], np.ones(10))
+
+
+def test_matrix_mirrors_mcnemar_discordant_counts():
+    frame = pd.DataFrame(
+        {
+            "y": [1, 1, 0, 0, 1, 0, 1, 1],
+            "a": [1, 1, 0, 0, 1, 0, 0, 1],
+            "b": [1, 0, 0, 1, 0, 0, 1, 1],
+            "c": [0, 1, 1, 0, 1, 1, 1, 0],
+        }
+    )
+    result = frame.cmp.mcnemar(ALL_PAIRS, exact=True)
+    only_1 = result.cmp.matrix("only_1_correct")
+    for row_model, col_model in itertools.permutations("abc", 2):
+        # Cell (r, c): samples that r classifies correctly and c does not, counted here.
+        expected = ((frame[row_model] == frame["y"]) & (frame[col_model] != frame["y"])).sum()
+        assert only_1.loc[row_model, col_model] == expected
