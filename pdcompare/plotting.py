@@ -921,7 +921,7 @@ def _interval_segments(point, low, high):
 
 
 @_result_kind("bootstrap", "accuracy_ci")
-def plot_model_intervals(frame: pd.DataFrame, *, ax=None, **kwargs: Any):
+def plot_model_intervals(frame: pd.DataFrame, *, ax=None, title: str | None = None, **kwargs: Any):
     """Each model's score with its confidence interval, best model on top.
 
     Parameters
@@ -930,6 +930,8 @@ def plot_model_intervals(frame: pd.DataFrame, *, ax=None, **kwargs: Any):
         A result of ``bootstrap`` or ``accuracy_ci`` (indexed by model).
     ax : matplotlib.axes.Axes, optional
         Where to draw; the current Axes when None.
+    title : str, optional
+        The Axes title; by default it names the interval and its level.
     **kwargs
         Passed to ``Axes.hlines`` (the interval lines).
 
@@ -968,11 +970,17 @@ def plot_model_intervals(frame: pd.DataFrame, *, ax=None, **kwargs: Any):
     ax.set_ylim(-0.5, len(ordered) - 0.5)
     ax.set_xlabel(str(meta.get("score", value)))
     ax.set_ylabel("model")
+    level = f"{meta['ci']:.0%} " if meta.get("ci") is not None else ""
+    if meta.get("test") == "accuracy_ci":
+        default = f"Accuracy with {level}{meta.get('method', 'binomial')} interval"
+    else:
+        default = f"Bootstrap {level}{meta.get('method', 'percentile')} interval per model"
+    _figure_title(ax, title, default)
     return ax
 
 
 @_result_kind("bootstrap_diff")
-def plot_differences(frame: pd.DataFrame, *, ax=None, **kwargs: Any):
+def plot_differences(frame: pd.DataFrame, *, ax=None, title: str | None = None, **kwargs: Any):
     """Bootstrap difference of each pair with its interval, and a line at zero.
 
     Parameters
@@ -981,6 +989,8 @@ def plot_differences(frame: pd.DataFrame, *, ax=None, **kwargs: Any):
         A result of ``bootstrap_diff`` (one row per pair).
     ax : matplotlib.axes.Axes, optional
         Where to draw; the current Axes when None.
+    title : str, optional
+        The Axes title; by default it names the paired bootstrap and its level.
     **kwargs
         Passed to ``Axes.hlines`` (the interval lines).
 
@@ -990,7 +1000,8 @@ def plot_differences(frame: pd.DataFrame, *, ax=None, **kwargs: Any):
         One horizontal line per pair (``ax.collections[0]``, a one-sided
         interval drawn up to the point), the differences as markers
         (``ax.lines[0]``), a dashed vertical line at 0 (``ax.lines[1]``), pairs
-        "model_1 − model_2" as y tick labels, the first row on top.
+        "model_1 − model_2" as y tick labels, the first row on top, and each
+        pair's (adjusted) p-value written at the right.
 
     Examples
     --------
@@ -1019,6 +1030,18 @@ def plot_differences(frame: pd.DataFrame, *, ax=None, **kwargs: Any):
     ax.set_ylim(-0.5, len(frame) - 0.5)
     ax.set_xlabel(f"difference in {meta.get('score', 'score')}")
     ax.set_ylabel("pair")
+    column = "pvalue_adj" if "pvalue_adj" in frame.columns else "pvalue"
+    name = "p_adj" if column == "pvalue_adj" else "p"
+    for position, pvalue in zip(positions, frame[column], strict=True):
+        ax.annotate(
+            _p_text(name, pvalue),
+            xy=(1.01, position),
+            xycoords=("axes fraction", "data"),
+            va="center",
+            fontsize="small",
+        )
+    level = f"{meta['ci']:.0%} " if meta.get("ci") is not None else ""
+    _figure_title(ax, title, f"Paired bootstrap: differences with {level}intervals")
     return ax
 
 

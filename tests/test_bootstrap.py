@@ -601,9 +601,12 @@ def test_plot_model_intervals():
     assert_allclose(top[:, 0], result.loc["forest", ["ci_low", "ci_high"]])
     # Drawn bottom-up: the best model (the result's first row) last.
     assert_allclose(ax.lines[0].get_xdata(), result["estimate"].to_numpy()[::-1])
+    assert ax.get_title() == "Bootstrap 95% percentile interval per model"
     ci = frame.cmp.accuracy_ci(method="normal")
-    ax2 = ci.cmp.plot()
+    _fig, ax2 = plt.subplots()
+    ci.cmp.plot(ax=ax2)
     assert ax2.get_xlabel() == "accuracy"
+    assert ax2.get_title() == "Accuracy with 95% normal interval"
     assert len(ax2.collections[0].get_segments()) == 3
 
 
@@ -620,6 +623,13 @@ def test_plot_differences_with_zero_line():
     assert_allclose(ax.lines[0].get_xdata(), result["mean_diff"].to_numpy()[::-1])
     segments = sorted(ax.collections[0].get_segments(), key=lambda s: s[0][1])
     assert_allclose([s[:, 0] for s in segments], result[["ci_low", "ci_high"]].to_numpy()[::-1])
+    assert ax.get_title() == "Paired bootstrap: differences with 95% intervals"
+    # One adjusted p-value per pair, in the drawing order (first row on top).
+    written = [text.get_text() for text in ax.texts]
+    expected = result["pvalue_adj"].to_numpy()[::-1]
+    assert len(written) == len(expected)
+    for text, pvalue in zip(written, expected, strict=True):
+        assert text == ("p_adj < 0.001" if pvalue < 0.001 else f"p_adj = {pvalue:.3f}")
     one_sided = frame.cmp.bootstrap_diff(alternative="greater", random_state=0, n_resamples=200)
     segments = one_sided.cmp.plot().collections[0].get_segments()
     assert all(np.isfinite(s).all() for s in segments)
