@@ -448,6 +448,19 @@ _TEST_LABELS = {
 }
 
 
+def _annotate_pvalues(ax, positions, pvalues, adjusted: bool) -> None:
+    """Write each row's p-value (``p_adj`` when adjusted) just right of the Axes."""
+    name = "p_adj" if adjusted else "p"
+    for position, pvalue in zip(positions, pvalues, strict=True):
+        ax.annotate(
+            _p_text(name, pvalue),
+            xy=(1.01, position),
+            xycoords=("axes fraction", "data"),
+            va="center",
+            fontsize="small",
+        )
+
+
 def _test_label(meta: dict[str, Any], capital: bool = False) -> str:
     label = _TEST_LABELS.get(meta.get("test"), str(meta.get("test")))
     return label[:1].upper() + label[1:] if capital else label
@@ -569,15 +582,7 @@ def plot_forest(result: pd.DataFrame, *, ax=None, title: str | None = None, **kw
     ax.set_ylim(-0.6, len(data) - 0.4)
     ax.set_yticks(positions)
     ax.set_yticklabels(data["label"].tolist())
-    pname = "p_adj" if "pvalue_adj" in result else "p"
-    for position, pvalue in zip(positions, data["pvalue"], strict=True):
-        ax.annotate(
-            _p_text(pname, pvalue),
-            xy=(1.01, position),
-            xycoords=("axes fraction", "data"),
-            va="center",
-            fontsize="small",
-        )
+    _annotate_pvalues(ax, positions, data["pvalue"], adjusted="pvalue_adj" in result)
     ci_level = 1 - meta["alpha"] if meta.get("alpha") is not None else None
     ci_text = f"{ci_level:.0%} CI" if ci_level is not None else "CI"
     sided = meta.get("alternative", "two-sided")
@@ -654,15 +659,7 @@ def plot_pvalue_dots(result: pd.DataFrame, *, ax=None, title: str | None = None,
     ax.set_xscale("log")
     ax.set_xlim(floor / 2, 1.5)
     ax.set_ylim(-0.6, len(result) - 0.4)
-    pname = "p_adj" if column == "pvalue_adj" else "p"
-    for position, pvalue in zip(positions, pvalues, strict=True):
-        ax.annotate(
-            _p_text(pname, pvalue),
-            xy=(1.01, position),
-            xycoords=("axes fraction", "data"),
-            va="center",
-            fontsize="small",
-        )
+    _annotate_pvalues(ax, positions, pvalues, adjusted=column == "pvalue_adj")
     ax.set_yticks(positions)
     ax.set_yticklabels(labels)
     adjusted = column == "pvalue_adj" and meta.get("correction")
@@ -1030,16 +1027,8 @@ def plot_differences(frame: pd.DataFrame, *, ax=None, title: str | None = None, 
     ax.set_ylim(-0.5, len(frame) - 0.5)
     ax.set_xlabel(f"difference in {meta.get('score', 'score')}")
     ax.set_ylabel("pair")
-    column = "pvalue_adj" if "pvalue_adj" in frame.columns else "pvalue"
-    name = "p_adj" if column == "pvalue_adj" else "p"
-    for position, pvalue in zip(positions, frame[column], strict=True):
-        ax.annotate(
-            _p_text(name, pvalue),
-            xy=(1.01, position),
-            xycoords=("axes fraction", "data"),
-            va="center",
-            fontsize="small",
-        )
+    adjusted = "pvalue_adj" in frame.columns
+    _annotate_pvalues(ax, positions, frame["pvalue_adj" if adjusted else "pvalue"], adjusted)
     level = f"{meta['ci']:.0%} " if meta.get("ci") is not None else ""
     _figure_title(ax, title, f"Paired bootstrap: differences with {level}intervals")
     return ax
