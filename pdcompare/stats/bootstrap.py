@@ -82,6 +82,25 @@ def _as_integers(values: np.ndarray) -> np.ndarray | None:
     return None
 
 
+def _labels_as_arrays(y_true, y_pred):
+    """Truth (1-D) and predictions (2-D) as arrays, and their integer form when it is cheap.
+
+    The last item is ``(true_int, pred_int, low, high)`` when every label is an
+    integer and they span fewer than ``_MAX_INTEGER_RANGE`` values, else None.
+    """
+    y_true = np.asarray(y_true)
+    y_pred = np.asarray(y_pred)
+    if y_pred.ndim == 1:
+        y_pred = y_pred[:, None]
+    true_int, pred_int = _as_integers(y_true), _as_integers(y_pred)
+    if true_int is not None and pred_int is not None:
+        low = min(int(true_int.min()), int(pred_int.min()))
+        high = max(int(true_int.max()), int(pred_int.max()))
+        if high - low < _MAX_INTEGER_RANGE:
+            return y_true, y_pred, (true_int, pred_int, low, high)
+    return y_true, y_pred, None
+
+
 def encode_labels(y_true, y_pred) -> tuple[np.ndarray, np.ndarray, int]:
     """Codes ``0..K-1`` of the labels of the truth and of every model's predictions.
 
@@ -96,23 +115,17 @@ def encode_labels(y_true, y_pred) -> tuple[np.ndarray, np.ndarray, int]:
     n_classes : int
         ``K``, the number of distinct labels in the truth and the predictions.
     """
-    y_true = np.asarray(y_true)
-    y_pred = np.asarray(y_pred)
-    if y_pred.ndim == 1:
-        y_pred = y_pred[:, None]
-    true_int, pred_int = _as_integers(y_true), _as_integers(y_pred)
-    if true_int is not None and pred_int is not None:
-        low = min(int(true_int.min()), int(pred_int.min()))
-        high = max(int(true_int.max()), int(pred_int.max()))
-        if high - low < _MAX_INTEGER_RANGE:
-            seen = np.bincount(true_int - low if low else true_int, minlength=high - low + 1) > 0
-            for k in range(pred_int.shape[1]):
-                column = pred_int[:, k]
-                seen |= np.bincount(column - low if low else column, minlength=seen.size) > 0
-            if low == 0 and seen.all():
-                return true_int, pred_int, int(seen.size)
-            lookup = np.cumsum(seen) - 1
-            return lookup[true_int - low], lookup[pred_int - low], int(seen.sum())
+    y_true, y_pred, integers = _labels_as_arrays(y_true, y_pred)
+    if integers is not None:
+        true_int, pred_int, low, high = integers
+        seen = np.bincount(true_int - low if low else true_int, minlength=high - low + 1) > 0
+        for k in range(pred_int.shape[1]):
+            column = pred_int[:, k]
+            seen |= np.bincount(column - low if low else column, minlength=seen.size) > 0
+        if low == 0 and seen.all():
+            return true_int, pred_int, int(seen.size)
+        lookup = np.cumsum(seen) - 1
+        return lookup[true_int - low], lookup[pred_int - low], int(seen.sum())
     combined = np.concatenate([y_true[:, None], y_pred], axis=1)
     try:
         classes, inverse = np.unique(combined.ravel(), return_inverse=True)
@@ -193,20 +206,14 @@ def label_patterns(y_true, y_pred) -> tuple[np.ndarray, np.ndarray, int]:
     >>> patterns.tolist(), counts.tolist(), k
     ([[0, 0], [1, 0], [1, 1]], [1, 1, 1], 2)
     """
-    y_true = np.asarray(y_true)
-    y_pred = np.asarray(y_pred)
-    if y_pred.ndim == 1:
-        y_pred = y_pred[:, None]
-    true_int, pred_int = _as_integers(y_true), _as_integers(y_pred)
-    if true_int is not None and pred_int is not None:
-        low = min(int(true_int.min()), int(pred_int.min()))
-        high = max(int(true_int.max()), int(pred_int.max()))
-        if high - low < _MAX_INTEGER_RANGE:
-            if low:
-                true_int, pred_int = true_int - low, pred_int - low
-            patterns, counts = pattern_counts(true_int, pred_int, high - low + 1)
-            labels, recoded = np.unique(patterns, return_inverse=True)
-            return recoded.reshape(patterns.shape).astype(np.int64), counts, len(labels)
+    y_true, y_pred, integers = _labels_as_arrays(y_true, y_pred)
+    if integers is not None:
+        true_int, pred_int, low, high = integers
+        if low:
+            true_int, pred_int = true_int - low, pred_int - low
+        patterns, counts = pattern_counts(true_int, pred_int, high - low + 1)
+        labels, recoded = np.unique(patterns, return_inverse=True)
+        return recoded.reshape(patterns.shape).astype(np.int64), counts, len(labels)
     true_codes, pred_codes, n_classes = encode_labels(y_true, y_pred)
     patterns, counts = pattern_counts(true_codes, pred_codes, n_classes)
     return patterns, counts, n_classes
