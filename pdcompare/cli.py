@@ -19,6 +19,7 @@ from typing import Any
 
 import pandas as pd
 
+from pdcompare.frames import read_csv
 from pdcompare.report import REPORT_TESTS, TEST_NAMES
 from pdcompare.stats.multitest import CORRECTIONS
 
@@ -207,7 +208,7 @@ def read_frame(path: str | Path) -> pd.DataFrame:
         frame = pd.read_parquet(path)
     else:
         try:
-            frame = pd.read_csv(path)
+            frame = read_csv(path)
         except pd.errors.EmptyDataError:
             msg = f"{path.name} is empty; expected a CSV of fold scores"
             raise ValueError(msg) from None

@@ -275,3 +275,14 @@ def test_predictions_of_mixed_label_types_keep_their_values():
     data = predictions_data(frame)
     correct = data.y_pred == data.y_true[:, None]
     assert correct.tolist() == [[True, False], [True, False], [False, False]]
+
+
+def test_read_csv_gives_correctly_rounded_floats(tmp_path):
+    from pdcompare.frames import read_csv
+
+    # Values whose shortest repr pandas 2's default parser reads one bit off.
+    values = np.array([[0.9600000000000001, 0.71999999999999997], [0.1 + 0.2, 1 / 3]])
+    path = tmp_path / "scores.csv"
+    pd.DataFrame(values, index=["a", "b"]).to_csv(path)
+    frame = read_csv(path, index_col=0)
+    np.testing.assert_array_equal(frame.to_numpy(), values)  # bit for bit, Python's float()

@@ -7,7 +7,7 @@ from importlib import resources
 import pandas as pd
 
 from pdcompare.design import Design
-from pdcompare.frames import with_attrs
+from pdcompare.frames import read_csv, with_attrs
 
 __all__ = ["load_grid_search_scores"]
 
@@ -38,9 +38,7 @@ def load_grid_search_scores() -> pd.DataFrame:
     """
     path = resources.files("pdcompare.datasets") / "data" / "grid_search_scores.csv"
     with resources.as_file(path) as csv:
-        # Read as text, then convert with Python's correctly rounded float(): pandas 2's
-        # default C parser can be one bit off, which splits tied Wilcoxon ranks.
-        scores = pd.read_csv(csv, index_col="model", dtype=str).astype(float)
+        scores = read_csv(csv, index_col="model")
     scores.columns.name = "split"
     design = Design(
         test_train_ratio=10 / 90,
