@@ -31,6 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from scipy import special
 
+from pdcompare._validation import check_option
 from pdcompare.stats._common import ALTERNATIVES, t_confidence_interval, t_pvalue
 from pdcompare.stats._moments import chunks, pair_moments
 
@@ -68,10 +69,7 @@ def _check_inputs(values, i, j, alternative, nan_policy):
     if i.shape != j.shape:
         msg = f"`i` and `j` must have the same length; got {i.size} and {j.size}."
         raise ValueError(msg)
-    if alternative not in ALTERNATIVES:
-        options = ", ".join(repr(a) for a in ALTERNATIVES)
-        msg = f"`alternative` must be one of {options}; got {alternative!r}."
-        raise ValueError(msg)
+    check_option("alternative", alternative, ALTERNATIVES)
     if nan_policy not in ("propagate", "omit"):
         msg = f"`nan_policy` must be 'propagate' or 'omit' here; got {nan_policy!r}."
         raise ValueError(msg)
