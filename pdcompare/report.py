@@ -18,6 +18,7 @@ import pandas as pd
 
 from pdcompare._validation import check_fraction, check_option
 from pdcompare.frames import ALL_PAIRS, pdcompare_attrs
+from pdcompare.stats.bayes import check_rope
 from pdcompare.stats.multitest import check_correction
 
 #: Tests the report can use for the significance part.
@@ -72,23 +73,6 @@ def _join(names: list[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def _check_rope(rope: Any) -> Any:
-    if rope is None:
-        return None
-    if isinstance(rope, bool):
-        msg = f"`rope` must be a non-negative number or a (low, high) pair; got {rope!r}."
-        raise TypeError(msg)
-    if isinstance(rope, numbers.Real):
-        if not rope >= 0:
-            msg = f"`rope` must be non-negative; got {rope!r}."
-            raise ValueError(msg)
-        return float(rope)
-    if isinstance(rope, tuple | list) and len(rope) == 2:
-        return (float(rope[0]), float(rope[1]))
-    msg = f"`rope` must be a non-negative number or a (low, high) pair; got {rope!r}."
-    raise TypeError(msg)
 
 
 def _summary_lines(summary: pd.DataFrame, design: dict[str, Any]) -> list[str]:
@@ -292,7 +276,8 @@ def report(
     alpha = check_fraction("alpha", alpha)
     ci = check_fraction("ci", ci)
     correction = check_correction(correction)
-    rope = _check_rope(rope)
+    if rope is not None:
+        check_rope(rope)  # fail before any test runs, with the one rule bayes applies
     if test is not None:
         check_option("test", test, REPORT_TESTS)
     summary = frame.cmp.summary(ci=ci, **design)

@@ -165,8 +165,12 @@ def test_report_errors(scores):
         scores.cmp.report(test="bayes")
     with pytest.raises(ValueError, match="`alpha` must be strictly between 0 and 1"):
         scores.cmp.report(alpha=1.5)
-    with pytest.raises(ValueError, match="`rope` must be non-negative"):
+    with pytest.raises(ValueError, match="`rope` as a half-width must be a finite number >= 0"):
         scores.cmp.report(rope=-0.1)
+    # Checked before anything runs, also when the design is unknown and bayes never runs.
+    unknown = pd.DataFrame(scores.to_numpy(), index=scores.index)
+    with pytest.raises(ValueError, match=r"`rope` must be \(low, high\) with low <= high"):
+        unknown.cmp.report(rope=(0.02, 0.01))
     with pytest.raises(ValueError, match="`correction` must be one of"):
         scores.cmp.report(correction="holmes")
     plain = pd.DataFrame(scores.to_numpy(), index=scores.index)
