@@ -19,7 +19,7 @@ from typing import Any
 
 import pandas as pd
 
-from pdcompare.frames import read_csv
+from pdcompare.inputs.files import read_csv
 from pdcompare.report import REPORT_TESTS, TEST_NAMES
 from pdcompare.stats.multitest import CORRECTIONS
 
@@ -271,7 +271,7 @@ def run(args: argparse.Namespace) -> str:
     else:
         frame = read_frame(args.source)
         title = f"File: {args.source}"
-    from pdcompare.frames import is_cv_results
+    from pdcompare.inputs.cv_results import is_cv_results
 
     if is_cv_results(frame):
         scores = frame.cmp.scores(metric=args.metric)

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare.frames import with_attrs
+from pdcompare.inputs.attrs import with_attrs
 from pdcompare.stats.multitest import adjust_pvalues
 
 
