@@ -31,6 +31,7 @@ from pdcompare.compare.dietterich import ftest_5x2cv, ttest_5x2cv
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
 from pdcompare.compare.predictions import cochrans_q, mcnemar, proportions_ztest
+from pdcompare.compare.select import refit_rule, select
 from pdcompare.compare.summary import scores, set_design, summary
 from pdcompare.inputs.benchmark import from_long, means
 from pdcompare.inputs.search import cv_scores, from_search
@@ -59,8 +60,10 @@ __all__ = [
     "plot",
     "posterior",
     "proportions_ztest",
+    "refit_rule",
     "report",
     "scores",
+    "select",
     "set_design",
     "sign_test",
     "style",

@@ -24,6 +24,7 @@ from pdcompare.compare.dietterich import ftest_5x2cv, ttest_5x2cv
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
 from pdcompare.compare.predictions import cochrans_q, mcnemar, proportions_ztest
+from pdcompare.compare.select import select
 from pdcompare.compare.summary import scores, set_design, summary
 from pdcompare.inputs.benchmark import means
 from pdcompare.plotting import plot
@@ -99,6 +100,9 @@ class CompareAccessor:
     ftest_5x2cv = _method(ftest_5x2cv)
     pairwise = _method(pairwise)
     matrix = _method(matrix)
+
+    # choosing a model
+    select = _method(select)
 
     # tests on a predictions frame
     mcnemar = _method(mcnemar)
