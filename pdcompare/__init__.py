@@ -26,11 +26,14 @@ from pdcompare import accessor as _accessor  # noqa: F401  (registers DataFrame.
 from pdcompare._validation import PdcompareWarning
 from pdcompare.compare.bayes import bayes, posterior
 from pdcompare.compare.bootstrap import accuracy_ci, bootstrap, bootstrap_diff
+from pdcompare.compare.datasets import friedman
 from pdcompare.compare.dietterich import ftest_5x2cv, ttest_5x2cv
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
 from pdcompare.compare.predictions import cochrans_q, mcnemar, proportions_ztest
+from pdcompare.compare.select import refit_rule, select
 from pdcompare.compare.summary import scores, set_design, summary
+from pdcompare.inputs.benchmark import from_long, means
 from pdcompare.inputs.search import cv_scores, from_search
 from pdcompare.plotting import plot
 from pdcompare.report import report
@@ -46,16 +49,21 @@ __all__ = [
     "corrected_ttest",
     "cv_scores",
     "datasets",
+    "friedman",
+    "from_long",
     "from_search",
     "ftest_5x2cv",
     "matrix",
     "mcnemar",
+    "means",
     "pairwise",
     "plot",
     "posterior",
     "proportions_ztest",
+    "refit_rule",
     "report",
     "scores",
+    "select",
     "set_design",
     "sign_test",
     "style",

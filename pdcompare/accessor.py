@@ -19,11 +19,14 @@ import pandas as pd
 
 from pdcompare.compare.bayes import bayes, posterior
 from pdcompare.compare.bootstrap import accuracy_ci, bootstrap, bootstrap_diff
+from pdcompare.compare.datasets import friedman
 from pdcompare.compare.dietterich import ftest_5x2cv, ttest_5x2cv
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
 from pdcompare.compare.predictions import cochrans_q, mcnemar, proportions_ztest
+from pdcompare.compare.select import select
 from pdcompare.compare.summary import scores, set_design, summary
+from pdcompare.inputs.benchmark import means
 from pdcompare.plotting import plot
 from pdcompare.report import report
 from pdcompare.styling import style
@@ -82,6 +85,10 @@ class CompareAccessor:
     set_design = _method(set_design)
     summary = _method(summary)
 
+    # benchmark frames (models x data sets)
+    means = _method(means)
+    friedman = _method(friedman)
+
     # tests on a scores frame
     corrected_ttest = _method(corrected_ttest)
     ttest = _method(ttest)
@@ -93,6 +100,9 @@ class CompareAccessor:
     ftest_5x2cv = _method(ftest_5x2cv)
     pairwise = _method(pairwise)
     matrix = _method(matrix)
+
+    # choosing a model
+    select = _method(select)
 
     # tests on a predictions frame
     mcnemar = _method(mcnemar)

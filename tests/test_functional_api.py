@@ -26,6 +26,13 @@ def _predictions():
     return pd.DataFrame({"y": y, "forest": noisy(0.9), "tree": noisy(0.8), "knn": noisy(0.7)})
 
 
+def _benchmark():
+    rng = np.random.default_rng(5)
+    columns = pd.MultiIndex.from_product([["d1", "d2", "d3", "d4"], range(3)],
+                                         names=["dataset", "split"])
+    return pd.DataFrame(rng.uniform(0.6, 0.9, (3, 12)), index=["a", "b", "c"], columns=columns)
+
+
 # name -> (frame, args, kwargs): every method of DESIGN sections 4-6 that returns a frame.
 FRAME_CALLS = {
     "scores": (SCORES, (), {}),
@@ -45,6 +52,9 @@ FRAME_CALLS = {
     "bootstrap": (_predictions(), (), {"random_state": 0, "n_resamples": 200}),
     "accuracy_ci": (_predictions(), (), {"method": "beta"}),
     "bootstrap_diff": (_predictions(), (), {"random_state": 1, "n_resamples": 200}),
+    "select": (SCORES, ("one_se",), {"by": ["2_poly", "linear", "3_poly", "rbf"]}),
+    "means": (_benchmark(), (), {}),
+    "friedman": (_benchmark(), (), {}),
 }
 
 PUBLIC = [*FRAME_CALLS, "matrix", "posterior", "plot", "style", "report"]

@@ -77,7 +77,9 @@ def scores_meta(test: str, data: Any, scope: str, **fields: Any) -> dict[str, An
     """Metadata of a result computed on a scores frame: the test's fields, then the design.
 
     ``data`` is the :class:`~pdcompare.inputs.scores.ScoresData` the test ran
-    on; its design, direction and models (best first) are recorded.
+    on; its design, direction and models (best first) are recorded, and for a
+    benchmark frame the unit ("dataset"), the number of data sets and the
+    mean ranks.
     """
     from pdcompare.results import result_meta
 
@@ -88,4 +90,20 @@ def scores_meta(test: str, data: Any, scope: str, **fields: Any) -> dict[str, An
         design=data.design.to_attrs(),
         greater_is_better=data.design.greater_is_better,
         models=data.names[data.order].tolist(),
+        **data.meta(),
     )
+
+
+def refuse_benchmark(data: Any, test: str) -> None:
+    """Raise for a test that needs the folds of one data set when given a benchmark frame."""
+    from pdcompare.inputs.benchmark import BenchmarkData
+
+    if isinstance(data, BenchmarkData):
+        msg = (
+            f"`{test}` compares models on the folds of one data set; this is a benchmark "
+            "frame (several data sets). Use `per_dataset(test=...)` to run it within every "
+            "data set, or `random_effects()` to pool the data sets' corrected differences; "
+            "across data sets use `wilcoxon`, `sign_test`, `friedman` or "
+            "`pairwise(test='nemenyi')`."
+        )
+        raise ValueError(msg)

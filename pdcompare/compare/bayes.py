@@ -9,7 +9,7 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare._validation import check_fraction, check_option
-from pdcompare.compare._common import scores_meta, warn_pairs
+from pdcompare.compare._common import refuse_benchmark, scores_meta, warn_pairs
 from pdcompare.inputs.scores import scores_data
 
 
@@ -237,6 +237,7 @@ def posterior(
 
     check_option("nan_policy", nan_policy, ("raise", "omit"))
     data = scores_data(scores, **design)
+    refuse_benchmark(data, "posterior")
     ratio = require_ratio(data.design, "posterior")
     i, j, _ = data.pairs(a, b)
     data.nan_pairs(i, j, nan_policy)

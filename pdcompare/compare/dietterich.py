@@ -8,7 +8,12 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare.compare._common import check_test_options, scores_meta, warn_pairs
+from pdcompare.compare._common import (
+    check_test_options,
+    refuse_benchmark,
+    scores_meta,
+    warn_pairs,
+)
 from pdcompare.inputs.scores import scores_data
 
 
@@ -60,6 +65,7 @@ def _five_by_two_test(
         alternative=alternative, alpha=alpha, correction=correction
     )
     data = scores_data(scores, **design)
+    refuse_benchmark(data, method)
     order = _five_by_two_order(data.splits, method)
     ratio = data.design.test_train_ratio
     # 2-fold splits test on half the data; a known design far from that is not 5x2cv

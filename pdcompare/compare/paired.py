@@ -8,7 +8,12 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare._validation import NAN_POLICIES, check_option
-from pdcompare.compare._common import check_test_options, scores_meta, warn_pairs
+from pdcompare.compare._common import (
+    check_test_options,
+    refuse_benchmark,
+    scores_meta,
+    warn_pairs,
+)
 from pdcompare.inputs.scores import scores_data
 
 
@@ -33,6 +38,8 @@ def _paired_test(
     )
     check_option("nan_policy", nan_policy, NAN_POLICIES)
     data = scores_data(scores, **design)
+    if test == "corrected_ttest":
+        refuse_benchmark(data, test)
     ratio = require_ratio(data.design, test) if test == "corrected_ttest" else None
     i, j, scope = data.pairs(a, b)
     data.nan_pairs(i, j, nan_policy)  # raises for "raise", warns for "propagate"

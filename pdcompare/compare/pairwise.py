@@ -25,12 +25,15 @@ _TESTS = {
 #: The tests ``pairwise(test=...)`` runs on every pair of a scores frame.
 PAIRWISE_TESTS = tuple(_TESTS)
 
+#: The mean-rank tests, on benchmark frames only.
+RANK_TESTS = ("nemenyi", "conover")
+
 
 def pairwise(
     scores: pd.DataFrame,
-    test: str = "corrected_ttest",
+    test: str | None = None,
     *,
-    correction: str | None = "holm",
+    correction: str | None = "default",
     alpha: float = 0.05,
     **options: Any,
 ) -> pd.DataFrame:
@@ -41,13 +44,17 @@ def pairwise(
     scores : pandas.DataFrame
         The scores frame: one row per model, one column per CV split (or a
         ``cv_results_`` frame, converted first).
-    test : str, default "corrected_ttest"
-        The method that compares each pair: one of ``PAIRWISE_TESTS``,
-        "corrected_ttest", "ttest", "wilcoxon", "sign_test", "bayes",
-        "ttest_5x2cv", "ftest_5x2cv" (the last two on 5x2cv scores only).
-    correction : str or None, default "holm"
-        Multiple-testing correction over all pairs (``multipletests``
-        methods). It does not apply to "bayes", which reports posterior
+    test : str, optional
+        The method that compares each pair: "corrected_ttest" (the default
+        on a scores frame), "ttest", "wilcoxon" (the default on a benchmark
+        frame), "sign_test", "bayes", "ttest_5x2cv", "ftest_5x2cv" (the last
+        two on 5x2cv scores only), and on a benchmark frame the mean-rank
+        tests "nemenyi" and "conover".
+    correction : str or None, default "default"
+        Multiple-testing correction over all pairs: a statsmodels
+        ``multipletests`` method or alias, "shaffer", or None. "default" is
+        "holm" for every test but "nemenyi", whose p-values are family-wise
+        already (None). It does not apply to "bayes", which reports posterior
         probabilities and decides at probability 1 − alpha instead.
     alpha : float, default 0.05
         Significance level (frequentist tests) or decision threshold 1 − alpha
@@ -78,7 +85,14 @@ def pairwise(
     4  linear  2_poly      4.276       0.000
     5  3_poly  2_poly      3.851       0.001
     """
-    check_option("test", test, PAIRWISE_TESTS)
+    from pdcompare.inputs.benchmark import is_benchmark
+
+    benchmark = is_benchmark(scores)
+    if test is None:
+        test = "wilcoxon" if benchmark else "corrected_ttest"
+    check_option("test", test, PAIRWISE_TESTS + RANK_TESTS)
+    if correction == "default":
+        correction = None if test == "nemenyi" else "holm"
     for keyword in ("a", "b"):
         if keyword in options:
             msg = (
@@ -86,6 +100,10 @@ def pairwise(
                 f"`df.cmp.{test}({keyword}=...)` to compare chosen models."
             )
             raise TypeError(msg)
+    if test in RANK_TESTS:
+        from pdcompare.compare.datasets import rank_test
+
+        return rank_test(scores, test, alpha=alpha, correction=correction, **options)
     function = _TESTS[test]
     if test == "bayes":
         return function(scores, ALL_PAIRS, alpha=alpha, **options)

@@ -10,6 +10,7 @@ import pandas as pd
 from pdcompare import results
 from pdcompare._validation import check_fraction
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
+from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.design import resolve_design
 from pdcompare.inputs.scores import scores_data, scores_frame, validate_scores
 
@@ -165,6 +166,10 @@ def summary(scores: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.DataFra
 
     ci = check_fraction("ci", ci)
     data = scores_data(scores, **design)
+    if isinstance(data, BenchmarkData):
+        from pdcompare.compare.datasets import benchmark_summary
+
+        return benchmark_summary(data)
     table = summarize(
         data.values,
         confidence=ci,

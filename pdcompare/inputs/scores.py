@@ -100,6 +100,8 @@ def select_pairs(
     a: Any = None,
     b: Any = None,
     greater_is_better: bool = True,
+    *,
+    order: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, str]:
     """Positions ``(i, j)`` of the pairs a test compares, and the scope's name.
 
@@ -107,12 +109,14 @@ def select_pairs(
     other model ("one_vs_rest"); neither compares the best model with every
     other ("best_vs_rest"); ``a=ALL_PAIRS`` gives every pair ("all_pairs"),
     best first. ``values`` (the mean score of each model, or the metric on a
-    predictions frame) decide what "best" and the rank order are.
+    predictions frame) decide what "best" and the rank order are, unless
+    ``order`` (model positions, best first) is given.
     """
     if len(names) < 2:
         msg = f"Comparisons need at least 2 models; the frame has {len(names)}."
         raise ValueError(msg)
-    order = rank_order(np.asarray(values, dtype=float), greater_is_better)
+    if order is None:
+        order = rank_order(np.asarray(values, dtype=float), greater_is_better)
     if a is ALL_PAIRS:
         first, second = np.triu_indices(len(order), k=1)
         return order[first], order[second], "all_pairs"
@@ -168,7 +172,11 @@ class ScoresData:
 
     def pairs(self, a: Any = None, b: Any = None) -> tuple[np.ndarray, np.ndarray, str]:
         """Positions ``(i, j)`` of the pairs to compare and the scope (see `select_pairs`)."""
-        return select_pairs(self.names, self.means, a, b, self.design.greater_is_better)
+        return select_pairs(self.names, None, a, b, order=self.order)
+
+    def meta(self) -> dict[str, Any]:
+        """What every result records about the frame beyond the design (none for scores)."""
+        return {}
 
     def nan_pairs(self, i: np.ndarray, j: np.ndarray, nan_policy: str) -> np.ndarray:
         """Boolean mask of the pairs that involve a missing score, after the policy's checks.
@@ -212,12 +220,20 @@ def scores_frame(
 def scores_data(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
     """Validate a scores (or ``cv_results_``) frame and resolve its design.
 
+    A benchmark frame (columns named "dataset") gives its
+    :class:`~pdcompare.inputs.benchmark.BenchmarkData`: per-data-set means,
+    ordered by mean rank.
+
     ``keywords`` are the design keywords of the call (``cv``, ``test_size``,
     ``n_train``, ``n_test``, ``greater_is_better``); ``metric`` and ``names``
     select and name the candidates of a ``cv_results_`` frame.
     """
+    from pdcompare.inputs.benchmark import benchmark_data, is_benchmark
+
     metric = keywords.pop("metric", None)
     names = keywords.pop("names", None)
+    if is_benchmark(frame) and metric is None and names is None:
+        return benchmark_data(frame, **keywords)
     if is_cv_results(frame):
         frame = cv_results_to_scores(frame, metric=metric, names=names)
         stored = pdcompare_attrs(frame).get("design")
