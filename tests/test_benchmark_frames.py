@@ -1,4 +1,4 @@
-"""Benchmark frames (models x data sets): summary, Friedman, across-data-set tests, rank post-hoc."""
+"""Benchmark frames (models x data sets): summary, Friedman, across-data-set and rank tests."""
 
 import warnings
 
@@ -133,7 +133,8 @@ def test_nemenyi_statistic_rank_diff_and_critical_difference():
     meta = result.attrs["pdcompare"]
     ranks = meta["mean_ranks"]
     k, n = 5, 10
-    diffs = np.array([ranks[b] - ranks[a] for a, b in zip(result.model_1, result.model_2)])
+    pairs = zip(result.model_1, result.model_2, strict=True)
+    diffs = np.array([ranks[b] - ranks[a] for a, b in pairs])
     assert_allclose(result["rank_diff"], diffs)
     assert (result["rank_diff"] >= 0).all()  # best first
     assert_allclose(result["statistic"], np.abs(diffs) / np.sqrt(k * (k + 1) / (12 * n)))
@@ -174,7 +175,7 @@ def test_pairwise_defaults_to_wilcoxon_on_benchmark_frames():
 def test_fold_tests_refuse_a_benchmark_frame(method):
     frame = benchmark()
     args = ("m0", "m1") if method == "posterior" else ()
-    with pytest.raises(ValueError, match="per_dataset.*random_effects"):
+    with pytest.raises(ValueError, match=r"per_dataset.*random_effects"):
         getattr(frame.cmp, method)(*args, cv=4)
 
 
@@ -203,8 +204,13 @@ def test_missing_datasets_follow_nan_policy():
 
 def test_from_long_pairs_by_key_not_by_order():
     frame = benchmark(n_models=4, n_datasets=5, n_splits=3, seed=9)
-    long = frame.stack(["dataset", "split"], future_stack=True).rename("auc").reset_index()
-    long = long.rename(columns={long.columns[0]: "framework"})
+    n = frame.shape[1]
+    long = pd.DataFrame({
+        "framework": np.repeat(frame.index.to_numpy(), n),
+        "dataset": np.tile(frame.columns.get_level_values(0).to_numpy(), len(frame)),
+        "split": np.tile(frame.columns.get_level_values(1).to_numpy(), len(frame)),
+        "auc": frame.to_numpy().ravel(),
+    })
     shuffled = long.sample(frac=1.0, random_state=0)
     rebuilt = pdcompare.from_long(
         shuffled, model="framework", dataset="dataset", split="split", score="auc"

@@ -1,4 +1,4 @@
-"""Critical-difference diagram: the groups (pdcompare.stats.cd) and the drawing (cd_plot).
+"""Critical-difference diagram: the groups (pdcompare.stats.cd) and the drawing (plotting.cd).
 
 References: a brute-force enumeration of every interval of mean ranks (the
 definition of the groups written out), the critical difference of
@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
-from pdcompare.cd_plot import cd_layout, plot_cd
+from pdcompare.plotting.cd import cd_layout, plot_cd
 from pdcompare.stats import ranks
 from pdcompare.stats.cd import cd_groups, rejected_matrix
 from pdcompare.stats.multitest import adjust_pvalues

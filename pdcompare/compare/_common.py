@@ -30,12 +30,7 @@ def check_test_options(
     if alpha is not None:
         alpha = check_fraction("alpha", alpha)
     if correction is not False:
-        if correction_keyword == "correction":
-            correction = check_correction(correction)
-        else:
-            from pdcompare.stats.multitest import CORRECTIONS
-
-            check_option(correction_keyword, correction, (*CORRECTIONS, None))
+        correction = check_correction(correction, correction_keyword)
     return alpha, (None if correction is False else correction)
 
 

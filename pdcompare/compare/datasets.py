@@ -113,9 +113,17 @@ def friedman(
     >>> table = pd.DataFrame([[0.9, 0.8, 0.7, 0.95, 0.8], [0.8, 0.85, 0.6, 0.9, 0.7],
     ...                       [0.7, 0.7, 0.65, 0.85, 0.6]], index=["rf", "svm", "tree"],
     ...                      columns=pd.Index(list("abcde"), name="dataset"))
-    >>> pdcompare.friedman(table).round(4)
-       n_models  n_datasets  statistic  df  pvalue  f_statistic  f_df1  f_df2  f_pvalue
-    0         3           5        6.4   2  0.0408       7.1111      2      8    0.0167
+    >>> print(pdcompare.friedman(table).round(4).T)
+                       0
+    n_models      3.0000
+    n_datasets    5.0000
+    statistic     6.4000
+    df            2.0000
+    pvalue        0.0408
+    f_statistic   7.1111
+    f_df1         2.0000
+    f_df2         8.0000
+    f_pvalue      0.0167
 
     Compare with scipy:
 

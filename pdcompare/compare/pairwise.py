@@ -90,7 +90,8 @@ def pairwise(
     benchmark = is_benchmark(scores)
     if test is None:
         test = "wilcoxon" if benchmark else "corrected_ttest"
-    check_option("test", test, PAIRWISE_TESTS + RANK_TESTS)
+    if test not in RANK_TESTS:  # on a scores frame, the rank tests say they need data sets
+        check_option("test", test, PAIRWISE_TESTS + (RANK_TESTS if benchmark else ()))
     if correction == "default":
         correction = None if test == "nemenyi" else "holm"
     for keyword in ("a", "b"):

@@ -190,13 +190,13 @@ def select(
     C=1     0.85          0.01      True      True
     C=100   0.86          0.00      True     False
     >>> print(out.attrs["pdcompare"]["reason"])
-    C=1 is the simplest model within one corrected standard error (0.0194) of the best, C=100.
+    C=1 is the simplest model within one corrected standard error (0.0196) of the best, C=100.
 
     Compare with the rule written out: the best's standard deviation times
     ``sqrt(1/n + n_test/n_train)``, with 5-fold CV's ratio 1/4:
 
     >>> round(float(scores.loc["C=100"].std() * (1 / 5 + 1 / 4) ** 0.5), 4)
-    0.0194
+    0.0196
     """
     from pdcompare.inputs.design import require_ratio
     from pdcompare.stats.summary import summarize

@@ -17,7 +17,7 @@ from pdcompare._validation import check_option
 from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.inputs.cv_results import is_cv_results
 from pdcompare.inputs.scores import scores_frame
-from pdcompare.plotting import bayes, bootstrap, results, scores  # noqa: F401  (register kinds)
+from pdcompare.plotting import bayes, bootstrap, cd, results, scores  # noqa: F401  (register kinds)
 from pdcompare.plotting._base import _RESULT_KINDS, _SCORES_KINDS
 from pdcompare.plotting.results import forest_data
 from pdcompare.plotting.scores import folds_data
@@ -64,6 +64,8 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
     meta = pdcompare_attrs(frame)
     if meta.get("kind") == "result":
         test = meta.get("test")
+        if meta.get("unit") == "dataset" and meta.get("scope") == "all_pairs" and kind is None:
+            return cd.plot_cd(frame, ax=ax, **options)
         if kind is not None and kind in _SCORES_KINDS:
             msg = f"`kind`: {kind!r} draws a scores frame; a result frame draws with kind=None."
             raise ValueError(msg)

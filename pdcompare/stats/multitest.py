@@ -65,7 +65,7 @@ def correction_names() -> tuple[str, ...]:
     return (*found, "shaffer")
 
 
-def check_correction(method: str | None) -> str | None:
+def check_correction(method: str | None, keyword: str = "correction") -> str | None:
     """Return the canonical name of the correction ``method``, None for no correction.
 
     Accepted: every method name and alias of the installed statsmodels'
@@ -73,7 +73,7 @@ def check_correction(method: str | None) -> str | None:
     ``"fdr_i"``, ``"fdr_gbs"``, ...), ``"shaffer"``, and None or ``"none"``.
     The canonical name is statsmodels' long name (``"b"`` -> ``"bonferroni"``,
     ``"fdr_i"`` -> ``"fdr_bh"``). Anything else raises a ValueError naming
-    the valid options.
+    the valid options (``keyword`` names the parameter in the message).
 
     Examples
     --------
@@ -97,7 +97,7 @@ def check_correction(method: str | None) -> str | None:
     aliases = sorted(set(names) - set(canonical))
     valid = ", ".join(repr(name) for name in (*canonical, "none"))
     msg = (
-        f"`correction` must be one of {valid} or None, or a statsmodels alias "
+        f"`{keyword}` must be one of {valid} or None, or a statsmodels alias "
         f"({', '.join(repr(name) for name in aliases)}); got {method!r}."
     )
     raise ValueError(msg)

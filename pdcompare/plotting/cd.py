@@ -17,7 +17,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["cd_layout", "plot_cd"]
+from pdcompare.plotting._base import _scores_kind
+
+__all__ = ["cd_layout", "plot_cd", "plot_cd_of_benchmark"]
 
 _TESTS = {
     "nemenyi": "Nemenyi",
@@ -300,3 +302,59 @@ def plot_cd(result: pd.DataFrame, *, ax=None, fontsize: float | None = None, **k
                 fontsize=size * 0.9)
     ax.set_title(layout["caption"], fontsize=size)
     return ax
+
+
+@_scores_kind("cd")
+def plot_cd_of_benchmark(
+    frame: pd.DataFrame,
+    *,
+    ax=None,
+    test: str = "nemenyi",
+    alpha: float = 0.05,
+    correction: str | None = "default",
+    nan_policy: str = "propagate",
+    **kwargs: Any,
+):
+    """Critical-difference diagram of a benchmark frame: ``pairwise(test)``, then :func:`plot_cd`.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A benchmark frame (models x data sets).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; by default a new figure sized to the content.
+    test : {"nemenyi", "conover", "wilcoxon", "sign_test", "ttest"}, default "nemenyi"
+        The all-pairs test whose verdicts the bars follow.
+    alpha : float, default 0.05
+        Significance level.
+    correction : str or None, default "default"
+        The test's default correction (None for Nemenyi, "holm" otherwise),
+        or any other (see ``pairwise``).
+    nan_policy : {"propagate", "omit", "raise"}, default "propagate"
+        Data sets where some model has no score.
+    **kwargs
+        Passed to :func:`plot_cd`.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np, pandas as pd
+    >>> rng = np.random.default_rng(0)
+    >>> table = pd.DataFrame(rng.random((4, 10)) + np.arange(4)[:, None] / 4,
+    ...                      index=list("abcd"),
+    ...                      columns=pd.Index(range(10), name="dataset"))
+    >>> ax = table.cmp.plot("cd")
+    >>> ax.get_title()
+    'Nemenyi test, no correction, alpha = 0.05, 10 data sets'
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close("all")
+    """
+    from pdcompare.compare.pairwise import pairwise
+
+    result = pairwise(frame, test, alpha=alpha, correction=correction, nan_policy=nan_policy)
+    return plot_cd(result, ax=ax, **kwargs)
