@@ -17,7 +17,14 @@ from pdcompare._validation import check_option
 from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.inputs.cv_results import is_cv_results
 from pdcompare.inputs.scores import scores_frame
-from pdcompare.plotting import bayes, bootstrap, cd, results, scores  # noqa: F401  (register kinds)
+from pdcompare.plotting import (  # noqa: F401  (register kinds)
+    bayes,
+    bootstrap,
+    cd,
+    results,
+    scores,
+    select,
+)
 from pdcompare.plotting._base import _RESULT_KINDS, _SCORES_KINDS
 from pdcompare.plotting.results import forest_data
 from pdcompare.plotting.scores import folds_data
