@@ -32,10 +32,11 @@ import numpy as np
 from scipy import special
 
 from pdcompare._validation import check_option
+from pdcompare.stats import _signed_rank
 from pdcompare.stats._common import ALTERNATIVES, t_confidence_interval, t_pvalue
 from pdcompare.stats._moments import chunks, pair_moments
 
-__all__ = ["pair_matrix", "paired_ttest", "sign_test", "wilcoxon"]
+__all__ = ["hodges_lehmann", "pair_matrix", "paired_ttest", "sign_test", "wilcoxon"]
 
 
 
@@ -202,6 +203,130 @@ def _differences(values, i, j):
     return values[i] - values[j]
 
 
+def _pair_groups(values, i, j, nan_policy):
+    """Positions of the complete pairs and of the pairs with a missing score to compute.
+
+    A pair has a missing score where either model has a NaN split; under
+    "propagate" those pairs are not computed (their results stay NaN).
+    """
+    row_has_nan = np.isnan(values).any(axis=1)
+    ragged = row_has_nan[i] | row_has_nan[j]
+    complete = np.flatnonzero(~ragged)
+    if nan_policy == "omit":
+        return complete, np.flatnonzero(ragged)
+    return complete, np.empty(0, dtype=np.intp)
+
+
+def _pair_chunks(values, i, j, positions):
+    """Differences of the pairs at ``positions``, chunk by chunk, with their present counts.
+
+    Yields ``(rows, diff, n_present)``: ``rows`` indexes ``positions``'
+    pairs, ``diff`` their differences (NaN where a score is missing) and
+    ``n_present`` the number of non-missing differences of each.
+    """
+    n_splits = values.shape[1]
+    for part in chunks(positions.size, n_splits):
+        rows = positions[part]
+        diff = _differences(values, i[rows], j[rows])
+        n_present = n_splits - np.count_nonzero(np.isnan(diff), axis=1)
+        yield rows, diff, n_present
+
+
+def _row_means(diff, n_present):
+    """Mean of the present differences of each row (NaN for a row without any)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if np.all(n_present == diff.shape[1]):
+            return diff.sum(axis=1) / n_present
+        return np.where(np.isnan(diff), 0.0, diff).sum(axis=1) / n_present
+
+
+def _signed_rank_rows(diff, n_present, alternative):
+    """Statistic and p-value of the signed-rank test of each row, as ``scipy.stats.wilcoxon``.
+
+    One row per pair; missing differences (NaN) are omitted, as scipy's
+    ``nan_policy="omit"`` on that pair alone. See :func:`wilcoxon`, Notes.
+    """
+    n_rows, n = diff.shape
+    keys = _signed_rank.sorted_keys(diff)
+    n_zero = np.count_nonzero(keys < 2, axis=1)
+    count = n_present - n_zero  # non-zero differences: the ranked ones
+    negative = np.zeros(n_rows)
+    tie_term = np.zeros(n_rows)
+    has_ties = np.zeros(n_rows, dtype=bool)
+    magnitude = keys >> np.uint64(1)
+    tied = np.any((magnitude[:, 1:] == magnitude[:, :-1]) & (magnitude[:, 1:] != 0), axis=1)
+    general = tied | (n_present < n)
+    simple = ~general
+    if simple.any():
+        # No ties, nothing missing: the non-zero differences have ranks 1, 2, ... in order.
+        weights = np.column_stack([np.arange(1.0, n + 1.0), np.ones(n)])
+        sums = (keys[simple] & np.uint64(1)).astype(float) @ weights
+        negative[simple] = sums[:, 0] - n_zero[simple] * sums[:, 1]
+    if general.any():
+        ranks, sizes = _signed_rank.average_ranks(
+            keys[general], n_zero[general], n_present[general]
+        )
+        signs = (keys[general] & np.uint64(1)).astype(float)
+        negative[general] = np.einsum("ij,ij->i", signs, ranks)
+        tie_term[general] = (sizes * sizes - (sizes > 0)).sum(axis=1)  # sum of t**3 - t
+        has_ties[general] = (sizes > 1).any(axis=1)
+    countf = count.astype(float)
+    positive = countf * (countf + 1.0) * 0.5 - negative
+    statistic = np.minimum(positive, negative) if alternative == "two-sided" else positive
+    statistic[n_present == 0] = np.nan
+    pvalue = np.full(n_rows, np.nan)
+    # scipy's method="auto": exact without ties and zeros up to 50 observations; with
+    # ties or zeros, all sign patterns up to 13 observations; the normal approximation
+    # otherwise. "Observations" count the zero differences.
+    asymptotic = (n_present > _signed_rank.EXACT_MAX_N) | (
+        (has_ties | (n_zero > 0)) & (n_present > _signed_rank.PERMUTATION_MAX_N)
+    )
+    exact = ~asymptotic & ~has_ties & (n_zero == 0) & (n_present > 0)
+    permutation = ~asymptotic & ~exact & (count > 0)
+    if asymptotic.any():
+        pvalue[asymptotic] = _normal_pvalue(
+            positive[asymptotic], countf[asymptotic], tie_term[asymptotic], alternative
+        )
+    for size in np.unique(n_present[exact]):
+        rows = exact & (n_present == size)
+        below, above = _signed_rank.exact_tails(int(size))
+        rank_sum = positive[rows].astype(np.int64)
+        pvalue[rows] = _tail_pvalue(below[rank_sum], above[rank_sum], 2.0**size, alternative)
+    if permutation.any():
+        ranks, _ = _signed_rank.average_ranks(
+            keys[permutation], n_zero[permutation], n_present[permutation]
+        )
+        below, above, which = _signed_rank.permutation_tails(np.rint(2.0 * ranks))
+        doubled = np.rint(2.0 * positive[permutation]).astype(np.int64)
+        pvalue[permutation] = _tail_pvalue(
+            below[which, doubled], above[which, doubled], 2.0 ** count[permutation], alternative
+        )
+    return statistic, pvalue, count == 0
+
+
+def _normal_pvalue(rank_sum, count, tie_term, alternative):
+    """P-value of the normal approximation, with scipy's operations in scipy's order."""
+    mean = count * (count + 1.0) * 0.25
+    variance = count * (count + 1.0) * (2.0 * count + 1.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        se = np.sqrt((variance - tie_term / 2) / 24)
+        z = (rank_sum - mean) / se
+    if alternative == "less":
+        return special.ndtr(z)
+    if alternative == "greater":
+        return special.ndtr(-z)
+    return 2 * special.ndtr(-np.abs(z))
+
+
+def _tail_pvalue(below, above, patterns, alternative):
+    """P-value from the counts of sign patterns at or below / at or above the statistic."""
+    if alternative == "less":
+        return below / patterns
+    if alternative == "greater":
+        return above / patterns
+    return np.clip(2 * np.minimum(below / patterns, above / patterns), 0.0, 1.0)
+
+
 def wilcoxon(
     values,
     i,
@@ -209,6 +334,7 @@ def wilcoxon(
     *,
     alternative: str = "two-sided",
     nan_policy: str = "propagate",
+    hodges_lehmann: bool = True,
 ) -> dict[str, np.ndarray]:
     """Wilcoxon signed-rank test of ``values[i] - values[j]`` for every pair (scipy defaults).
 
@@ -222,23 +348,46 @@ def wilcoxon(
         About the location of model_1 - model_2, as in scipy.
     nan_policy : {"propagate", "omit"}
         NaN results for pairs with a missing score, or their complete splits.
+    hodges_lehmann : bool
+        Also return ``median_diff``, the Hodges–Lehmann estimate of each pair
+        (:func:`hodges_lehmann`). It costs ``O(n**2)`` per pair against the
+        test's ``O(n log n)``: pass False when it is not shown.
 
     Returns
     -------
     dict of str to numpy.ndarray
-        ``mean_diff, statistic, pvalue`` and the boolean masks ``identical``
-        and ``constant`` (always False: a constant difference is ordinary
-        data for a rank test).
+        ``mean_diff, statistic, pvalue``, ``median_diff`` (when
+        ``hodges_lehmann``) and the boolean masks ``identical`` and
+        ``constant`` (always False: a constant difference is ordinary data
+        for a rank test).
 
     Notes
     -----
-    ``scipy.stats.wilcoxon(d, axis=1)`` with its defaults (``zero_method=
-    "wilcox"``: zero differences are dropped; ``method="auto"``) on the 2-D
-    array of differences, in chunks of pairs. The statistic is scipy's: the
-    smaller of the rank sums of positive and negative differences when
-    two-sided, the rank sum of the positive ones otherwise. Pairs whose
-    differences are all zero, for which scipy has no answer, get statistic 0
-    and p-value 1.
+    The numbers of ``scipy.stats.wilcoxon(d)`` on each pair's differences
+    ``d`` with its defaults (``zero_method="wilcox"``, ``correction=False``,
+    ``method="auto"``), computed for all pairs at once. As scipy (1.17):
+
+    * Zero differences are dropped; the ``n'`` others are ranked by ``|d|``,
+      ties averaged. ``T+`` and ``T-`` are the rank sums of the positive and
+      the negative ones. The statistic is ``min(T+, T-)`` when two-sided and
+      ``T+`` otherwise.
+    * ``method="auto"`` decides on the number ``n`` of differences, zeros
+      included: ``n > 50`` takes the normal approximation. Otherwise, without
+      ties or zeros, the exact distribution of ``T+`` over the ``2**n`` sign
+      patterns ("less": ``P(T+ <= t)``, "greater": ``P(T+ >= t)``, two-sided
+      twice the smaller, at most 1); with ties or zeros and ``n <= 13``, the
+      same over the sign patterns of the tied ranks (scipy's exhaustive
+      ``permutation_test``); with ties or zeros and ``13 < n <= 50``, the
+      normal approximation.
+    * Normal approximation: ``z = (T+ - n'(n'+1)/4) / s`` with
+      ``s**2 = (n'(n'+1)(2n'+1) - sum(t**3 - t)/2) / 24`` over the tie
+      groups of sizes ``t``; no continuity correction; "less" ``Phi(z)``,
+      "greater" ``Phi(-z)``, two-sided ``2 Phi(-|z|)``.
+
+    scipy decides "ties or zeros" once for all the rows of one call; here
+    each pair is decided alone, as ``scipy.stats.wilcoxon`` on that pair.
+    Pairs whose differences are all zero get statistic 0 and p-value 1
+    (scipy gives NaN from 14 observations on).
 
     Examples
     --------
@@ -246,6 +395,8 @@ def wilcoxon(
     >>> out = wilcoxon(x, [0], [1])
     >>> float(out["statistic"][0]), round(float(out["pvalue"][0]), 4)
     (1.0, 0.0625)
+    >>> round(float(out["median_diff"][0]), 4)
+    0.075
 
     Compare with scipy:
 
@@ -253,52 +404,105 @@ def wilcoxon(
     >>> round(float(stats.wilcoxon(x[0], x[1]).pvalue), 4)
     0.0625
     """
-    from scipy import stats
-
     values, i, j = _check_inputs(values, i, j, alternative, nan_policy)
+    values = values + 0.0  # no negative zero: a zero difference has a clear sign bit
     n_pairs = i.size
     mean = np.full(n_pairs, np.nan)
     statistic = np.full(n_pairs, np.nan)
     pvalue = np.full(n_pairs, np.nan)
     identical = np.zeros(n_pairs, dtype=bool)
-    for part in chunks(n_pairs, values.shape[1]):
-        diff = _differences(values, i[part], j[part])
-        present = ~np.isnan(diff)
-        count = present.sum(axis=1)
-        has_nan = count < diff.shape[1]
-        nonzero = np.sum((diff != 0.0) & present, axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            m = np.where(present, diff, 0.0).sum(axis=1) / count
-        usable = (count > 0) & (~has_nan if nan_policy == "propagate" else True)
-        m[~usable] = np.nan
-        mean[part] = m
-        zero_only = usable & (nonzero == 0)
-        identical[part] = zero_only
-        # scipy has no answer for pairs without a non-zero difference; skip them.
-        run = usable & ~zero_only
-        stat = np.full(diff.shape[0], np.nan)
-        p = np.full(diff.shape[0], np.nan)
-        if run.any():
-            clean = run & ~has_nan
-            if clean.any():
-                res = stats.wilcoxon(diff[clean], axis=1, alternative=alternative)
-                stat[clean], p[clean] = res.statistic, res.pvalue
-            ragged = run & has_nan
-            if ragged.any():
-                res = stats.wilcoxon(
-                    diff[ragged], axis=1, alternative=alternative, nan_policy="omit"
-                )
-                stat[ragged], p[ragged] = res.statistic, res.pvalue
-        stat[zero_only] = 0.0
-        p[zero_only] = 1.0
-        statistic[part], pvalue[part] = stat, p
-    return {
-        "mean_diff": mean,
-        "statistic": statistic,
-        "pvalue": pvalue,
-        "identical": identical,
-        "constant": np.zeros(n_pairs, dtype=bool),
-    }
+    for positions in _pair_groups(values, i, j, nan_policy):
+        for rows, diff, n_present in _pair_chunks(values, i, j, positions):
+            mean[rows] = _row_means(diff, n_present)
+            stat, p, zero_only = _signed_rank_rows(diff, n_present, alternative)
+            zero_only &= n_present > 0
+            stat[zero_only] = 0.0
+            p[zero_only] = 1.0
+            statistic[rows], pvalue[rows], identical[rows] = stat, p, zero_only
+    out = {"mean_diff": mean, "statistic": statistic, "pvalue": pvalue}
+    if hodges_lehmann:
+        out["median_diff"] = _hodges_lehmann(values, i, j, nan_policy)
+    out["identical"] = identical
+    out["constant"] = np.zeros(n_pairs, dtype=bool)
+    return out
+
+
+def hodges_lehmann(values, i, j, *, nan_policy: str = "propagate") -> np.ndarray:
+    """Hodges–Lehmann estimate of the location of ``values[i] - values[j]`` for every pair.
+
+    Parameters
+    ----------
+    values : array_like, shape (models, splits)
+        Scores, NaN for a missing one.
+    i, j : array_like of int
+        Positions of model_1 and model_2 of each pair.
+    nan_policy : {"propagate", "omit"}
+        NaN for pairs with a missing score, or the estimate on their complete
+        splits.
+
+    Returns
+    -------
+    numpy.ndarray
+        One estimate per pair (NaN for a pair without any difference).
+
+    Notes
+    -----
+    The median of the ``n (n + 1) / 2`` Walsh averages ``(d_a + d_b) / 2``,
+    ``a <= b``, of the ``n`` differences ``d`` of a pair, zero differences
+    included: the location estimate that goes with the Wilcoxon signed-rank
+    test (Hodges and Lehmann 1963; Hollander, Wolfe and Chicken,
+    *Nonparametric Statistical Methods*, section 3.2). Computed from the
+    sorted differences of a chunk of pairs at a time, the averages of each
+    pair partitioned at their middle: ``O(n**2)`` time per pair.
+
+    Examples
+    --------
+    >>> x = np.array([[0.9, 0.8, 0.85, 0.95], [0.8, 0.75, 0.8, 0.85]])
+    >>> round(float(hodges_lehmann(x, [0], [1])[0]), 4)
+    0.075
+
+    The same by hand: the ten Walsh averages of ``d = (0.1, 0.05, 0.05, 0.1)``.
+
+    >>> from itertools import combinations_with_replacement
+    >>> d = x[0] - x[1]
+    >>> round(float(np.median([(a + b) / 2 for a, b in combinations_with_replacement(d, 2)])), 4)
+    0.075
+    """
+    values, i, j = _check_inputs(values, i, j, "two-sided", nan_policy)
+    return _hodges_lehmann(values, i, j, nan_policy)
+
+
+def _hodges_lehmann(values, i, j, nan_policy):
+    estimate = np.full(i.size, np.nan)
+    for positions in _pair_groups(values, i, j, nan_policy):
+        for rows, diff, n_present in _pair_chunks(values, i, j, positions):
+            ordered = np.sort(diff, axis=1)  # NaN last
+            for size in np.unique(n_present):
+                if size == 0:
+                    continue
+                same = n_present == size
+                estimate[rows[same]] = _walsh_median(ordered[same, :size])
+    return estimate
+
+
+def _walsh_median(ordered):
+    """Median of the Walsh averages of each row of sorted differences."""
+    n_rows, n = ordered.shape
+    n_averages = n * (n + 1) // 2
+    middle = (n_averages - 1) // 2
+    kth = [middle] if n_averages % 2 else [middle, middle + 1]
+    out = np.empty(n_rows)
+    for part in chunks(n_rows, n_averages):
+        rows = ordered[part]
+        sums = np.empty((rows.shape[0], n_averages))
+        start = 0
+        for a in range(n):
+            np.add(rows[:, a : a + 1], rows[:, a:], out=sums[:, start : start + n - a])
+            start += n - a
+        sums.partition(kth, axis=1)
+        # Halving is exact, so the median of the sums halved is the median of the averages.
+        out[part] = sums[:, kth].mean(axis=1) / 2
+    return out
 
 
 def sign_test(
@@ -333,11 +537,16 @@ def sign_test(
     -----
     Ties (zero differences) are dropped. With ``k`` wins of model_1 out of
     ``n`` splits without a tie, ``X ~ Binomial(n, 1/2)``: "greater" is
-    ``P(X >= k)``, "less" ``P(X <= k)`` and "two-sided"
-    ``min(1, 2 min(P(X <= k), P(X >= k)))``, which is what
-    ``scipy.stats.binomtest(k, n)`` gives for p = 1/2. Computed on whole
-    arrays with ``scipy.special.bdtr``. A pair without any non-tied split
-    gets statistic 0 and p-value 1. See Demšar (2006), section 3.1.3.
+    ``P(X >= k)``, "less" ``P(X <= k)`` and "two-sided" the probability of
+    the outcomes no more likely than ``k``, which for ``p = 1/2`` is
+    ``min(1, P(X <= m) + P(X >= n - m))`` with ``m = min(k, n - k)``, and 1
+    when ``k = n / 2``: ``scipy.stats.binomtest(k, n).pvalue``, with the
+    same ``scipy.stats.binom`` tails, on whole arrays. A pair without any
+    non-tied split gets statistic 0 and p-value 1. See Demšar (2006),
+    section 3.1.3.
+
+    The wins and ties of a chunk of pairs come from one pass over their
+    differences each; the complete pairs (the usual case) need no mask.
 
     Examples
     --------
@@ -354,42 +563,21 @@ def sign_test(
     """
     values, i, j = _check_inputs(values, i, j, alternative, nan_policy)
     n_pairs = i.size
-    wins = np.zeros(n_pairs, dtype=np.int64)
-    losses = np.zeros(n_pairs, dtype=np.int64)
-    ties = np.zeros(n_pairs, dtype=np.int64)
+    wins = np.full(n_pairs, np.nan)
+    losses = np.full(n_pairs, np.nan)
+    ties = np.full(n_pairs, np.nan)
     mean = np.full(n_pairs, np.nan)
-    has_nan = np.zeros(n_pairs, dtype=bool)
-    for part in chunks(n_pairs, values.shape[1]):
-        diff = _differences(values, i[part], j[part])
-        present = ~np.isnan(diff)
-        wins[part] = np.sum(diff > 0.0, axis=1)
-        losses[part] = np.sum(diff < 0.0, axis=1)
-        ties[part] = np.sum(diff == 0.0, axis=1)
-        n = present.sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean[part] = np.where(present, diff, 0.0).sum(axis=1) / n
-        has_nan[part] = ~present.all(axis=1)
-    n = wins + losses
-    lower = special.bdtr(wins, n, 0.5)  # P(X <= k)
-    upper = special.bdtr(losses, n, 0.5)  # P(X >= k) = P(X <= n - k) for p = 1/2
-    if alternative == "greater":
-        pvalue = upper
-    elif alternative == "less":
-        pvalue = lower
-    else:
-        pvalue = np.minimum(1.0, 2.0 * np.minimum(lower, upper))
-    identical = (n == 0) & (ties > 0)
-    pvalue = np.where(identical, 1.0, pvalue)
-    pvalue[(n == 0) & (ties == 0)] = np.nan  # no split where both models have a score
-    wins, losses, ties = (wins.astype(float), losses.astype(float), ties.astype(float))
-    statistic = wins.copy()
-    if nan_policy == "propagate":
-        for column in (mean, statistic, pvalue, wins, losses, ties):
-            column[has_nan] = np.nan
-        identical &= ~has_nan
+    for positions in _pair_groups(values, i, j, nan_policy):
+        for rows, diff, n_present in _pair_chunks(values, i, j, positions):
+            won = np.count_nonzero(diff > 0.0, axis=1)
+            tied = np.count_nonzero(diff == 0.0, axis=1)
+            wins[rows], ties[rows] = won, tied
+            losses[rows] = n_present - won - tied
+            mean[rows] = _row_means(diff, n_present)
+    pvalue, identical = _sign_pvalue(wins, losses, ties, alternative)
     return {
         "mean_diff": mean,
-        "statistic": statistic,
+        "statistic": wins.copy(),
         "pvalue": pvalue,
         "wins": wins,
         "losses": losses,
@@ -397,6 +585,29 @@ def sign_test(
         "identical": identical,
         "constant": np.zeros(n_pairs, dtype=bool),
     }
+
+
+def _sign_pvalue(wins, losses, ties, alternative):
+    """``scipy.stats.binomtest(wins, wins + losses).pvalue`` on arrays; 1 where all tie."""
+    from scipy import stats
+
+    n = wins + losses
+    pvalue = np.full(wins.shape, np.nan)
+    run = n > 0  # False for NaN counts too
+    k, n = wins[run], n[run]
+    if alternative == "less":
+        pvalue[run] = stats.binom.cdf(k, n, 0.5)
+    elif alternative == "greater":
+        pvalue[run] = stats.binom.sf(k - 1, n, 0.5)
+    else:
+        # binomtest sums the outcomes with pmf <= pmf(k) (1e-7 relative slack); for
+        # p = 1/2 these are the two tails beyond m = min(k, n - k), computed as scipy does.
+        m = np.minimum(k, n - k)
+        tails = stats.binom.cdf(m, n, 0.5) + stats.binom.sf(n - m - 1, n, 0.5)
+        pvalue[run] = np.where(2 * k == n, 1.0, np.minimum(1.0, tails))
+    identical = (wins + losses == 0) & (ties > 0)
+    pvalue[identical] = 1.0
+    return pvalue, identical
 
 
 def pair_matrix(n_models: int, rows, cols, upper, lower, *, boolean: bool = False) -> np.ndarray:

@@ -1,0 +1,121 @@
+"""Signed ranks of many rows of paired differences at once, and the null distributions.
+
+The machinery behind :func:`pdcompare.stats.paired.wilcoxon`: every function
+works on a 2-D array whose rows are the differences of different pairs of
+models, with no Python loop over rows.
+
+Ranking. ``|d|`` and the sign of ``d`` are packed into one unsigned integer per
+element: the IEEE-754 bits of a float rotated left by one place, so that the
+magnitude bits come first and the sign bit becomes the lowest bit. For
+non-negative floats the bit pattern orders like the value, so sorting these
+keys along each row sorts ``|d|`` (zeros first, NaN last) and carries each
+sign along, without an ``argsort``. Zero differences (dropped, scipy's
+``zero_method="wilcox"``) are then the first positions of a row and missing
+ones the last; tied magnitudes are adjacent.
+
+Null distributions. For ``n`` differences without ties or zeros the counts
+of the signed-rank statistic ``T+`` over the ``2**n`` sign patterns are the
+coefficients of ``prod_{k=1..n} (1 + x**k)``, computed once per ``n`` in
+integers (exact up to ``n = 50``, where they stay below ``2**53``). With ties
+or zeros and at most 13 observations scipy enumerates all sign patterns; the
+counts of twice ``T+`` (an integer: average ranks are multiples of 1/2) are
+then computed once per distinct set of ranks.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+#: Largest sample size with an exact p-value in ``method="auto"`` (scipy: ``d.shape[-1] > 50``).
+EXACT_MAX_N = 50
+
+#: Largest sample size that scipy enumerates when there are ties or zeros (2**13 <= 9999).
+PERMUTATION_MAX_N = 13
+
+
+def sorted_keys(diff: np.ndarray) -> np.ndarray:
+    """Sort ``|diff|`` along each row, each element keeping its sign in the lowest bit.
+
+    ``diff`` must hold no negative zero (``values + 0.0`` removes them before
+    differencing). Returns uint64 keys: ``key >> 1`` orders like ``|d|`` (0 for
+    a zero difference, largest for NaN) and ``key & 1`` is 1 for a negative
+    difference.
+    """
+    bits = np.ascontiguousarray(diff, dtype=np.float64).view(np.uint64)
+    keys = bits << np.uint64(1)
+    keys |= bits >> np.uint64(63)
+    keys.sort(axis=1)
+    return keys
+
+
+def average_ranks(keys: np.ndarray, n_zero: np.ndarray, n_present: np.ndarray):
+    """Average ranks of the non-zero present differences and the size of their tie groups.
+
+    ``keys`` are the sorted keys of :func:`sorted_keys`; positions below
+    ``n_zero`` (zeros) and from ``n_present`` on (missing) get rank 0 and
+    group size 0. Ranks count from 1 among the non-zero differences, ties
+    averaged, as ``scipy.stats.rankdata(method="average")``.
+    """
+    n_rows, n = keys.shape
+    magnitude = keys >> np.uint64(1)
+    positions = np.arange(n)
+    new = np.ones((n_rows, n), dtype=bool)
+    new[:, 1:] = magnitude[:, 1:] != magnitude[:, :-1]
+    start = np.maximum.accumulate(np.where(new, positions, 0), axis=1)
+    last = np.ones((n_rows, n), dtype=bool)
+    last[:, :-1] = new[:, 1:]
+    stop = np.minimum.accumulate(np.where(last, positions + 1, n)[:, ::-1], axis=1)[:, ::-1]
+    keep = (positions >= n_zero[:, None]) & (positions < n_present[:, None])
+    # Ordinal ranks start + 1 .. stop of the group, averaged, shifted past the zeros.
+    ranks = np.where(keep, (start + stop + 1) * 0.5 - n_zero[:, None], 0.0)
+    sizes = np.where(keep, stop - start, 0)
+    return ranks, sizes
+
+
+@functools.cache
+def exact_tails(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Counts of ``T+ <= k`` and ``T+ >= k`` (k = 0 .. n(n+1)/2) over the 2**n sign patterns.
+
+    Divided by ``2**n`` they are scipy's ``WilcoxonDistribution(n).cdf`` and
+    ``.sf`` (whose probabilities are the same dyadic fractions, summed
+    without rounding error).
+    """
+    counts = np.ones(1, dtype=np.int64)
+    for k in range(1, n + 1):
+        grown = np.zeros(counts.size + k, dtype=np.int64)
+        grown[: counts.size] += counts
+        grown[k:] += counts
+        counts = grown
+    below = np.cumsum(counts)
+    above = below[-1] - below + counts
+    below.setflags(write=False)
+    above.setflags(write=False)
+    return below, above
+
+
+def permutation_tails(doubled_ranks: np.ndarray):
+    """Tails of twice ``T+`` over all sign patterns, once per distinct row of doubled ranks.
+
+    ``doubled_ranks`` (rows x n, integers, 0 for a zero or missing
+    difference) are twice the average ranks of each row. Returns
+    ``(below, above, row)``: ``below[u, s]`` and ``above[u, s]`` count the
+    sign patterns of the non-zero differences with ``2 T+ <= s`` and
+    ``2 T+ >= s`` for the ``u``-th distinct rank set, and ``row`` maps each
+    input row to its ``u``.
+    """
+    ranks = np.sort(doubled_ranks.astype(np.int64), axis=1)
+    unique, row = np.unique(ranks, axis=0, return_inverse=True)
+    total = int(unique.sum(axis=1).max(initial=0))
+    counts = np.zeros((unique.shape[0], total + 1), dtype=np.int64)
+    counts[:, 0] = 1
+    grid = np.arange(total + 1)
+    for weight in unique.T:
+        source = grid - weight[:, None]
+        shifted = np.take_along_axis(counts, np.maximum(source, 0), axis=1)
+        shifted[(source < 0) | (weight[:, None] == 0)] = 0
+        counts += shifted
+    below = np.cumsum(counts, axis=1)
+    above = below[:, -1:] - below + counts
+    return below, above, row.ravel()
