@@ -10,7 +10,7 @@ from pdcompare.inputs.attrs import with_attrs
 from pdcompare.inputs.design import Design
 from pdcompare.inputs.files import read_csv
 
-__all__ = ["load_grid_search_scores"]
+__all__ = ["load_benchmark", "load_grid_search_scores"]
 
 
 def load_grid_search_scores() -> pd.DataFrame:
@@ -48,3 +48,80 @@ def load_grid_search_scores() -> pd.DataFrame:
         source="cv=RepeatedStratifiedKFold(n_splits=10, n_repeats=10)",
     )
     return with_attrs(scores, {"design": design.to_attrs()})
+
+
+def load_benchmark() -> pd.DataFrame:
+    """Fold scores of 7 scikit-learn classifiers on 22 data sets: a benchmark frame.
+
+    The 10-fold stratified cross-validated accuracy (higher is better) of
+    ``logistic`` (scaled logistic regression), ``lda``, ``naive_bayes``
+    (Gaussian), ``knn`` (scaled, 5 neighbours), ``tree``, ``forest`` (50
+    trees) and ``svc_rbf`` (scaled) on the four data sets scikit-learn ships
+    (iris, wine, breast_cancer, digits) and 18 generated ones
+    (``make_classification`` of varied difficulty, moons, circles, Gaussian
+    quantiles, Hastie). Every model sees the same 10 splits of a data set.
+    The design, 10-fold cross-validation (``n_test / n_train = 1/9``), is
+    attached. Regenerate with ``scripts/make_benchmark.py``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        7 x 220 benchmark frame: models as rows (index named ``model``),
+        columns a ``(dataset, split)`` MultiIndex (22 data sets x 10 splits,
+        data sets in the order above), with ``attrs["pdcompare"]["design"]``.
+
+    Notes
+    -----
+    The data are stored as a long table (one row per model, data set and
+    split, scores as exact float text) and pivoted here by key, never by row
+    order.
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_benchmark
+    >>> scores = load_benchmark()
+    >>> scores.shape
+    (7, 220)
+    >>> scores.columns.names
+    FrozenList(['dataset', 'split'])
+    >>> scores.T.groupby(level="dataset", sort=False).mean().T.loc[:, "iris":"wine"].round(3)
+    dataset       iris   wine
+    model
+    logistic     0.953  0.983
+    lda          0.980  0.989
+    naive_bayes  0.953  0.972
+    knn          0.947  0.961
+    tree         0.940  0.882
+    forest       0.940  0.983
+    svc_rbf      0.947  0.983
+    """
+    path = resources.files("pdcompare.datasets") / "data" / "benchmark.csv"
+    with resources.as_file(path) as csv:
+        table = read_csv(csv, dtype={"model": str, "dataset": str, "split": str})
+    scores = _benchmark_frame(table)
+    design = Design(test_train_ratio=1 / 9, source="cv=StratifiedKFold(n_splits=10)")
+    return with_attrs(scores, {"design": design.to_attrs()})
+
+
+def _benchmark_frame(table: pd.DataFrame) -> pd.DataFrame:
+    """Models x (dataset, split) frame of a long table, paired by key, rows and columns in order.
+
+    Rows, data sets and splits come in their order of first appearance in
+    ``table``; a duplicate (model, dataset, split) key raises ``ValueError``.
+    """
+    keys = ["model", "dataset", "split"]
+    duplicated = table.duplicated(keys, keep=False)
+    if duplicated.any():
+        shown = table.loc[duplicated, keys].drop_duplicates().head(5).to_numpy().tolist()
+        msg = f"benchmark table: each (model, dataset, split) must appear once; got {shown}."
+        raise ValueError(msg)
+    models = pd.unique(table["model"])
+    columns = pd.MultiIndex.from_product(
+        [pd.unique(table["dataset"]), pd.unique(table["split"])], names=["dataset", "split"]
+    )
+    scores = table.pivot_table(
+        index="model", columns=["dataset", "split"], values="score", aggfunc="first"
+    )
+    # In table order; a missing cell would be NaN.
+    scores = scores.reindex(index=pd.Index(models, name="model"), columns=columns)
+    return scores.astype(float)
