@@ -106,7 +106,16 @@ def permutation_tails(doubled_ranks: np.ndarray):
     input row to its ``u``.
     """
     ranks = np.sort(doubled_ranks.astype(np.int64), axis=1)
-    unique, row = np.unique(ranks, axis=0, return_inverse=True)
+    # The non-zero ranks (at most PERMUTATION_MAX_N of them) are last after sorting.
+    ranks = ranks[:, -PERMUTATION_MAX_N:]
+    # A set of average ranks is fixed by its size and where its tie groups start: one
+    # integer key per row (np.unique on rows would sort them as bytes, much slower).
+    width = ranks.shape[1]
+    starts = ranks[:, 1:] != ranks[:, :-1]
+    key = starts.astype(np.int64) @ (1 << np.arange(1, width, dtype=np.int64))
+    key += np.count_nonzero(ranks, axis=1).astype(np.int64) << width
+    _, first, row = np.unique(key, return_index=True, return_inverse=True)
+    unique = ranks[first]
     total = int(unique.sum(axis=1).max(initial=0))
     counts = np.zeros((unique.shape[0], total + 1), dtype=np.int64)
     counts[:, 0] = 1

@@ -265,8 +265,12 @@ def _signed_rank_rows(diff, n_present, alternative):
     has_ties = np.zeros(n_rows, dtype=bool)
     magnitude = keys >> np.uint64(1)
     tied = np.any((magnitude[:, 1:] == magnitude[:, :-1]) & (magnitude[:, 1:] != 0), axis=1)
-    general = tied | (n_present < n)
+    # Average ranks where there are ties, missing values, or zeros with few enough
+    # observations for the sign patterns (which need every rank); else ranks 1, 2, ...
+    few_with_zeros = (n_zero > 0) & (n_present <= _signed_rank.PERMUTATION_MAX_N)
+    general = tied | (n_present < n) | few_with_zeros
     simple = ~general
+    ranks = None
     if simple.any():
         # No ties, nothing missing: the non-zero differences have ranks 1, 2, ... in order.
         weights = np.column_stack([np.arange(1.0, n + 1.0), np.ones(n)])
@@ -303,10 +307,9 @@ def _signed_rank_rows(diff, n_present, alternative):
         rank_sum = positive[rows].astype(np.int64)
         pvalue[rows] = _tail_pvalue(below[rank_sum], above[rank_sum], 2.0**size, alternative)
     if permutation.any():
-        ranks, _ = _signed_rank.average_ranks(
-            keys[permutation], n_zero[permutation], n_present[permutation]
-        )
-        below, above, which = _signed_rank.permutation_tails(np.rint(2.0 * ranks))
+        # Rows with ties or zeros and at most 13 observations: all among the general ones.
+        doubled_ranks = np.rint(2.0 * ranks[permutation[general]])
+        below, above, which = _signed_rank.permutation_tails(doubled_ranks)
         doubled = np.rint(2.0 * positive[permutation]).astype(np.int64)
         pvalue[permutation] = _tail_pvalue(
             below[which, doubled], above[which, doubled], 2.0 ** count[permutation], alternative
