@@ -319,6 +319,24 @@ def test_sign_test_every_win_count(n):
         assert_allclose(out["pvalue"], ref, rtol=1e-12, atol=0)
 
 
+def test_sign_test_many_pairs_use_one_pvalue_per_count():
+    # More pairs than (n + 1)**2 possible counts: p-values are looked up by (wins, n).
+    values = table(10, "coarse", n_models=40, seed=23)
+    i, j = ordered_pairs(40)
+    assert i.size > 11**2
+    for alternative in ALTERNATIVES:
+        out = paired.sign_test(values, i, j, alternative=alternative)
+        n = (out["wins"] + out["losses"]).astype(int)
+        reference = {
+            (k, m): stats.binomtest(k, m, alternative=alternative).pvalue
+            for k, m in set(zip(out["wins"].astype(int).tolist(), n.tolist(), strict=True))
+            if m > 0
+        }
+        expected = [reference.get((k, m), 1.0) for k, m in
+                    zip(out["wins"].astype(int).tolist(), n.tolist(), strict=True)]
+        assert_allclose(out["pvalue"], expected, rtol=1e-12, atol=0)
+
+
 @pytest.mark.parametrize("nan_policy", ["propagate", "omit"])
 def test_sign_test_missing_scores(nan_policy):
     values = table(20, "rounded", n_models=4, seed=22)

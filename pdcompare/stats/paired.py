@@ -26,6 +26,7 @@ positions of those pairs are returned so that the caller can warn.
 from __future__ import annotations
 
 import os
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -39,6 +40,9 @@ from pdcompare.stats._moments import chunks, pair_moments
 __all__ = ["hodges_lehmann", "pair_matrix", "paired_ttest", "sign_test", "wilcoxon"]
 
 
+
+#: Position of the lowest byte in a uint64 (the sign bit of a signed-rank key).
+_LOW_BYTE = 0 if sys.byteorder == "little" else 7
 
 #: Pairs from which the t p-values are computed on two threads.
 _THREADED_PAIRS = 100_000
@@ -258,30 +262,32 @@ def _signed_rank_rows(diff, n_present, alternative):
     """
     n_rows, n = diff.shape
     keys = _signed_rank.sorted_keys(diff)
-    n_zero = np.count_nonzero(keys < 2, axis=1)
+    n_zero = _count_true(keys < 2)
     count = n_present - n_zero  # non-zero differences: the ranked ones
+    # The sign bits: the lowest byte of each key, read in place, 1 for a negative difference.
+    negatives = keys.view(np.uint8)[:, _LOW_BYTE::8] & np.uint8(1)
     negative = np.zeros(n_rows)
     tie_term = np.zeros(n_rows)
     has_ties = np.zeros(n_rows, dtype=bool)
-    magnitude = keys >> np.uint64(1)
-    tied = np.any((magnitude[:, 1:] == magnitude[:, :-1]) & (magnitude[:, 1:] != 0), axis=1)
-    # Average ranks where there are ties, missing values, or zeros with few enough
-    # observations for the sign patterns (which need every rank); else ranks 1, 2, ...
+    # Neighbours with the same magnitude (keys equal but for the sign bit): a tie, or
+    # two zeros. Those rows, rows with missing values, and rows with zeros and few enough
+    # observations for the sign patterns (which need every rank) get average ranks; in
+    # the others the non-zero differences have ranks 1, 2, ... in order.
+    tied = np.any((keys[:, 1:] ^ keys[:, :-1]) < 2, axis=1)
     few_with_zeros = (n_zero > 0) & (n_present <= _signed_rank.PERMUTATION_MAX_N)
     general = tied | (n_present < n) | few_with_zeros
     simple = ~general
     ranks = None
     if simple.any():
-        # No ties, nothing missing: the non-zero differences have ranks 1, 2, ... in order.
-        weights = np.column_stack([np.arange(1.0, n + 1.0), np.ones(n)])
-        sums = (keys[simple] & np.uint64(1)).astype(float) @ weights
-        negative[simple] = sums[:, 0] - n_zero[simple] * sums[:, 1]
+        bits = negatives[simple]
+        weighted = np.einsum("ij,j->i", bits, np.arange(1, n + 1, dtype=np.int64))
+        n_negative = np.add.reduce(bits, axis=1, dtype=np.int64)
+        negative[simple] = weighted - n_zero[simple] * n_negative
     if general.any():
         ranks, sizes = _signed_rank.average_ranks(
             keys[general], n_zero[general], n_present[general]
         )
-        signs = (keys[general] & np.uint64(1)).astype(float)
-        negative[general] = np.einsum("ij,ij->i", signs, ranks)
+        negative[general] = np.einsum("ij,ij->i", negatives[general], ranks)
         tie_term[general] = (sizes * sizes - (sizes > 0)).sum(axis=1)  # sum of t**3 - t
         has_ties[general] = (sizes > 1).any(axis=1)
     countf = count.astype(float)
@@ -601,26 +607,45 @@ def sign_test(
 
 
 def _sign_pvalue(wins, losses, ties, alternative):
-    """``scipy.stats.binomtest(wins, wins + losses).pvalue`` on arrays; 1 where all tie."""
-    from scipy import stats
+    """``scipy.stats.binomtest(wins, wins + losses).pvalue`` on arrays; 1 where all tie.
 
+    The p-value depends on ``(k, n)`` alone, with ``n`` at most the number of
+    splits: when the ``(n + 1)**2`` possible pairs are fewer than the pairs
+    tested, it is computed once per ``(k, n)`` and looked up (the same numbers).
+    """
     n = wins + losses
     pvalue = np.full(wins.shape, np.nan)
     run = n > 0  # False for NaN counts too
-    k, n = wins[run], n[run]
-    if alternative == "less":
-        pvalue[run] = stats.binom.cdf(k, n, 0.5)
-    elif alternative == "greater":
-        pvalue[run] = stats.binom.sf(k - 1, n, 0.5)
-    else:
-        # binomtest sums the outcomes with pmf <= pmf(k) (1e-7 relative slack); for
-        # p = 1/2 these are the two tails beyond m = min(k, n - k), computed as scipy does.
-        m = np.minimum(k, n - k)
-        tails = stats.binom.cdf(m, n, 0.5) + stats.binom.sf(n - m - 1, n, 0.5)
-        pvalue[run] = np.where(2 * k == n, 1.0, np.minimum(1.0, tails))
+    if run.any():
+        k, n_run = wins[run].astype(np.int64), n[run].astype(np.int64)
+        size = int(n_run.max()) + 1
+        if size * size < k.size:
+            cells = np.arange(size * size)
+            table_n, table_k = np.divmod(cells, size)
+            valid = (table_k <= table_n) & (table_n > 0)
+            table = np.full(size * size, np.nan)
+            table[valid] = _binomtest_pvalue(table_k[valid], table_n[valid], alternative)
+            pvalue[run] = table[n_run * size + k]
+        else:
+            pvalue[run] = _binomtest_pvalue(k, n_run, alternative)
     identical = (wins + losses == 0) & (ties > 0)
     pvalue[identical] = 1.0
     return pvalue, identical
+
+
+def _binomtest_pvalue(k, n, alternative):
+    """``binomtest(k, n, 0.5, alternative).pvalue`` for arrays of ``n >= 1``, scipy's tails."""
+    from scipy import stats
+
+    if alternative == "less":
+        return stats.binom.cdf(k, n, 0.5)
+    if alternative == "greater":
+        return stats.binom.sf(k - 1, n, 0.5)
+    # binomtest sums the outcomes with pmf <= pmf(k) (1e-7 relative slack); for
+    # p = 1/2 these are the two tails beyond m = min(k, n - k), computed as scipy does.
+    m = np.minimum(k, n - k)
+    tails = stats.binom.cdf(m, n, 0.5) + stats.binom.sf(n - m - 1, n, 0.5)
+    return np.where(2 * k == n, 1.0, np.minimum(1.0, tails))
 
 
 def pair_matrix(n_models: int, rows, cols, upper, lower, *, boolean: bool = False) -> np.ndarray:
