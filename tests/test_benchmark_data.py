@@ -2,7 +2,7 @@
 
 References: the long CSV re-read and re-pivoted independently with plain
 pandas, the CSV text itself (exact float text), and the design of 10-fold
-cross-validation from ``pdcompare.design.design_from_cv``.
+cross-validation from ``pdcompare.inputs.design.design_from_cv``.
 """
 
 from importlib import resources
@@ -12,8 +12,9 @@ import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
 
-from pdcompare.datasets import _benchmark_frame, load_benchmark
-from pdcompare.design import Design, design_from_cv
+from pdcompare import from_long
+from pdcompare.datasets import load_benchmark
+from pdcompare.inputs.design import Design, design_from_cv
 
 MODELS = ["logistic", "lda", "naive_bayes", "knn", "tree", "forest", "svc_rbf"]
 SHIPPED = ["iris", "wine", "breast_cancer", "digits"]
@@ -110,21 +111,21 @@ def test_pairing_is_by_key_not_row_order():
     table, _ = independent_frame()
     shuffled = table.sample(frac=1.0, random_state=0)
     # The order of first appearance changes with the shuffle; the cells do not.
-    a = _benchmark_frame(table)
-    b = _benchmark_frame(shuffled).loc[a.index, a.columns]
+    a = from_long(table, split="split")
+    b = from_long(shuffled, split="split").loc[a.index, a.columns]
     assert_frame_equal(a, b, check_exact=True)
 
 
 def test_duplicate_keys_are_an_error():
     table, _ = independent_frame()
     doubled = pd.concat([table, table.iloc[[5]].assign(score=0.0)])
-    with pytest.raises(ValueError, match=r"each \(model, dataset, split\) must appear once"):
-        _benchmark_frame(doubled)
+    with pytest.raises(ValueError, match=r"Each \(model, data set, split\) must appear once"):
+        from_long(doubled, split="split")
 
 
 def test_missing_cell_becomes_nan():
     table, _ = independent_frame()
-    frame = _benchmark_frame(table.drop(index=3))
+    frame = from_long(table.drop(index=3), split="split")
     assert frame.isna().sum().sum() == 1
     model, dataset, split = table.loc[3, ["model", "dataset", "split"]]
     assert np.isnan(frame.loc[model, (dataset, split)])

@@ -58,6 +58,8 @@ def _paired_test(
     elif test == "wilcoxon":
         out = paired.wilcoxon(data.values, i, j, alternative=alternative, nan_policy=policy)
         names = ("mean_diff", "statistic", "pvalue")
+        if data.meta():  # across data sets, the Hodges–Lehmann estimate too
+            names = (*names, "median_diff")
     else:
         out = paired.sign_test(data.values, i, j, alternative=alternative, nan_policy=policy)
         names = ("mean_diff", "statistic", "pvalue", "wins", "losses", "ties")

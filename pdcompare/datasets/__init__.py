@@ -98,30 +98,8 @@ def load_benchmark() -> pd.DataFrame:
     path = resources.files("pdcompare.datasets") / "data" / "benchmark.csv"
     with resources.as_file(path) as csv:
         table = read_csv(csv, dtype={"model": str, "dataset": str, "split": str})
-    scores = _benchmark_frame(table)
+    from pdcompare.inputs.benchmark import from_long
+
+    scores = from_long(table, split="split")
     design = Design(test_train_ratio=1 / 9, source="cv=StratifiedKFold(n_splits=10)")
     return with_attrs(scores, {"design": design.to_attrs()})
-
-
-def _benchmark_frame(table: pd.DataFrame) -> pd.DataFrame:
-    """Models x (dataset, split) frame of a long table, paired by key, rows and columns in order.
-
-    Rows, data sets and splits come in their order of first appearance in
-    ``table``; a duplicate (model, dataset, split) key raises ``ValueError``.
-    """
-    keys = ["model", "dataset", "split"]
-    duplicated = table.duplicated(keys, keep=False)
-    if duplicated.any():
-        shown = table.loc[duplicated, keys].drop_duplicates().head(5).to_numpy().tolist()
-        msg = f"benchmark table: each (model, dataset, split) must appear once; got {shown}."
-        raise ValueError(msg)
-    models = pd.unique(table["model"])
-    columns = pd.MultiIndex.from_product(
-        [pd.unique(table["dataset"]), pd.unique(table["split"])], names=["dataset", "split"]
-    )
-    scores = table.pivot_table(
-        index="model", columns=["dataset", "split"], values="score", aggfunc="first"
-    )
-    # In table order; a missing cell would be NaN.
-    scores = scores.reindex(index=pd.Index(models, name="model"), columns=columns)
-    return scores.astype(float)
