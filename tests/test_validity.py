@@ -103,16 +103,16 @@ def test_quick_run_writes_the_table(validity, tmp_path, capsys):
     csv = pd.read_csv(out.with_suffix(".csv"))
     pd.testing.assert_frame_equal(csv, table, check_exact=False, rtol=1e-5)
 
-    tests = csv[csv["design"] != "accuracy"]
+    tests = csv[~csv["design"].isin(["accuracy", "spread"])]
     # Every (design, test) row of the table, under the null for both populations, and
-    # under the alternative except the "fitted classifiers equal" design.
+    # under the alternative except the "classifiers equal" design.
     expected = {(d, t) for d, t, _ in validity.ROWS}
     for pop in validity.POPULATIONS:
         null = tests[(tests["population"] == pop) & (tests["scenario"] == validity.NULL)]
         assert set(zip(null["design"], null["test"], strict=True)) == expected
         alt = tests[(tests["population"] == pop) & (tests["scenario"] == validity.ALT)]
         assert set(alt["design"]) == {d for d, _ in expected} - {
-            "hold-out, fitted classifiers equal"
+            "hold-out, classifiers equal"
         }
     assert (tests["reps"] == 40).all()
     # Rates are proportions of 40 replications; their standard errors the binomial ones.
@@ -121,7 +121,7 @@ def test_quick_run_writes_the_table(validity, tmp_path, capsys):
     assert_allclose(tests["se"], np.sqrt(tests["rate"] * (1 - tests["rate"]) / 40), rtol=1e-5)
     # The Markdown table: header, alignment row, one line per design/test row.
     lines = markdown.splitlines()
-    assert lines[0].startswith("| design | test | linear (LDA): type-I error")
+    assert lines[0].startswith("| design | test | LDA: type-I error | LDA: power |")
     assert len([ln for ln in lines[2 : 2 + len(validity.ROWS)] if ln.startswith("| ")]) == len(
         validity.ROWS
     )
@@ -132,6 +132,12 @@ def test_quick_run_writes_the_table(validity, tmp_path, capsys):
         assert 0.6 < acc[pop, validity.NULL, "A"] < 0.95
         assert abs(acc[pop, validity.NULL, "A"] - acc[pop, validity.NULL, "B"]) < 0.02
         assert acc[pop, validity.ALT, "A"] > acc[pop, validity.ALT, "B"]
+    # The spread rows: a standard deviation and a root mean square, both positive.
+    spread = csv[csv["design"] == "spread"]
+    assert set(spread["test"]) == {"sd_mean_diff", "rms_corrected_se"}
+    assert len(spread) == 2 * 2 * len(validity.POPULATIONS)
+    assert (spread["rate"] > 0).all()
+    assert (spread["se"] > 0).all()
 
 
 def test_results_do_not_depend_on_the_number_of_chunks(validity):
@@ -139,10 +145,10 @@ def test_results_do_not_depend_on_the_number_of_chunks(validity):
     # Same seeds dealt into other chunks: run the replications one by one.
     seeds = np.random.SeedSequence([1, 0]).spawn(6)
     runs = validity.run_chunk("linear", seeds[::-1])[::-1]
-    key = (validity.NULL, "10x10 repeated CV", "corrected_ttest")
+    key = (validity.NULL, "10x10 CV", "corrected_ttest")
     rate = np.mean([run[key][0] for run in runs])
     got = one.query(
-        "population == 'linear' and scenario == 'equal' and design == '10x10 repeated CV' "
+        "population == 'linear' and scenario == 'equal' and design == '10x10 CV' "
         "and test == 'corrected_ttest'"
     )["rate"].iloc[0]
     assert rate == got

@@ -1,0 +1,212 @@
+"""Build-time helpers of the pdcompare documentation (imported by conf.py).
+
+- the API reference page, written from one list of names (``API_SECTIONS``);
+- the command-line help and demo output, captured by running ``pdcompare``;
+- sphinx-gallery hooks: each example gets a folder for its figures on its
+  command line (``reset_argv``), and ``png_scraper`` shows the PNG files the
+  example wrote there (the examples save and close their figures, so the
+  default matplotlib scraper would find none).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parents[1]
+GENERATED = DOCS / "_generated"
+FIGURES = DOCS / "_build" / "gallery_figures"
+
+# The API reference: (section title, intro, [names]). A name is a public function
+# of the pdcompare module (``from_search``) or, prefixed with ``cmp.``, a method of
+# the DataFrame.cmp accessor. When every accessor method is also a function of the
+# package, list it once as ``both.NAME``: it appears as ``pdcompare.NAME`` and
+# ``DataFrame.cmp.NAME``.
+API_SECTIONS = [
+    (
+        "Building a scores frame",
+        "From a fitted search, from estimators run on the same splits, or from any frame.",
+        ["from_search", "cv_scores", "cmp.scores", "cmp.set_design", "datasets"],
+    ),
+    (
+        "Tests on a scores frame",
+        "Models as rows, CV splits as columns (section *The CV design* of the guide).",
+        [
+            "cmp.summary",
+            "cmp.corrected_ttest",
+            "cmp.ttest",
+            "cmp.wilcoxon",
+            "cmp.sign_test",
+            "cmp.bayes",
+            "cmp.posterior",
+            "cmp.pairwise",
+            "cmp.ttest_5x2cv",
+            "cmp.ftest_5x2cv",
+        ],
+    ),
+    (
+        "Tests on a predictions frame",
+        "One row per test sample: the truth column and one column of predictions per model.",
+        [
+            "cmp.mcnemar",
+            "cmp.cochrans_q",
+            "cmp.proportions_ztest",
+            "cmp.bootstrap",
+            "cmp.bootstrap_diff",
+            "cmp.accuracy_ci",
+        ],
+    ),
+    (
+        "Presentation",
+        "Pictures, styled tables, matrices and the report in plain words.",
+        ["cmp.plot", "cmp.style", "cmp.matrix", "cmp.report"],
+    ),
+    (
+        "Warnings",
+        "Every warning pdcompare gives derives from one class.",
+        ["PdcompareWarning"],
+    ),
+]
+
+
+def _entry(name: str) -> list[tuple[str, str]]:
+    """(target for autosummary, template) pairs of one name of ``API_SECTIONS``."""
+    if name.startswith("cmp."):
+        return [(f"pdcompare.accessor.CompareAccessor.{name[4:]}", "accessor_method.rst")]
+    if name.startswith("both."):
+        short = name[5:]
+        return [
+            (f"pdcompare.{short}", "function.rst"),
+            (f"pdcompare.accessor.CompareAccessor.{short}", "accessor_method.rst"),
+        ]
+    if name == "datasets":
+        return [("pdcompare.datasets.load_grid_search_scores", "function.rst")]
+    if name[:1].isupper():
+        return [(f"pdcompare.{name}", "class.rst")]
+    return [(f"pdcompare.{name}", "function.rst")]
+
+
+def write_api_page() -> Path:
+    """Write ``api.rst`` (git-ignored) from ``API_SECTIONS``; return its path."""
+    lines = [
+        ".. This file is written by docs/_ext/pdcompare_docs.py from API_SECTIONS; edit there.",
+        "",
+        "API reference",
+        "=============",
+        "",
+        "``import pdcompare`` registers the ``DataFrame.cmp`` accessor. Every method",
+        "below is called on a frame, ``scores.cmp.corrected_ttest()``; its page gives",
+        "the parameters, the result columns, the formula and a runnable example.",
+        "",
+    ]
+    for title, intro, names in API_SECTIONS:
+        lines += [title, "-" * len(title), "", intro, ""]
+        by_template: dict[str, list[str]] = {}
+        for name in names:
+            for target, template in _entry(name):
+                by_template.setdefault(template, []).append(target)
+        for template, targets in by_template.items():
+            if template == "accessor_method.rst":
+                lines += ["Methods of ``DataFrame.cmp``:", ""]
+            lines += [
+                ".. autosummary::",
+                "   :toctree: generated",
+                f"   :template: autosummary/{template}",
+                "",
+                *(f"   ~{t}" if "CompareAccessor" in t else f"   {t}" for t in targets),
+                "",
+            ]
+    path = DOCS / "api.rst"
+    text = "\n".join(lines)
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _run_cli(*args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "pdcompare", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "COLUMNS": "88", "MPLBACKEND": "Agg"},
+    )
+    return done.stdout
+
+
+def write_cli_output() -> None:
+    """Capture ``pdcompare --help`` and ``pdcompare demo --rope 0.01`` for the guide."""
+    GENERATED.mkdir(exist_ok=True)
+    (GENERATED / "cli_help.txt").write_text(_run_cli("--help"), encoding="utf-8")
+    (GENERATED / "cli_demo.txt").write_text(_run_cli("demo", "--rope", "0.01"), encoding="utf-8")
+
+
+# --- sphinx-gallery hooks ------------------------------------------------------------
+
+
+def _figure_folder(src_file) -> Path:
+    return FIGURES / Path(src_file).stem
+
+
+def reset_argv(gallery_conf, script_vars) -> list[str]:
+    """Command line of an example: a fresh folder for its figures."""
+    folder = _figure_folder(script_vars["src_file"])
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    return [str(folder)]
+
+
+def png_scraper(block, block_vars, gallery_conf, **kwargs) -> str:
+    """Show the PNG files an example wrote to its folder since the last code block."""
+    from sphinx_gallery.scrapers import figure_rst
+
+    folder = _figure_folder(block_vars["src_file"])
+    shown = block_vars.setdefault("pdcompare_shown", set())
+    new = sorted(
+        (p for p in folder.glob("*.png") if p.name not in shown),
+        key=lambda p: (p.stat().st_mtime_ns, p.name),
+    )
+    image_names = []
+    for png, target in zip(new, block_vars["image_path_iterator"], strict=False):
+        shutil.copyfile(png, target)
+        shown.add(png.name)
+        image_names.append(target)
+    # One figure per row (figure_rst would put several side by side, too small to read).
+    return "".join(figure_rst([name], gallery_conf["src_dir"]) for name in image_names)
+
+
+# --- code of the guide, run at build time -------------------------------------------------------
+
+SNIPPETS = DOCS / "guide" / "snippets"
+
+
+def write_snippet_outputs() -> None:
+    """Run every ``guide/snippets/*.py`` and keep what it prints in ``_generated/``.
+
+    The guide shows each snippet with ``literalinclude`` and its output beside
+    it, so the printed tables are the ones this version of pdcompare computes.
+    """
+    import contextlib
+    import io
+    import warnings
+
+    import pandas as pd
+
+    GENERATED.mkdir(exist_ok=True)
+    for path in sorted(SNIPPETS.glob("*.py")):
+        printed = io.StringIO()
+        with (
+            pd.option_context("display.width", 100, "display.max_columns", 12),
+            contextlib.redirect_stdout(printed),
+            warnings.catch_warnings(),
+        ):
+            # A snippet that warns shows the warning in its output, as a user sees it.
+            warnings.simplefilter("always")
+            with warnings.catch_warnings(record=True) as caught:
+                exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), {})
+            for warning in caught:
+                print(f"{warning.category.__name__}: {warning.message}")
+        (GENERATED / f"{path.stem}.txt").write_text(printed.getvalue(), encoding="utf-8")
