@@ -15,13 +15,63 @@ Examples
 ... )
 >>> scores.cmp.summary(cv=4)["mean"].round(4).tolist()
 [0.905, 0.8575]
+
+Every method is also a function of the frame:
+
+>>> pdcompare.summary(scores, cv=4)["mean"].round(4).tolist()
+[0.905, 0.8575]
 """
 
 from pdcompare import accessor as _accessor  # noqa: F401  (registers DataFrame.cmp)
 from pdcompare._validation import PdcompareWarning
-from pdcompare.frames import cv_scores, from_search
+from pdcompare.compare.bayes import bayes, posterior
+from pdcompare.compare.bootstrap import accuracy_ci, bootstrap, bootstrap_diff
+from pdcompare.compare.datasets import friedman
+from pdcompare.compare.dietterich import ftest_5x2cv, ttest_5x2cv
+from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
+from pdcompare.compare.pairwise import matrix, pairwise
+from pdcompare.compare.predictions import cochrans_q, mcnemar, proportions_ztest
+from pdcompare.compare.select import refit_rule, select
+from pdcompare.compare.summary import scores, set_design, summary
+from pdcompare.inputs.benchmark import from_long, means
+from pdcompare.inputs.search import cv_scores, from_search
+from pdcompare.plotting import plot
+from pdcompare.report import report
+from pdcompare.styling import style
 
-__all__ = ["PdcompareWarning", "cv_scores", "datasets", "from_search"]
+__all__ = [
+    "PdcompareWarning",
+    "accuracy_ci",
+    "bayes",
+    "bootstrap",
+    "bootstrap_diff",
+    "cochrans_q",
+    "corrected_ttest",
+    "cv_scores",
+    "datasets",
+    "friedman",
+    "from_long",
+    "from_search",
+    "ftest_5x2cv",
+    "matrix",
+    "mcnemar",
+    "means",
+    "pairwise",
+    "plot",
+    "posterior",
+    "proportions_ztest",
+    "refit_rule",
+    "report",
+    "scores",
+    "select",
+    "set_design",
+    "sign_test",
+    "style",
+    "summary",
+    "ttest",
+    "ttest_5x2cv",
+    "wilcoxon",
+]
 __version__ = "0.1.0"
 
 

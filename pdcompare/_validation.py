@@ -92,3 +92,38 @@ def unknown_name_error(what: str, name: Any, known: Iterable[Any], keyword: str)
         shown = known if len(known) <= 10 else [*known[:10], "..."]
         hint = f" Known {what}s: {_format_options(shown)}."
     return ValueError(f"`{keyword}`: unknown {what} {name!r}.{hint}")
+
+
+def check_unique_labels(index: Any, hint: str) -> None:
+    """Raise a ValueError naming the model labels that appear more than once."""
+    if not index.is_unique:
+        duplicated = list(dict.fromkeys(index[index.duplicated()]))
+        msg = f"Model names must be unique; {duplicated!r} appear more than once ({hint})."
+        raise ValueError(msg)
+
+
+#: The ``nan_policy`` values every comparison accepts (scipy's meaning).
+NAN_POLICIES = ("propagate", "omit", "raise")
+
+
+def apply_nan_policy(nan_policy: str, problem: str, *, omit: str, propagate: str) -> None:
+    """Raise or warn about missing values as ``nan_policy`` says; the one place that does.
+
+    ``problem`` says what is missing where ("Model(s) ['a'] have missing scores
+    (NaN)"); ``omit`` and ``propagate`` say what each policy would do ("drop the
+    missing splits pair by pair", "give those pairs NaN results"). "raise"
+    raises a ValueError offering both; "propagate" warns, offering "omit";
+    "omit" is silent (the caller drops the missing values).
+    """
+    check_option("nan_policy", nan_policy, NAN_POLICIES)
+    if nan_policy == "raise":
+        msg = (
+            f"{problem}. Pass `nan_policy='omit'` to {omit}, or `nan_policy='propagate'` "
+            f"to {propagate}."
+        )
+        raise ValueError(msg)
+    if nan_policy == "propagate":
+        warn(
+            f"{problem}: the comparisons involving them are NaN and left out of any "
+            f"correction. Pass `nan_policy='omit'` to {omit} instead."
+        )

@@ -19,9 +19,9 @@ from typing import Any
 
 import pandas as pd
 
-from pdcompare.frames import read_csv
+from pdcompare.inputs.files import read_csv
 from pdcompare.report import REPORT_TESTS, TEST_NAMES
-from pdcompare.stats.multitest import CORRECTIONS
+from pdcompare.stats.multitest import check_correction
 
 EXIT_USAGE = 2
 
@@ -80,12 +80,14 @@ def _folds(text: str) -> int:
 
 
 def _correction(text: str) -> str | None:
-    if text.lower() == "none":
-        return None
-    if text not in CORRECTIONS:
-        msg = f"expected one of {', '.join(CORRECTIONS)} or none, got {text!r}"
-        raise argparse.ArgumentTypeError(msg)
-    return text
+    try:
+        return check_correction(text)
+    except ValueError:
+        msg = (
+            f"expected a statsmodels multipletests method or alias (holm, bonferroni, "
+            f"fdr_bh, ...), shaffer or none, got {text!r}"
+        )
+        raise argparse.ArgumentTypeError(msg) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -271,7 +273,7 @@ def run(args: argparse.Namespace) -> str:
     else:
         frame = read_frame(args.source)
         title = f"File: {args.source}"
-    from pdcompare.frames import is_cv_results
+    from pdcompare.inputs.cv_results import is_cv_results
 
     if is_cv_results(frame):
         scores = frame.cmp.scores(metric=args.metric)

@@ -17,8 +17,9 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import check_fraction, check_option
-from pdcompare.frames import ALL_PAIRS, pdcompare_attrs
-from pdcompare.stats.bayes import check_rope
+from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.inputs.cv_results import is_cv_results
+from pdcompare.inputs.scores import ALL_PAIRS, scores_frame
 from pdcompare.stats.multitest import check_correction
 
 #: Tests the report can use for the significance part.
@@ -277,9 +278,13 @@ def report(
     ci = check_fraction("ci", ci)
     correction = check_correction(correction)
     if rope is not None:
+        from pdcompare.stats.bayes import check_rope
+
         check_rope(rope)  # fail before any test runs, with the one rule bayes applies
     if test is not None:
         check_option("test", test, REPORT_TESTS)
+    if is_cv_results(frame):
+        frame = scores_frame(frame)
     summary = frame.cmp.summary(ci=ci, **design)
     summary_design = pdcompare_attrs(summary).get("design", {})
     known = summary_design.get("test_train_ratio") is not None

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare.frames import with_attrs
+from pdcompare.inputs.attrs import with_attrs
 from pdcompare.stats.multitest import adjust_pvalues
 
 
@@ -46,13 +46,24 @@ def pair_result(
     (``correction`` over the rows, NaN left out of the family) and ``reject``
     (``pvalue_adj <= alpha``) are inserted right after it.
     """
+    n_models = None
+    if correction == "shaffer":
+        # Shaffer's procedure counts on the logical relations among all k(k-1)/2 pairs.
+        if meta.get("scope") != "all_pairs":
+            msg = (
+                "`correction='shaffer'` is Shaffer's procedure for all pairwise comparisons; "
+                f"this result compares {meta.get('scope', 'some pairs')}. Use "
+                "`pairwise(test=..., correction='shaffer')`, or another correction."
+            )
+            raise ValueError(msg)
+        n_models = len(names)
     # Gathering from a plain object array is much faster than indexing an Index.
     labels = np.asarray(names, dtype=object)
     data: dict[str, Any] = {"model_1": labels.take(i), "model_2": labels.take(j)}
     for name, values in columns.items():
         data[name] = values
         if name == "pvalue" and alpha is not None:
-            adjusted = adjust_pvalues(values, correction, alpha=alpha)
+            adjusted = adjust_pvalues(values, correction, alpha=alpha, n_models=n_models)
             data["pvalue_adj"] = adjusted
             with np.errstate(invalid="ignore"):
                 data["reject"] = np.asarray(adjusted <= alpha, dtype=bool)

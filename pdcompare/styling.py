@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import check_fraction, check_positive_int
-from pdcompare.frames import pdcompare_attrs
+from pdcompare.inputs.attrs import pdcompare_attrs
 
 #: Columns that hold p-values: tiny values print as ``<0.001``.
 PVALUE_COLUMNS = ("pvalue", "pvalue_adj")

@@ -22,7 +22,7 @@ from scipy import special, stats
 import pdcompare
 from pdcompare import PdcompareWarning
 from pdcompare.datasets import load_grid_search_scores
-from pdcompare.frames import ALL_PAIRS
+from pdcompare.inputs.scores import ALL_PAIRS
 from pdcompare.stats import bayes as core
 
 matplotlib.use("Agg")

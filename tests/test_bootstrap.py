@@ -680,7 +680,7 @@ def test_regression_index_path_equals_sklearn_callable_replicates():
 
 
 def test_all_pairs_scope_and_nothing_left_to_omit():
-    from pdcompare.frames import ALL_PAIRS
+    from pdcompare.inputs.scores import ALL_PAIRS
 
     frame = three_class_predictions(n=80, seed=20)
     out = frame.cmp.bootstrap_diff(ALL_PAIRS, random_state=0, correction="bonferroni")

@@ -11,7 +11,7 @@ import pytest
 from sklearn import model_selection as ms
 
 import pdcompare  # noqa: F401
-from pdcompare.design import Design, design_from_cv, design_from_keywords, require_ratio
+from pdcompare.inputs.design import Design, design_from_cv, design_from_keywords, require_ratio
 
 N_SAMPLES = 150
 X = np.zeros((N_SAMPLES, 2))

@@ -13,7 +13,7 @@ from scipy import stats
 
 import pdcompare
 from pdcompare import PdcompareWarning
-from pdcompare.frames import ALL_PAIRS
+from pdcompare.inputs.scores import ALL_PAIRS
 from pdcompare.stats.dietterich import combined_ftest_5x2cv, paired_ttest_5x2cv
 
 COLUMNS = ["model_1", "model_2", "mean_diff", "statistic", "pvalue", "pvalue_adj", "reject"]

@@ -11,7 +11,8 @@ from sklearn.model_selection import GridSearchCV, RandomizedSearchCV
 from sklearn.tree import DecisionTreeClassifier
 
 import pdcompare
-from pdcompare.frames import ALL_PAIRS, predictions_data, scores_data, select_pairs
+from pdcompare.inputs.predictions import predictions_data
+from pdcompare.inputs.scores import ALL_PAIRS, scores_data, select_pairs
 
 X_SMALL, Y_SMALL = make_classification(n_samples=60, n_features=5, random_state=0)
 
@@ -278,7 +279,7 @@ def test_predictions_of_mixed_label_types_keep_their_values():
 
 
 def test_read_csv_gives_correctly_rounded_floats(tmp_path):
-    from pdcompare.frames import read_csv
+    from pdcompare.inputs.files import read_csv
 
     # Values whose shortest repr pandas 2's default parser reads one bit off.
     values = np.array([[0.9600000000000001, 0.71999999999999997], [0.1 + 0.2, 1 / 3]])

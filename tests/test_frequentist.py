@@ -22,7 +22,7 @@ from statsmodels.stats.multitest import multipletests
 import pdcompare
 from pdcompare import PdcompareWarning
 from pdcompare.datasets import load_grid_search_scores
-from pdcompare.frames import ALL_PAIRS
+from pdcompare.inputs.scores import ALL_PAIRS
 from pdcompare.stats import _moments, paired
 
 ALTERNATIVES = ["two-sided", "greater", "less"]
@@ -567,11 +567,13 @@ def test_pairwise_bayes_calls_bayes_with_all_pairs(monkeypatch):
     # The Bayesian method belongs to issue 3; only the dispatch is tested here.
     calls = []
 
-    def fake_bayes(self, a=None, b=None, **keywords):
+    def fake_bayes(scores, a=None, b=None, **keywords):
         calls.append((a, keywords))
         return pd.DataFrame()
 
-    monkeypatch.setattr(type(pd.DataFrame().cmp), "bayes", fake_bayes, raising=False)
+    from pdcompare.compare import pairwise
+
+    monkeypatch.setitem(pairwise._TESTS, "bayes", fake_bayes)
     random_scores().cmp.pairwise("bayes", alpha=0.1, correction="bonferroni", rope=0.01, cv=5)
     assert calls == [(ALL_PAIRS, {"alpha": 0.1, "rope": 0.01, "cv": 5})]
 

@@ -16,7 +16,7 @@ from scipy import stats
 
 import pdcompare  # noqa: F401  (registers DataFrame.cmp)
 from pdcompare import PdcompareWarning
-from pdcompare.frames import ALL_PAIRS
+from pdcompare.inputs.scores import ALL_PAIRS
 from pdcompare.stats.predictions import mcnemar as core_mcnemar
 
 MCNEMAR_COLUMNS = [

@@ -6,8 +6,9 @@ from importlib import resources
 
 import pandas as pd
 
-from pdcompare.design import Design
-from pdcompare.frames import read_csv, with_attrs
+from pdcompare.inputs.attrs import with_attrs
+from pdcompare.inputs.design import Design
+from pdcompare.inputs.files import read_csv
 
 __all__ = ["load_grid_search_scores"]
 

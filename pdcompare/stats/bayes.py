@@ -22,7 +22,6 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from pdcompare._validation import warn
 from pdcompare.stats._common import nadeau_bengio_variance
 from pdcompare.stats._moments import pair_moments
 
@@ -410,38 +409,3 @@ def check_rope(rope) -> tuple[float, float]:
         msg = f"`rope` must be (low, high) with low <= high; got {rope!r}."
         raise ValueError(msg)
     return low, high
-
-
-def warn_point_masses(model_1, model_2, mean_diff, scale) -> None:
-    """Warn about pairs whose posterior is a point mass (zero-variance differences).
-
-    ``model_1`` and ``model_2`` are object arrays of the pairs' names.
-    """
-    point = scale == 0.0
-    if not point.any():
-        return
-    identical = point & (mean_diff == 0.0)
-    shifted = point & (mean_diff != 0.0)
-    if identical.any():
-        pairs = ", ".join(
-            f"{m1!r} and {m2!r}"
-            for m1, m2 in zip(model_1[identical][:5], model_2[identical][:5], strict=True)
-        )
-        more = " ..." if identical.sum() > 5 else ""
-        warn(
-            f"Models {pairs}{more} have identical scores on every split: the posterior "
-            "is a point mass at 0 (prob_rope = 1 when the ROPE contains 0)."
-        )
-    if shifted.any():
-        pairs = ", ".join(
-            f"{m1!r} - {m2!r} = {d:.6g}"
-            for m1, m2, d in zip(
-                model_1[shifted][:5], model_2[shifted][:5], mean_diff[shifted][:5], strict=True
-            )
-        )
-        more = " ..." if shifted.sum() > 5 else ""
-        warn(
-            f"The score difference is the same on every split for {pairs}{more}: the "
-            "posterior is a point mass at that difference (probability 1 for the region "
-            "it falls in)."
-        )

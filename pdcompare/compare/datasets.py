@@ -1,0 +1,193 @@
+"""Comparisons across data sets on a benchmark frame: mean ranks, Friedman, rank post-hoc tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pdcompare import results
+from pdcompare.inputs.attrs import with_attrs
+from pdcompare.inputs.benchmark import BenchmarkData
+
+
+def benchmark_summary(data: BenchmarkData) -> pd.DataFrame:
+    """The ``summary()`` of a benchmark frame: mean ranks, mean scores, data sets won.
+
+    Mean ranks (and ``n_best``) use the data sets on which every model has a
+    score (with a warning naming the others); ``mean`` and ``n_datasets``
+    use every data set the model has a score on.
+    """
+    from pdcompare.stats.ranks import rank_within_columns
+
+    complete = data.drop_incomplete("omit", "summary")
+    ranks = rank_within_columns(
+        data.values[:, complete], greater_is_better=data.design.greater_is_better
+    )
+    order = data.order
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(1, len(order) + 1)
+    present = ~np.isnan(data.values)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(present, data.values, 0.0).sum(axis=1) / present.sum(axis=1)
+    columns: dict[str, Any] = {
+        "mean_rank": ranks.mean(axis=1) if ranks.shape[1] else np.full(len(order), np.nan),
+        "rank": rank,
+        "mean": mean,
+        "n_datasets": present.sum(axis=1).astype(np.int64),
+        "n_best": (ranks == ranks.min(axis=0, initial=np.inf)).sum(axis=1).astype(np.int64),
+    }
+    meta = results.result_meta(
+        "summary",
+        design=data.design.to_attrs(),
+        greater_is_better=data.design.greater_is_better,
+        models=data.names[order].tolist(),
+        **data.meta(),
+    )
+    return results.model_result(data.names, columns, meta).iloc[order]
+
+
+def _benchmark(frame: pd.DataFrame, test: str, **design: Any) -> BenchmarkData:
+    """The benchmark data of ``frame``, or a ValueError saying what a benchmark frame is."""
+    from pdcompare.inputs.scores import scores_data
+
+    data = scores_data(frame, **design)
+    if not isinstance(data, BenchmarkData):
+        msg = (
+            f"`{test}` compares models across data sets and needs a benchmark frame: columns "
+            "`(dataset, split)` (a MultiIndex whose first level is named 'dataset') or one "
+            "column per data set (an Index named 'dataset'). Build one with "
+            "`pdcompare.from_long(...)` or `table.rename_axis(columns='dataset')`. On the "
+            "folds of one data set, use `corrected_ttest` or `bayes`."
+        )
+        raise ValueError(msg)
+    return data
+
+
+def friedman(
+    scores: pd.DataFrame, *, nan_policy: str = "propagate", **design: Any
+) -> pd.DataFrame:
+    """Friedman's test of equal mean ranks across data sets, with the Iman–Davenport F.
+
+    Reported for what it says (some model differs from some other), never as
+    a gate for the post-hoc tests: ``pairwise(test="nemenyi")`` and the
+    others control their own error rate.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        A benchmark frame: columns ``(dataset, split)`` (reduced to
+        per-data-set means) or one column per data set.
+    nan_policy : {"propagate", "omit", "raise"}, default "propagate"
+        Data sets where some model has no score: NaN results (with a
+        warning), left out (with a warning naming them), or an error.
+    **design
+        ``greater_is_better=`` (the statistic does not depend on it).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row: ``n_models, n_datasets, statistic, df, pvalue, f_statistic,
+        f_df1, f_df2, f_pvalue``. ``attrs["pdcompare"]`` holds the test, the
+        unit ("dataset"), the number of data sets and the mean ranks.
+
+    Notes
+    -----
+    The tie-corrected Friedman chi-square on ``k - 1`` degrees of freedom
+    (equal to ``scipy.stats.friedmanchisquare`` on the per-data-set means)
+    and Iman and Davenport's ``F = (N - 1) chi2 / (N (k - 1) - chi2)`` on
+    ``k - 1`` and ``(k - 1)(N - 1)`` degrees of freedom, which Demšar (2006)
+    recommends as less conservative. When every data set is a complete tie
+    the statistic is 0 and the p-value 1, with a warning.
+
+    References
+    ----------
+    J. Demšar, "Statistical comparisons of classifiers over multiple data
+    sets", JMLR 7, 1-30, 2006.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdcompare
+    >>> table = pd.DataFrame([[0.9, 0.8, 0.7, 0.95, 0.8], [0.8, 0.85, 0.6, 0.9, 0.7],
+    ...                       [0.7, 0.7, 0.65, 0.85, 0.6]], index=["rf", "svm", "tree"],
+    ...                      columns=pd.Index(list("abcde"), name="dataset"))
+    >>> print(pdcompare.friedman(table).round(4).T)
+                       0
+    n_models      3.0000
+    n_datasets    5.0000
+    statistic     6.4000
+    df            2.0000
+    pvalue        0.0408
+    f_statistic   7.1111
+    f_df1         2.0000
+    f_df2         8.0000
+    f_pvalue      0.0167
+
+    Compare with scipy:
+
+    >>> from scipy import stats
+    >>> round(float(stats.friedmanchisquare(*table.to_numpy()).pvalue), 4)
+    0.0408
+    """
+    from pdcompare._validation import warn
+    from pdcompare.stats.ranks import friedman as core
+
+    data = _benchmark(scores, "friedman", **design)
+    kept = data.drop_incomplete(nan_policy, "friedman")
+    values = data.values[:, kept] if nan_policy == "omit" else data.values
+    out = core(values, greater_is_better=data.design.greater_is_better, nan_policy="propagate")
+    if out["degenerate"]:
+        warn("Every data set is a complete tie of all models: Friedman's statistic is 0/0; "
+             "reported as statistic 0 and p-value 1.")
+    columns = ("n_models", "n_datasets", "statistic", "df", "pvalue",
+               "f_statistic", "f_df1", "f_df2", "f_pvalue")
+    frame = pd.DataFrame({name: [out[name]] for name in columns})
+    for name in ("df", "f_df1", "f_df2"):
+        if float(frame[name].iloc[0]).is_integer():
+            frame[name] = frame[name].astype(np.int64)
+    meta = results.result_meta(
+        "friedman",
+        nan_policy=nan_policy,
+        design=data.design.to_attrs(),
+        greater_is_better=data.design.greater_is_better,
+        models=data.names[data.order].tolist(),
+        **data.meta(),
+    )
+    return with_attrs(frame, meta)
+
+
+def rank_test(
+    scores: pd.DataFrame,
+    test: str,
+    *,
+    alpha: float,
+    correction: str | None,
+    nan_policy: str = "propagate",
+    **design: Any,
+) -> pd.DataFrame:
+    """Nemenyi's or Conover's mean-rank test of every pair (``pairwise(test=...)``)."""
+    from pdcompare.compare._common import check_test_options, scores_meta
+    from pdcompare.inputs.scores import ALL_PAIRS
+    from pdcompare.stats import ranks
+
+    alpha, correction = check_test_options(alpha=alpha, correction=correction)
+    data = _benchmark(scores, test, **design)
+    kept = data.drop_incomplete(nan_policy, test)
+    values = data.values[:, kept] if nan_policy == "omit" else data.values
+    i, j, scope = data.pairs(ALL_PAIRS)
+    core = ranks.nemenyi if test == "nemenyi" else ranks.conover
+    out = core(values, i, j, greater_is_better=data.design.greater_is_better,
+               nan_policy="propagate")
+    fields: dict[str, Any] = {}
+    if test == "nemenyi":
+        fields["cd"] = ranks.critical_difference(len(data.names), int(kept.sum()), alpha)
+    meta = scores_meta(
+        test, data, scope, alpha=alpha, correction=correction, nan_policy=nan_policy, **fields
+    )
+    meta["n_datasets"] = int(values.shape[1])
+    columns = {name: out[name] for name in ("rank_diff", "statistic", "pvalue")}
+    return results.pair_result(
+        data.names, i, j, columns, meta, correction=correction, alpha=alpha
+    )

@@ -1,0 +1,432 @@
+"""Paired frequentist tests on a scores frame: corrected and plain t-tests, Wilcoxon, sign test."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from pdcompare import results
+from pdcompare._validation import NAN_POLICIES, check_option
+from pdcompare.compare._common import (
+    check_test_options,
+    refuse_benchmark,
+    scores_meta,
+    warn_pairs,
+)
+from pdcompare.inputs.scores import scores_data
+
+
+def _paired_test(
+    scores: pd.DataFrame,
+    test: str,
+    a: Any,
+    b: Any,
+    *,
+    alternative: str,
+    alpha: float,
+    correction: str | None,
+    nan_policy: str,
+    design: dict[str, Any],
+) -> pd.DataFrame:
+    """Validate, select the pairs, run one core test of ``stats.paired``, wrap the result."""
+    from pdcompare.inputs.design import require_ratio
+    from pdcompare.stats import paired
+
+    alpha, correction = check_test_options(
+        alternative=alternative, alpha=alpha, correction=correction
+    )
+    check_option("nan_policy", nan_policy, NAN_POLICIES)
+    data = scores_data(scores, **design)
+    if test == "corrected_ttest":
+        refuse_benchmark(data, test)
+    ratio = require_ratio(data.design, test) if test == "corrected_ttest" else None
+    i, j, scope = data.pairs(a, b)
+    data.nan_pairs(i, j, nan_policy)  # raises for "raise", warns for "propagate"
+    policy = "omit" if nan_policy == "omit" else "propagate"
+    if test in ("corrected_ttest", "ttest"):
+        out = paired.paired_ttest(
+            data.values,
+            i,
+            j,
+            test_train_ratio=ratio,
+            alternative=alternative,
+            confidence=1.0 - alpha,
+            nan_policy=policy,
+        )
+        names = ("mean_diff", "statistic", "df", "pvalue", "ci_low", "ci_high")
+    elif test == "wilcoxon":
+        out = paired.wilcoxon(data.values, i, j, alternative=alternative, nan_policy=policy)
+        names = ("mean_diff", "statistic", "pvalue")
+    else:
+        out = paired.sign_test(data.values, i, j, alternative=alternative, nan_policy=policy)
+        names = ("mean_diff", "statistic", "pvalue", "wins", "losses", "ties")
+    warn_pairs(
+        data.names,
+        i,
+        j,
+        [
+            (out["identical"], " have identical scores (statistic 0, p-value 1)"),
+            (
+                out["constant"],
+                " have a constant difference (infinite statistic, p-value 0 or 1)",
+            ),
+        ],
+        prefix=f"`{test}` is degenerate where ",
+    )
+    meta = scores_meta(
+        test,
+        data,
+        scope,
+        alternative=alternative,
+        alpha=alpha,
+        correction=correction,
+        nan_policy=nan_policy,
+    )
+    columns = {name: out[name] for name in names}
+    return results.pair_result(
+        data.names, i, j, columns, meta, correction=correction, alpha=alpha
+    )
+
+
+def corrected_ttest(
+    scores: pd.DataFrame,
+    a: Any = None,
+    b: Any = None,
+    *,
+    alternative: str = "two-sided",
+    alpha: float = 0.05,
+    correction: str | None = "holm",
+    nan_policy: str = "propagate",
+    **design: Any,
+) -> pd.DataFrame:
+    """Nadeau–Bengio corrected resampled t-test of model_1 − model_2.
+
+    CV splits share most of their training data, so the scores of one
+    model are correlated across splits and the plain paired t-test is far
+    too confident. The corrected test widens the variance of the mean
+    difference by the test/train size ratio of the splits.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        The scores frame: one row per model, one column per CV split (or a
+        ``cv_results_`` frame, converted first).
+    a, b : model name, optional
+        ``a`` and ``b``: that pair (model_1 = a). ``a`` alone: ``a`` against
+        every other model, in rank order. Neither: the best model (highest
+        mean; lowest when ``greater_is_better=False``) against every other.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        About the mean of model_1 − model_2, as in scipy.
+    alpha : float, default 0.05
+        Significance level of ``reject``; the interval has level 1 − alpha.
+    correction : str or None, default "holm"
+        Multiple-testing correction over the rows of the result: any method
+        of ``statsmodels.stats.multitest.multipletests``, or None.
+    nan_policy : {"propagate", "omit", "raise"}, default "propagate"
+        A pair with a missing score: NaN results left out of the correction
+        (with a warning), computed on the splits both models have, or an error.
+    **design
+        ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=`` (required
+        unless stored with :func:`set_design`), and ``greater_is_better=``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pair: ``model_1, model_2, mean_diff, statistic, df,
+        pvalue, pvalue_adj, reject, ci_low, ci_high``, best first when
+        comparing against the best or all pairs (then ``mean_diff >= 0``
+        when higher is better). ``attrs["pdcompare"]`` holds the test,
+        scope, alternative, alpha, correction, design and the models best first.
+
+    Notes
+    -----
+    With ``d`` the ``n`` differences of a pair over the splits, ``d̄`` their
+    mean and ``s²`` their variance (ddof=1),
+
+    ``t = d̄ / sqrt(s² (1/n + n_test/n_train))`` on ``n − 1`` degrees of freedom
+
+    (Nadeau and Bengio 2003; Bouckaert and Frank 2004). The interval is
+    ``d̄ ± t_q · sqrt(s² (1/n + n_test/n_train))``, one-sided like scipy's
+    when ``alternative`` is. Identical score vectors give t = 0, p = 1; a
+    constant non-zero difference t = ±inf, p = 0 (both warn).
+
+    References
+    ----------
+    C. Nadeau and Y. Bengio, "Inference for the generalization error",
+    Machine Learning 52(3), 2003. R. R. Bouckaert and E. Frank, "Evaluating
+    the replicability of significance tests for comparing learning
+    algorithms", PAKDD 2004.
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> scores = load_grid_search_scores()  # 10x10 CV, n_train 90, n_test 10
+    >>> res = scores.cmp.corrected_ttest("rbf", "linear", alternative="greater")
+    >>> res[["model_1", "model_2", "statistic", "pvalue"]].round(3)
+      model_1 model_2  statistic  pvalue
+    0     rbf  linear       0.75   0.227
+
+    The best model against the others, Holm-corrected:
+
+    >>> scores.cmp.corrected_ttest()[["model_2", "mean_diff", "pvalue_adj"]].round(3)
+      model_2  mean_diff  pvalue_adj
+    0  linear      0.010       0.455
+    1  3_poly      0.036       0.201
+    2  2_poly      0.255       0.000
+    """
+    return _paired_test(
+        scores,
+        "corrected_ttest",
+        a,
+        b,
+        alternative=alternative,
+        alpha=alpha,
+        correction=correction,
+        nan_policy=nan_policy,
+        design=design,
+    )
+
+
+def ttest(
+    scores: pd.DataFrame,
+    a: Any = None,
+    b: Any = None,
+    *,
+    alternative: str = "two-sided",
+    alpha: float = 0.05,
+    correction: str | None = "holm",
+    nan_policy: str = "propagate",
+    **design: Any,
+) -> pd.DataFrame:
+    """Plain paired t-test of model_1 − model_2 over the splits (``scipy.stats.ttest_rel``).
+
+    For comparison and for the textbook tables: it treats CV splits as
+    independent, which they are not, so its p-values are too small. Use
+    :func:`corrected_ttest` to decide.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        The scores frame: one row per model, one column per CV split (or a
+        ``cv_results_`` frame, converted first).
+    a, b : model name, optional
+        The pair, one model against the others, or the best against the
+        others (see :func:`corrected_ttest`).
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        About the mean of model_1 − model_2, as in scipy.
+    alpha : float, default 0.05
+        Significance level of ``reject``; the interval has level 1 − alpha.
+    correction : str or None, default "holm"
+        Multiple-testing correction over the rows (``multipletests`` methods).
+    nan_policy : {"propagate", "omit", "raise"}, default "propagate"
+        As in :func:`corrected_ttest`.
+    **design
+        Only ``greater_is_better=`` matters here (which model is best and
+        the rank order); ``cv=`` and the other design keywords are accepted
+        so that ``pairwise(test=..., cv=10)`` works for every test.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``model_1, model_2, mean_diff, statistic, df, pvalue, pvalue_adj,
+        reject, ci_low, ci_high``, one row per pair.
+
+    Notes
+    -----
+    ``t = d̄ / (s / sqrt(n))`` on ``n − 1`` degrees of freedom, with ``d̄``
+    and ``s`` the mean and standard deviation (ddof=1) of the differences;
+    the interval is ``d̄ ± t_q s / sqrt(n)``, as ``scipy.stats.ttest_rel``
+    and its ``confidence_interval``.
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> scores = load_grid_search_scores()
+    >>> res = scores.cmp.ttest("rbf", "linear", alternative="greater")
+    >>> res[["statistic", "df", "pvalue"]].round(3)
+       statistic    df  pvalue
+    0      2.611  99.0   0.005
+
+    Compare with scipy:
+
+    >>> from scipy import stats
+    >>> r = stats.ttest_rel(scores.loc["rbf"], scores.loc["linear"], alternative="greater")
+    >>> round(float(r.statistic), 3), round(float(r.pvalue), 3)
+    (2.611, 0.005)
+    """
+    return _paired_test(
+        scores,
+        "ttest",
+        a,
+        b,
+        alternative=alternative,
+        alpha=alpha,
+        correction=correction,
+        nan_policy=nan_policy,
+        design=design,
+    )
+
+
+def wilcoxon(
+    scores: pd.DataFrame,
+    a: Any = None,
+    b: Any = None,
+    *,
+    alternative: str = "two-sided",
+    alpha: float = 0.05,
+    correction: str | None = "holm",
+    nan_policy: str = "propagate",
+    **design: Any,
+) -> pd.DataFrame:
+    """Wilcoxon signed-rank test on the paired differences (``scipy.stats.wilcoxon``).
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        The scores frame: one row per model, one column per CV split (or a
+        ``cv_results_`` frame, converted first).
+    a, b : model name, optional
+        The pair, one model against the others, or the best against the
+        others (see :func:`corrected_ttest`).
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        About the location of model_1 − model_2, as in scipy.
+    alpha : float, default 0.05
+        Significance level of ``reject``.
+    correction : str or None, default "holm"
+        Multiple-testing correction over the rows (``multipletests`` methods).
+    nan_policy : {"propagate", "omit", "raise"}, default "propagate"
+        As in :func:`corrected_ttest`.
+    **design
+        Only ``greater_is_better=`` matters here (which model is best and
+        the rank order); the other design keywords are accepted and unused.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``model_1, model_2, mean_diff, statistic, pvalue, pvalue_adj,
+        reject``, one row per pair.
+
+    Notes
+    -----
+    scipy's defaults: zero differences are dropped (``zero_method="wilcox"``),
+    the exact distribution for small samples, the normal approximation
+    otherwise (``method="auto"``). The statistic is scipy's: the smaller
+    rank sum when two-sided, the rank sum of the positive differences
+    otherwise. The test ignores the correlation of CV splits, like
+    :func:`ttest`; Demšar (2006) recommends it across data sets. Identical
+    models give statistic 0 and p-value 1, with a warning.
+
+    Ties are exact floating-point ties, as in scipy: differences that are
+    equal on paper (0.96 − 0.92 and 0.76 − 0.72) can differ in the last
+    bit and then rank apart, which changes the statistic a little on
+    scores that are ratios of small counts (accuracy or AUC on few samples).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame(
+    ...     [[0.91, 0.88, 0.93, 0.90, 0.87, 0.92, 0.89, 0.94],
+    ...      [0.85, 0.87, 0.90, 0.83, 0.89, 0.87, 0.80, 0.90]],
+    ...     index=["forest", "tree"],
+    ... )
+    >>> scores.cmp.wilcoxon("forest", "tree")[["mean_diff", "statistic", "pvalue"]].round(3)
+       mean_diff  statistic  pvalue
+    0      0.041        2.0   0.023
+
+    Compare with scipy:
+
+    >>> from scipy import stats
+    >>> res = stats.wilcoxon(scores.loc["forest"], scores.loc["tree"])
+    >>> float(res.statistic), round(float(res.pvalue), 4)
+    (2.0, 0.0234)
+    """
+    return _paired_test(
+        scores,
+        "wilcoxon",
+        a,
+        b,
+        alternative=alternative,
+        alpha=alpha,
+        correction=correction,
+        nan_policy=nan_policy,
+        design=design,
+    )
+
+
+def sign_test(
+    scores: pd.DataFrame,
+    a: Any = None,
+    b: Any = None,
+    *,
+    alternative: str = "two-sided",
+    alpha: float = 0.05,
+    correction: str | None = "holm",
+    nan_policy: str = "propagate",
+    **design: Any,
+) -> pd.DataFrame:
+    """Sign test: binomial test on the number of splits each model wins, ties dropped.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        The scores frame: one row per model, one column per CV split (or a
+        ``cv_results_`` frame, converted first).
+    a, b : model name, optional
+        The pair, one model against the others, or the best against the
+        others (see :func:`corrected_ttest`).
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        "greater": model_1 wins more often than model_2.
+    alpha : float, default 0.05
+        Significance level of ``reject``.
+    correction : str or None, default "holm"
+        Multiple-testing correction over the rows (``multipletests`` methods).
+    nan_policy : {"propagate", "omit", "raise"}, default "propagate"
+        As in :func:`corrected_ttest`.
+    **design
+        Only ``greater_is_better=`` matters here (which model is best and
+        the rank order); the other design keywords are accepted and unused.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``model_1, model_2, mean_diff, statistic, pvalue, pvalue_adj,
+        reject``, then ``wins, losses, ties`` (splits where model_1 scores
+        higher, lower, the same). ``statistic`` is the number of wins.
+
+    Notes
+    -----
+    With ``k`` wins out of ``n`` untied splits, the p-value is that of
+    ``scipy.stats.binomtest(k, n, 0.5, alternative=...)``; two-sided,
+    ``min(1, 2 min(P(X <= k), P(X >= k)))`` for ``X ~ Binomial(n, 1/2)``.
+    "Wins" compare raw scores, whatever ``greater_is_better`` says. The
+    test ignores the correlation of CV splits. See Demšar (2006), section 3.1.3.
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> scores = load_grid_search_scores()
+    >>> res = scores.cmp.sign_test("rbf", "linear")
+    >>> res[["statistic", "wins", "losses", "ties"]]
+       statistic  wins  losses  ties
+    0       34.0  34.0    14.0  52.0
+    >>> round(float(res["pvalue"].iloc[0]), 4)
+    0.0055
+
+    Compare with scipy:
+
+    >>> from scipy import stats
+    >>> round(float(stats.binomtest(34, 34 + 14).pvalue), 4)
+    0.0055
+    """
+    return _paired_test(
+        scores,
+        "sign_test",
+        a,
+        b,
+        alternative=alternative,
+        alpha=alpha,
+        correction=correction,
+        nan_policy=nan_policy,
+        design=design,
+    )

@@ -1,0 +1,246 @@
+"""Every pair at once, and the square model x model table of a pairwise result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pdcompare._validation import check_option
+from pdcompare.compare import bayes, dietterich, paired
+from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.inputs.scores import ALL_PAIRS
+
+_TESTS = {
+    "corrected_ttest": paired.corrected_ttest,
+    "ttest": paired.ttest,
+    "wilcoxon": paired.wilcoxon,
+    "sign_test": paired.sign_test,
+    "bayes": bayes.bayes,
+    "ttest_5x2cv": dietterich.ttest_5x2cv,
+    "ftest_5x2cv": dietterich.ftest_5x2cv,
+}
+
+#: The tests ``pairwise(test=...)`` runs on every pair of a scores frame.
+PAIRWISE_TESTS = tuple(_TESTS)
+
+#: The mean-rank tests, on benchmark frames only.
+RANK_TESTS = ("nemenyi", "conover")
+
+
+def pairwise(
+    scores: pd.DataFrame,
+    test: str | None = None,
+    *,
+    correction: str | None = "default",
+    alpha: float = 0.05,
+    **options: Any,
+) -> pd.DataFrame:
+    """Compare every pair of models with one test, best first, corrected over all pairs.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        The scores frame: one row per model, one column per CV split (or a
+        ``cv_results_`` frame, converted first).
+    test : str, optional
+        The method that compares each pair: "corrected_ttest" (the default
+        on a scores frame), "ttest", "wilcoxon" (the default on a benchmark
+        frame), "sign_test", "bayes", "ttest_5x2cv", "ftest_5x2cv" (the last
+        two on 5x2cv scores only), and on a benchmark frame the mean-rank
+        tests "nemenyi" and "conover".
+    correction : str or None, default "default"
+        Multiple-testing correction over all pairs: a statsmodels
+        ``multipletests`` method or alias, "shaffer", or None. "default" is
+        "holm" for every test but "nemenyi", whose p-values are family-wise
+        already (None). It does not apply to "bayes", which reports posterior
+        probabilities and decides at probability 1 − alpha instead.
+    alpha : float, default 0.05
+        Significance level (frequentist tests) or decision threshold 1 − alpha
+        (``bayes``).
+    **options
+        Passed to the test method: ``alternative=``, ``nan_policy=``, ``rope=``
+        (bayes), and the design keywords ``cv=``, ``test_size=``,
+        ``n_train=``, ``n_test=``, ``greater_is_better=``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The test's result frame with one row per pair: model_1 is the
+        higher-ranked model, rows in rank order (all pairs of the best
+        model first), so ``mean_diff >= 0`` when higher is better.
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> scores = load_grid_search_scores()
+    >>> res = scores.cmp.pairwise(alternative="greater", correction="bonferroni")
+    >>> res[["model_1", "model_2", "statistic", "pvalue_adj"]].round(3)
+      model_1 model_2  statistic  pvalue_adj
+    0     rbf  linear      0.750       1.000
+    1     rbf  3_poly      1.657       0.302
+    2     rbf  2_poly      4.565       0.000
+    3  linear  3_poly      1.111       0.807
+    4  linear  2_poly      4.276       0.000
+    5  3_poly  2_poly      3.851       0.001
+    """
+    from pdcompare.inputs.benchmark import is_benchmark
+
+    benchmark = is_benchmark(scores)
+    if test is None:
+        test = "wilcoxon" if benchmark else "corrected_ttest"
+    if test not in RANK_TESTS:  # on a scores frame, the rank tests say they need data sets
+        check_option("test", test, PAIRWISE_TESTS + (RANK_TESTS if benchmark else ()))
+    if correction == "default":
+        correction = None if test == "nemenyi" else "holm"
+    for keyword in ("a", "b"):
+        if keyword in options:
+            msg = (
+                f"`pairwise` compares every pair and takes no `{keyword}`; call "
+                f"`df.cmp.{test}({keyword}=...)` to compare chosen models."
+            )
+            raise TypeError(msg)
+    if test in RANK_TESTS:
+        from pdcompare.compare.datasets import rank_test
+
+        return rank_test(scores, test, alpha=alpha, correction=correction, **options)
+    function = _TESTS[test]
+    if test == "bayes":
+        return function(scores, ALL_PAIRS, alpha=alpha, **options)
+    return function(scores, ALL_PAIRS, correction=correction, alpha=alpha, **options)
+
+
+def matrix(result: pd.DataFrame, value: str = "pvalue_adj") -> pd.DataFrame:
+    """Square model x model table of one column of a pairwise result frame.
+
+    Turns ``pairwise`` (or any result with ``model_1`` and ``model_2``
+    columns) into the textbook tables: t-statistic, p-value, advantage
+    (``mean_diff``), significance (``reject``) in one line each.
+
+    Parameters
+    ----------
+    result : pandas.DataFrame
+        A pairwise result frame (columns ``model_1`` and ``model_2``).
+    value : str, default "pvalue_adj"
+        The result column to tabulate.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows and columns are the models, in the result's rank order
+        (``attrs["pdcompare"]["models"]``, else order of appearance). Cell
+        (r, c) is the value of the comparison r − c. A result row gives
+        cell (model_1, model_2); the mirrored cell (model_2, model_1) is
+
+        - the same value for p-values, ``reject``, ``prob_rope``,
+          ``decision``, ``df`` and other unsigned values (the p-value of
+          the test run on that pair, as run, also for one-sided tests);
+        - the negated value for ``mean_diff`` and signed statistics
+          (t-tests, z-tests); a two-sided Wilcoxon, F or chi-squared
+          statistic is symmetric; a one-sided Wilcoxon statistic leaves
+          the mirrored cell NaN (the other rank sum is not in the result);
+        - the partner column for ``prob_better`` / ``prob_worse``,
+          ``wins`` / ``losses`` (and the sign test's statistic),
+          ``only_1_correct`` / ``only_2_correct`` (McNemar) and
+          ``<name>_1`` / ``<name>_2``;
+        - ``(-ci_high, -ci_low)`` for ``ci_low`` / ``ci_high``.
+
+        The diagonal is NaN (False for boolean columns such as ``reject``:
+        a model does not differ from itself). Pairs absent from the result
+        stay NaN (NA for booleans).
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> res = load_grid_search_scores().cmp.pairwise(correction="bonferroni")
+    >>> res.cmp.matrix("mean_diff").round(3)
+               rbf  linear  3_poly  2_poly
+    rbf        NaN   0.010   0.036   0.255
+    linear  -0.010     NaN   0.026   0.245
+    3_poly  -0.036  -0.026     NaN   0.219
+    2_poly  -0.255  -0.245  -0.219     NaN
+    >>> res.cmp.matrix("reject")
+              rbf  linear  3_poly  2_poly
+    rbf     False   False   False    True
+    linear  False   False   False    True
+    3_poly  False   False   False    True
+    2_poly   True    True    True   False
+    """
+    from pdcompare.stats.paired import pair_matrix
+
+    frame = result
+    if not {"model_1", "model_2"} <= set(frame.columns):
+        msg = (
+            "`matrix` needs a pairwise result frame with `model_1` and `model_2` "
+            "columns, such as the result of `df.cmp.pairwise()`."
+        )
+        raise ValueError(msg)
+    valid = [c for c in frame.columns if c not in ("model_1", "model_2")]
+    if value not in valid:
+        shown = ", ".join(repr(c) for c in valid)
+        msg = f"`value` must be a column of the result: one of {shown}; got {value!r}."
+        raise ValueError(msg)
+    meta = pdcompare_attrs(frame)
+    first = frame["model_1"].to_numpy(dtype=object)
+    second = frame["model_2"].to_numpy(dtype=object)
+    # One hashing pass over the names; the ordering works on the few distinct ones.
+    codes, appearing = pd.factorize(np.concatenate([first, second]))
+    present = set(appearing)
+    ranked = [m for m in meta.get("models") or [] if m in present]
+    known = set(ranked)
+    models = pd.Index(ranked + [m for m in appearing if m not in known])
+    position = models.get_indexer(appearing)
+    rows, cols = position[codes[: len(frame)]], position[codes[len(frame) :]]
+    if (rows == cols).any():
+        msg = "`matrix`: a row compares a model with itself; the result is not pairwise."
+        raise ValueError(msg)
+    lower_key = np.minimum(rows, cols) * len(models) + np.maximum(rows, cols)
+    if pd.Index(lower_key).has_duplicates:
+        msg = "`matrix`: the result compares some pair twice; keep one row per pair."
+        raise ValueError(msg)
+    upper = frame[value].to_numpy()
+    mirrored = _mirrored(frame, value, meta)
+    boolean = pd.api.types.is_bool_dtype(frame[value].dtype)
+    table = pair_matrix(len(models), rows, cols, upper, mirrored, boolean=boolean)
+    out = pd.DataFrame(table, index=models.copy(), columns=models.copy())
+    if boolean and out.isna().to_numpy().any():
+        out = out.astype("boolean")
+    elif boolean:
+        out = out.astype(bool)
+    return out
+
+
+def _mirrored(frame: pd.DataFrame, value: str, meta: dict[str, Any]) -> Any:
+    """Values of column ``value`` for the mirrored comparisons model_2 − model_1."""
+    partners = {
+        "prob_better": "prob_worse",
+        "wins": "losses",
+        "only_1_correct": "only_2_correct",
+    }
+    partners.update({v: k for k, v in partners.items()})
+    test = meta.get("test")
+    column = frame[value].to_numpy()
+    if value == "statistic":
+        if test == "sign_test" and "losses" in frame.columns:
+            return frame["losses"].to_numpy()
+        if test == "wilcoxon":
+            if meta.get("alternative", "two-sided") == "two-sided":
+                return column
+            return np.full(len(frame), np.nan)
+        if test in ("ftest_5x2cv", "mcnemar", "cochrans_q"):
+            return column
+        return -column.astype(float)
+    if value == "mean_diff":
+        return -column.astype(float)
+    if value in ("ci_low", "ci_high"):
+        other = "ci_high" if value == "ci_low" else "ci_low"
+        if other in frame.columns:
+            return -frame[other].to_numpy(dtype=float)
+        return np.full(len(frame), np.nan)
+    if value in partners and partners[value] in frame.columns:
+        return frame[partners[value]].to_numpy()
+    for mine, theirs in (("_1", "_2"), ("_2", "_1")):
+        if value.endswith(mine) and value[: -len(mine)] + theirs in frame.columns:
+            return frame[value[: -len(mine)] + theirs].to_numpy()
+    return column

@@ -1,0 +1,409 @@
+"""Tests on a predictions frame: McNemar, Cochran's Q and the two-proportion z-test."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pdcompare import results
+from pdcompare._validation import NAN_POLICIES, apply_nan_policy, check_option, warn
+from pdcompare.compare._common import check_test_options, warn_pairs
+from pdcompare.inputs.attrs import with_attrs
+from pdcompare.inputs.predictions import predictions_data
+from pdcompare.inputs.scores import select_pairs
+
+
+def _predictions(predictions: pd.DataFrame, y: Any, models: Any, nan_policy: str):
+    """The predictions frame as arrays, with correctness and the models with missing values.
+
+    Returns ``(data, correct, valid, incomplete)``: ``incomplete`` marks the
+    models whose results are NaN under "propagate" (all of them when the
+    truth has a missing value); it is all False under "omit".
+    """
+    from pdcompare.stats.predictions import correctness
+
+    check_option("nan_policy", nan_policy, NAN_POLICIES)
+    data = predictions_data(predictions, y=y, models=models)
+    correct, valid = correctness(data.y_true, data.y_pred, data.missing)
+    truth_missing = bool(data.missing[:, 0].any())
+    model_missing = data.missing[:, 1:].any(axis=0)
+    columns = ([y] if truth_missing else []) + list(data.names[model_missing])
+    incomplete = np.zeros(len(data.names), dtype=bool)
+    if columns:
+        apply_nan_policy(
+            nan_policy,
+            f"Column(s) {columns} of the predictions frame have missing values",
+            omit="drop those rows (pair by pair)",
+            propagate="give the comparisons involving them NaN results",
+        )
+        if nan_policy == "propagate":
+            incomplete = model_missing | truth_missing
+    return data, correct, valid, incomplete
+
+
+def _prediction_pairs(predictions: pd.DataFrame, a: Any, b: Any, y: Any, nan_policy: str):
+    """Pairs of models (best = highest accuracy) and their counts on common samples."""
+    from pdcompare.stats.predictions import accuracies, pair_counts
+
+    data, correct, valid, incomplete = _predictions(predictions, y, None, nan_policy)
+    accuracy = accuracies(correct, valid)
+    i, j, scope = select_pairs(data.names, accuracy, a, b)
+    counts = pair_counts(correct, valid, i, j)
+    nan_rows = incomplete[i] | incomplete[j]
+    counts = {k: np.where(nan_rows, np.nan, v) for k, v in counts.items()}
+    order = np.argsort(-np.where(np.isnan(accuracy), -np.inf, accuracy), kind="stable")
+    return data, i, j, scope, counts, list(data.names[order])
+
+
+def _counts_column(counts):
+    """Counts as int64, or float64 when some are NaN (pairs with missing predictions)."""
+    return counts if np.isnan(counts).any() else counts.astype(np.int64)
+
+
+def mcnemar(
+    predictions: pd.DataFrame,
+    a: Any = None,
+    b: Any = None,
+    *,
+    y: Any = "y",
+    exact: bool | None = None,
+    correction: bool = True,
+    alpha: float = 0.05,
+    p_adjust: str | None = "holm",
+    nan_policy: str = "propagate",
+) -> pd.DataFrame:
+    """McNemar's test of two classifiers on the same test samples.
+
+    Called on a predictions frame: one row per test sample, the truth in
+    column ``y`` and one column of predicted labels per model (labels of any
+    dtype: strings, integers, categoricals).
+
+    Parameters
+    ----------
+    predictions : pandas.DataFrame
+        The predictions frame: one row per test sample, the truth column ``y``
+        and one column of predictions per model.
+    a, b : column name, optional
+        ``(a, b)`` compares one pair; ``a`` alone compares it with every other
+        model; neither compares the most accurate model with every other.
+    y : column name, default "y"
+        The column of true labels.
+    exact : bool or None, default None
+        True: exact binomial test on the discordant counts; False: chi-square
+        approximation; None: exact when ``only_1_correct + only_2_correct < 25``.
+    correction : bool, default True
+        McNemar's continuity correction of the chi-square statistic, as in
+        statsmodels (not used by the exact test).
+    alpha : float, default 0.05
+        Significance level of ``reject``.
+    p_adjust : str or None, default "holm"
+        Multiple-testing method (``statsmodels.stats.multitest.multipletests``)
+        over the rows, or None. Every other test calls it ``correction``;
+        here that name is McNemar's continuity correction, as in statsmodels.
+    nan_policy : {"propagate", "omit", "raise"}, default "propagate"
+        Rows with a missing truth or prediction: the comparisons involving
+        them are NaN ("propagate", with a warning), the rows are dropped pair
+        by pair ("omit"), or a ValueError names the columns ("raise").
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``model_1, model_2, only_1_correct, only_2_correct, statistic,
+        pvalue, pvalue_adj, reject``. ``attrs["pdcompare"]["exact_rows"]``
+        says which rows used the exact test.
+
+    Notes
+    -----
+    With ``b = only_1_correct`` (samples only model_1 gets right) and
+    ``c = only_2_correct``, the test asks whether ``b`` and ``c`` differ more
+    than chance allows; samples both models get right or wrong carry no
+    information. Exact: statistic ``min(b, c)`` and
+    ``p = min(1, 2 · P(Binom(b + c, 1/2) <= min(b, c)))``; chi-square:
+    ``(|b − c| − 1)² / (b + c)`` (without the ``− 1`` when
+    ``correction=False``) with 1 degree of freedom: the semantics of
+    ``statsmodels.stats.contingency_tables.mcnemar``. The test is
+    two-sided. A chi-square test without discordant samples (``b + c = 0``)
+    gives statistic 0 and p-value 1 with a warning, where statsmodels gives
+    NaN. Dietterich (1998) recommends McNemar's test when the models can be
+    trained only once: it has a low type I error.
+
+    References
+    ----------
+    Q. McNemar, "Note on the sampling error of the difference between
+    correlated proportions or percentages", Psychometrika 12(2), 1947.
+    T. G. Dietterich, Neural Computation 10(7), 1998.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdcompare
+    >>> truth = ["cat"] * 30 + ["dog"] * 30
+    >>> preds = pd.DataFrame({"y": truth, "forest": truth[:52] + ["cat"] * 8,
+    ...                       "knn": ["dog"] * 9 + truth[9:]})
+    >>> print(preds.cmp.mcnemar().round(4).to_string())
+      model_1 model_2  only_1_correct  only_2_correct  statistic  pvalue  pvalue_adj  reject
+    0  forest     knn               9               8        8.0     1.0         1.0   False
+
+    Compare with statsmodels:
+
+    >>> from statsmodels.stats.contingency_tables import mcnemar
+    >>> float(mcnemar([[0, 9], [8, 0]], exact=True).pvalue)
+    1.0
+    """
+    from pdcompare.stats.predictions import mcnemar
+
+    if exact is not None and not isinstance(exact, bool | np.bool_):
+        msg = f"`exact` must be True, False or None; got {exact!r}."
+        raise TypeError(msg)
+    if not isinstance(correction, bool | np.bool_):
+        msg = (
+            "`correction` of `mcnemar` is McNemar's continuity correction and must be "
+            f"True or False; got {correction!r}. The multiple-testing method is "
+            "`p_adjust=`."
+        )
+        raise TypeError(msg)
+    alpha, p_adjust = check_test_options(
+        alpha=alpha, correction=p_adjust, correction_keyword="p_adjust"
+    )
+    data, i, j, scope, counts, models = _prediction_pairs(predictions, a, b, y, nan_policy)
+    out = mcnemar(counts["only_1"], counts["only_2"], exact=exact, correction=correction)
+    warn_pairs(
+        data.names,
+        i,
+        j,
+        [
+            (
+                out["no_discordant"],
+                ": no sample is classified correctly by only one of the two models, so "
+                "McNemar's chi-square statistic is 0/0; reported as statistic 0 and p-value 1.",
+            )
+        ],
+    )
+    columns = {
+        "only_1_correct": _counts_column(counts["only_1"]),
+        "only_2_correct": _counts_column(counts["only_2"]),
+        "statistic": out["statistic"],
+        "pvalue": out["pvalue"],
+    }
+    meta = results.result_meta(
+        "mcnemar", scope=scope, alpha=alpha, correction=p_adjust, exact=exact,
+        continuity_correction=bool(correction), exact_rows=out["exact"].tolist(),
+        nan_policy=nan_policy, y=y, models=models,
+    )
+    return results.pair_result(
+        data.names, i, j, columns, meta, correction=p_adjust, alpha=alpha
+    )
+
+
+def cochrans_q(
+    predictions: pd.DataFrame,
+    models: Sequence[Any] | None = None,
+    *,
+    y: Any = "y",
+    nan_policy: str = "propagate",
+) -> pd.DataFrame:
+    """Cochran's Q test of equal accuracy of several classifiers on the same samples.
+
+    Called on a predictions frame (truth in column ``y``, one column of
+    predicted labels per model, labels of any dtype).
+
+    Parameters
+    ----------
+    predictions : pandas.DataFrame
+        The predictions frame: one row per test sample, the truth column ``y``
+        and one column of predictions per model.
+    models : list of column names, optional
+        The models to compare (at least 2); default every column but ``y``.
+    y : column name, default "y"
+        The column of true labels.
+    nan_policy : {"propagate", "omit", "raise"}, default "propagate"
+        Rows with a missing truth or prediction (among ``models``): the
+        result is NaN ("propagate", with a warning), the rows are dropped
+        ("omit"), or a ValueError names the columns ("raise").
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row with columns ``n_models, statistic, df, pvalue``;
+        ``attrs["pdcompare"]`` holds the models and the number of samples.
+
+    Notes
+    -----
+    With ``k`` models, ``G_j`` the number of samples model ``j`` classifies
+    correctly and ``L_i`` the number of models right on sample ``i``,
+    ``Q = (k − 1) (k Σ_j G_j² − (Σ_j G_j)²) / (k Σ_i L_i − Σ_i L_i²)``,
+    chi-square with ``k − 1`` degrees of freedom under the null hypothesis of
+    equal accuracies (Cochran 1950), as statsmodels' and mlxtend's
+    ``cochrans_q``. It generalises McNemar's test (uncorrected chi-square)
+    to more than two models; after a rejection, compare pairs with
+    :func:`mcnemar`. When every sample is right for all models or wrong for
+    all, Q is 0/0: reported as statistic 0 and p-value 1 with a warning.
+
+    References
+    ----------
+    W. G. Cochran, "The comparison of percentages in matched samples",
+    Biometrika 37(3/4), 1950.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdcompare
+    >>> preds = pd.DataFrame({"y": [1, 1, 0, 0, 1, 0, 1, 1],
+    ...                       "a": [1, 1, 0, 0, 1, 0, 1, 1],
+    ...                       "b": [1, 0, 0, 1, 1, 0, 1, 0],
+    ...                       "c": [0, 0, 1, 1, 1, 0, 0, 1]})
+    >>> preds.cmp.cochrans_q().round(4)
+       n_models  statistic  df  pvalue
+    0         3     6.3333   2  0.0421
+
+    Compare with statsmodels on the correctness matrix:
+
+    >>> from statsmodels.stats.contingency_tables import cochrans_q
+    >>> right = preds[["a", "b", "c"]].eq(preds["y"], axis=0).astype(int)
+    >>> round(float(cochrans_q(right).pvalue), 4)
+    0.0421
+    """
+    from pdcompare.stats.predictions import cochrans_q
+
+    if models is not None and (isinstance(models, str) or not np.iterable(models)):
+        msg = f"`models` must be a list of column names; got {models!r}."
+        raise TypeError(msg)
+    data, correct, valid, incomplete = _predictions(predictions, y, models, nan_policy)
+    if len(data.names) < 2:
+        msg = f"`models`: Cochran's Q compares at least 2 models; got {list(data.names)}."
+        raise ValueError(msg)
+    complete = valid.all(axis=1)
+    out = cochrans_q(correct[complete])
+    if incomplete.any():
+        out = {**out, "statistic": np.nan, "pvalue": np.nan, "degenerate": False}
+    if out["degenerate"]:
+        warn(
+            f"Models {list(data.names)} are all right or all wrong on every sample, so "
+            "Cochran's Q is 0/0; reported as statistic 0 and p-value 1."
+        )
+    frame = pd.DataFrame({k: [out[k]] for k in ("n_models", "statistic", "df", "pvalue")})
+    meta = results.result_meta(
+        "cochrans_q", models=list(data.names), n_samples=int(complete.sum()),
+        nan_policy=nan_policy, y=y,
+    )
+    return with_attrs(frame, meta)
+
+
+def proportions_ztest(
+    predictions: pd.DataFrame,
+    a: Any = None,
+    b: Any = None,
+    *,
+    y: Any = "y",
+    alternative: str = "two-sided",
+    alpha: float = 0.05,
+    correction: str | None = "holm",
+    nan_policy: str = "propagate",
+) -> pd.DataFrame:
+    """Two-proportion z-test on the accuracies of classifiers: the test Dietterich warns about.
+
+    Called on a predictions frame (truth in column ``y``, one column of
+    predicted labels per model, labels of any dtype). Prefer
+    :func:`mcnemar` on the same frame; this test is here for comparison
+    with textbooks and older papers.
+
+    Parameters
+    ----------
+    predictions : pandas.DataFrame
+        The predictions frame: one row per test sample, the truth column ``y``
+        and one column of predictions per model.
+    a, b : column name, optional
+        ``(a, b)`` compares one pair; ``a`` alone compares it with every other
+        model; neither compares the most accurate model with every other.
+    y : column name, default "y"
+        The column of true labels.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        About accuracy_1 − accuracy_2.
+    alpha : float, default 0.05
+        Significance level of ``reject``.
+    correction : str or None, default "holm"
+        Multiple-testing method of ``statsmodels.stats.multitest.multipletests``
+        over the rows, or None.
+    nan_policy : {"propagate", "omit", "raise"}, default "propagate"
+        Rows with a missing truth or prediction: NaN results ("propagate",
+        with a warning), dropped pair by pair ("omit"), or a ValueError
+        naming the columns ("raise").
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``model_1, model_2, accuracy_1, accuracy_2, statistic, pvalue,
+        pvalue_adj, reject``.
+
+    Notes
+    -----
+    ``z = (p_1 − p_2) / sqrt(2 p̄ (1 − p̄) / n)`` with ``p_1``, ``p_2`` the
+    accuracies on the ``n`` common samples and ``p̄ = (p_1 + p_2) / 2``,
+    standard normal under the null hypothesis: statsmodels'
+    ``proportions_ztest`` with the pooled variance. Both accuracies 0 or
+    both 1 give statistic 0 and p-value 1 with a warning.
+
+    **Why Dietterich (1998) advises against it**: the test treats the two
+    accuracies as proportions of two independent samples, but both models
+    are evaluated on the *same* test set, so the accuracies are correlated;
+    and it ignores the variation due to the choice of the training set. In
+    Dietterich's simulations its type I error was elevated (it finds
+    differences that are not there). :func:`mcnemar` uses the pairing.
+
+    References
+    ----------
+    T. G. Dietterich, "Approximate statistical tests for comparing supervised
+    classification learning algorithms", Neural Computation 10(7), 1998.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdcompare
+    >>> truth = ["cat"] * 50 + ["dog"] * 50
+    >>> preds = pd.DataFrame({"y": truth, "forest": truth[:90] + ["cat"] * 10,
+    ...                       "knn": ["dog"] * 20 + truth[20:]})
+    >>> print(preds.cmp.proportions_ztest().round(4).to_string())
+      model_1 model_2  accuracy_1  accuracy_2  statistic  pvalue  pvalue_adj  reject
+    0  forest     knn         0.9         0.8     1.9803  0.0477      0.0477    True
+
+    Compare with statsmodels (pooled variance), then with McNemar on the
+    same samples:
+
+    >>> from statsmodels.stats.proportion import proportions_ztest
+    >>> [round(float(v), 4) for v in proportions_ztest([90, 80], [100, 100])]
+    [1.9803, 0.0477]
+    >>> round(float(preds.cmp.mcnemar()["pvalue"].iloc[0]), 4)
+    0.1003
+    """
+    from pdcompare.stats.predictions import proportions_ztest
+
+    alpha, correction = check_test_options(
+        alternative=alternative, alpha=alpha, correction=correction
+    )
+    data, i, j, scope, counts, models = _prediction_pairs(predictions, a, b, y, nan_policy)
+    out = proportions_ztest(
+        counts["correct_1"], counts["correct_2"], counts["n"], alternative=alternative
+    )
+    warn_pairs(
+        data.names,
+        i,
+        j,
+        [
+            (
+                out["degenerate"],
+                ": both models have accuracy 0 or both 1, so the z statistic is 0/0; "
+                "reported as statistic 0 and p-value 1.",
+            )
+        ],
+    )
+    columns = {k: out[k] for k in ("accuracy_1", "accuracy_2", "statistic", "pvalue")}
+    meta = results.result_meta(
+        "proportions_ztest", scope=scope, alternative=alternative, alpha=alpha,
+        correction=correction, nan_policy=nan_policy, y=y, models=models,
+    )
+    return results.pair_result(
+        data.names, i, j, columns, meta, correction=correction, alpha=alpha
+    )

@@ -1,0 +1,186 @@
+"""The scores frame itself: conversion, the CV design and the per-model summary."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pandas as pd
+
+from pdcompare import results
+from pdcompare._validation import check_fraction
+from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
+from pdcompare.inputs.benchmark import BenchmarkData
+from pdcompare.inputs.design import resolve_design
+from pdcompare.inputs.scores import scores_data, scores_frame, validate_scores
+
+
+def scores(
+    frame: pd.DataFrame,
+    metric: str | None = None,
+    names: Callable[[dict], str] | Sequence[str] | None = None,
+) -> pd.DataFrame:
+    """The scores frame: models as rows, CV splits as columns.
+
+    A ``cv_results_`` frame is converted (``metric`` chooses the metric of a
+    multi-metric search; ``names`` names the candidates, as a callable of
+    the parameter dict or a list); a scores frame is returned as a copy.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A scores frame or a ``cv_results_`` frame.
+    metric : str, optional
+        Metric of a multi-metric ``cv_results_`` frame.
+    names : callable or list of str, optional
+        Model names for the candidates of a ``cv_results_`` frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A new frame; the caller's frame is unchanged.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> cv_results = pd.DataFrame({
+    ...     "params": [{"C": 1}, {"C": 10}],
+    ...     "split0_test_score": [0.8, 0.9], "split1_test_score": [0.7, 0.95],
+    ... })
+    >>> cv_results.cmp.scores()
+    split  split0  split1
+    model
+    C=1       0.8    0.70
+    C=10      0.9    0.95
+    """
+    converted = scores_frame(frame, metric=metric, names=names)
+    validate_scores(converted)
+    return converted
+
+
+def set_design(
+    scores: pd.DataFrame,
+    cv: Any = None,
+    *,
+    test_size: float | None = None,
+    n_train: int | None = None,
+    n_test: int | None = None,
+    greater_is_better: bool | None = None,
+) -> pd.DataFrame:
+    """Return a copy of the frame with the CV design stored in its ``attrs``.
+
+    Tests that need the test/train size ratio (``corrected_ttest``, ``bayes``,
+    ``posterior``, ``summary``'s corrected interval) read it from there, so a
+    chain sets it once. Keywords given to a test still take precedence.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        The scores frame: one row per model, one column per CV split (or a
+        ``cv_results_`` frame, converted first).
+    cv : int, scikit-learn splitter or list of (train, test) splits, optional
+        The cross-validation the scores come from; an int ``k`` is k-fold.
+    test_size : float, optional
+        Fraction of the data in each test split, in (0, 1).
+    n_train, n_test : int, optional
+        Training and test set sizes of each split (together).
+    greater_is_better : bool, optional
+        False for losses (lower scores are better). Default: keep the stored
+        value, True when none is stored.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy of the frame; the caller's frame and its ``attrs`` are unchanged.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame([[0.8, 0.9], [0.7, 0.6]], index=["a", "b"])
+    >>> designed = scores.cmp.set_design(cv=10)
+    >>> round(designed.attrs["pdcompare"]["design"]["test_train_ratio"], 4)
+    0.1111
+    >>> scores.attrs
+    {}
+    """
+    meta = pdcompare_attrs(scores)
+    design = resolve_design(
+        meta.get("design"),
+        cv=cv,
+        test_size=test_size,
+        n_train=n_train,
+        n_test=n_test,
+        greater_is_better=greater_is_better,
+    )
+    return with_attrs(scores.copy(), {**meta, "design": design.to_attrs()})
+
+
+def summary(scores: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.DataFrame:
+    """Per model: mean, std, number of splits, rank and a confidence interval of the mean.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        The scores frame: one row per model, one column per CV split (or a
+        ``cv_results_`` frame, converted first).
+    ci : float, default 0.95
+        Confidence level of the interval.
+    **design
+        ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=``, and
+        ``greater_is_better=``; see :func:`set_design`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by model, best first, with columns ``mean, std, n_splits,
+        rank, ci_low, ci_high``. ``attrs["pdcompare"]["interval"]`` says
+        which interval was computed.
+
+    Notes
+    -----
+    The interval is ``mean ± t_{n-1} · s · sqrt(1/n + n_test/n_train)``, the
+    Nadeau–Bengio corrected interval, when the design is known; otherwise
+    the plain t interval ``mean ± t_{n-1} · s / sqrt(n)``, which is too
+    narrow because CV splits share training data. Missing scores are left
+    out model by model (``n_splits`` counts the rest). ``std`` has ddof=1.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame([[0.8, 0.9, 0.85], [0.7, 0.6, 0.65]], index=["a", "b"])
+    >>> scores.cmp.summary(cv=3).round(3)
+           mean   std  n_splits  rank  ci_low  ci_high
+    model
+    a      0.85  0.05         3     1   0.654    1.046
+    b      0.65  0.05         3     2   0.454    0.846
+
+    Compare with the plain interval (``scipy.stats.t.interval``):
+
+    >>> from scipy import stats
+    >>> [round(float(x), 3) for x in stats.t.interval(0.95, 2, 0.85, 0.05 / 3 ** 0.5)]
+    [0.726, 0.974]
+    >>> scores.cmp.summary().loc["a", ["ci_low", "ci_high"]].round(3).tolist()
+    [0.726, 0.974]
+    """
+    from pdcompare.stats.summary import summarize
+
+    ci = check_fraction("ci", ci)
+    data = scores_data(scores, **design)
+    if isinstance(data, BenchmarkData):
+        from pdcompare.compare.datasets import benchmark_summary
+
+        return benchmark_summary(data)
+    table = summarize(
+        data.values,
+        confidence=ci,
+        test_train_ratio=data.design.test_train_ratio,
+        greater_is_better=data.design.greater_is_better,
+    )
+    meta = results.result_meta(
+        "summary",
+        ci=ci,
+        interval="nadeau-bengio" if data.design.known else "t",
+        design=data.design.to_attrs(),
+    )
+    frame = results.model_result(data.names, table, meta)
+    return frame.iloc[data.order]

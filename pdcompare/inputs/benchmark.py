@@ -1,0 +1,298 @@
+"""Benchmark frames (models x data sets): recognising them, building them from long tables."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pdcompare._validation import NAN_POLICIES, apply_nan_policy, check_option, warn
+from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
+from pdcompare.inputs.design import Design, resolve_design
+from pdcompare.inputs.scores import ScoresData, validate_scores
+
+#: Name of the column level (or flat column index) that marks a benchmark frame.
+DATASET = "dataset"
+
+
+def is_benchmark(frame: pd.DataFrame) -> bool:
+    """Whether ``frame`` is a benchmark frame: its columns, or their first level, named "dataset".
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame([[0.9, 0.8], [0.7, 0.75]], index=["a", "b"],
+    ...                      columns=pd.Index(["iris", "wine"], name="dataset"))
+    >>> is_benchmark(table), is_benchmark(table.rename_axis(columns=None))
+    (True, False)
+    """
+    columns = frame.columns
+    return columns.names[0] == DATASET
+
+
+def _dataset_means(frame: pd.DataFrame, values: np.ndarray) -> tuple[np.ndarray, pd.Index]:
+    """Per-data-set means of a ``(dataset, split)`` frame (NaN where any split is missing)."""
+    if frame.columns.nlevels == 1:
+        return values, frame.columns
+    codes, datasets = pd.factorize(frame.columns.get_level_values(0))
+    counts = np.bincount(codes, minlength=len(datasets))
+    totals = np.zeros((values.shape[0], len(datasets)))
+    # A missing split makes that data set's mean missing for that model: a mean over
+    # fewer folds would be paired with the other models' means over all of them.
+    np.add.at(totals.T, codes, values.T)
+    return totals / counts, pd.Index(datasets, name=DATASET)
+
+
+@dataclass(frozen=True)
+class BenchmarkData(ScoresData):
+    """A validated benchmark frame as arrays: per-data-set means, ranks, and the folds.
+
+    ``values`` holds the per-data-set mean scores (models x data sets) that
+    the rank tests and the across-data-set tests compare; ``splits`` are the
+    data sets. ``folds`` is the models x data sets x splits array of a
+    ``(dataset, split)`` frame (None for a table of means), for the tests
+    that use the folds within each data set.
+
+    Attributes
+    ----------
+    folds : numpy.ndarray or None
+        Fold scores, shape (models, data sets, splits), when the frame has them.
+    fold_labels : pandas.Index or None
+        The split labels within a data set.
+    """
+
+    folds: np.ndarray | None = None
+    fold_labels: pd.Index | None = None
+
+    @property
+    def complete(self) -> np.ndarray:
+        """Boolean mask of the data sets on which every model has a score."""
+        return ~np.isnan(self.values).any(axis=0)
+
+    @property
+    def mean_ranks(self) -> np.ndarray:
+        """Mean rank of every model over the complete data sets (1 = best, ties averaged)."""
+        from pdcompare.stats.ranks import rank_within_columns
+
+        complete = self.values[:, self.complete]
+        if complete.shape[1] == 0:
+            return np.full(len(self.names), np.nan)
+        ranks = rank_within_columns(complete, greater_is_better=self.design.greater_is_better)
+        return ranks.mean(axis=1)
+
+    @property
+    def order(self) -> np.ndarray:
+        """Model positions, best first: lowest mean rank, ties broken by the better mean."""
+        means = self.means if self.design.greater_is_better else -self.means
+        ranks = self.mean_ranks
+        tie_break = np.where(np.isnan(means), np.inf, -means)
+        return np.lexsort((tie_break, np.where(np.isnan(ranks), np.inf, ranks)))
+
+    def meta(self) -> dict[str, Any]:
+        """What every result on a benchmark frame records about it."""
+        ranks = self.mean_ranks
+        return {
+            "unit": "dataset",
+            "n_datasets": int(self.complete.sum()),
+            "mean_ranks": dict(zip(self.names.tolist(), ranks.tolist(), strict=True)),
+        }
+
+    def drop_incomplete(self, nan_policy: str, what: str) -> np.ndarray:
+        """Apply ``nan_policy`` to the data sets where some model has no score; the kept mask.
+
+        For the tests on all models at once (Friedman, Nemenyi, Conover, mean
+        ranks): "omit" keeps the complete data sets and warns naming the
+        others, "propagate" warns (the results are NaN), "raise" raises.
+        """
+        check_option("nan_policy", nan_policy, NAN_POLICIES)
+        complete = self.complete
+        if complete.all():
+            return complete
+        missing = [str(d) for d in self.splits[~complete]]
+        shown = missing if len(missing) <= 10 else [*missing[:10], "..."]
+        problem = f"Data set(s) {shown} have no score for some model"
+        if nan_policy == "omit":
+            warn(f"{problem}: `{what}` leaves them out ({int(complete.sum())} data sets kept).")
+            return complete
+        apply_nan_policy(
+            nan_policy,
+            problem,
+            omit="leave those data sets out",
+            propagate="give NaN results",
+        )
+        return complete
+
+
+def benchmark_data(frame: pd.DataFrame, **keywords: Any) -> BenchmarkData:
+    """Validate a benchmark frame and resolve its design (``greater_is_better`` above all)."""
+    meta = pdcompare_attrs(frame)
+    values = validate_scores(frame)
+    design = resolve_design(meta.get("design"), **keywords)
+    means, datasets = _dataset_means(frame, values)
+    folds = fold_labels = None
+    if frame.columns.nlevels > 1:
+        folds, fold_labels = _fold_array(frame, values, datasets)
+    return BenchmarkData(
+        names=frame.index,
+        values=means,
+        splits=datasets,
+        design=design,
+        folds=folds,
+        fold_labels=fold_labels,
+    )
+
+
+def _fold_array(frame: pd.DataFrame, values: np.ndarray, datasets: pd.Index):
+    """The fold scores as (models, data sets, splits); NaN where a data set has fewer splits."""
+    level0 = frame.columns.get_level_values(0)
+    rest = frame.columns.droplevel(0)
+    labels = pd.Index(pd.unique(rest))
+    out = np.full((values.shape[0], len(datasets), len(labels)), np.nan)
+    out[:, datasets.get_indexer(level0), labels.get_indexer(rest)] = values
+    return out, labels
+
+
+def means(frame: pd.DataFrame) -> pd.DataFrame:
+    """The models x data sets frame of per-data-set mean scores of a benchmark frame.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A benchmark frame: columns ``(dataset, split)``, or one column per data set.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per model, one column per data set (an Index named
+        "dataset"), the mean over that data set's splits; NaN where a split
+        is missing. The frame's design is kept in ``attrs``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> columns = pd.MultiIndex.from_product([["iris", "wine"], [0, 1]],
+    ...                                      names=["dataset", "split"])
+    >>> scores = pd.DataFrame([[0.9, 0.8, 0.7, 0.6], [0.5, 0.7, 0.9, 0.9]],
+    ...                       index=["a", "b"], columns=columns)
+    >>> scores.cmp.means()
+    dataset  iris  wine
+    a        0.85  0.65
+    b        0.60  0.90
+    """
+    if not is_benchmark(frame):
+        msg = (
+            "`means` needs a benchmark frame: columns `(dataset, split)` (a MultiIndex whose "
+            "first level is named 'dataset') or one column per data set (an Index named "
+            "'dataset'). Build one with `pdcompare.from_long(...)`, "
+            "`pd.concat({name: scores, ...}, axis=1, names=['dataset', 'split'])` or "
+            "`table.rename_axis(columns='dataset')`."
+        )
+        raise ValueError(msg)
+    data = benchmark_data(frame)
+    out = pd.DataFrame(data.values, index=frame.index.copy(), columns=data.splits.copy())
+    meta = pdcompare_attrs(frame)
+    return with_attrs(out, meta) if meta else out
+
+
+def from_long(
+    table: pd.DataFrame,
+    *,
+    model: Hashable = "model",
+    dataset: Hashable = "dataset",
+    split: Hashable | None = None,
+    score: Hashable = "score",
+    greater_is_better: bool = True,
+) -> pd.DataFrame:
+    """A benchmark frame from a long table: one row per model x data set (x split).
+
+    AutoML benchmark, OpenML and most harnesses write their results this way.
+    Rows are paired by their keys, never by their order.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The long table.
+    model, dataset, split, score : column name
+        The columns holding the model name, the data set name, the split
+        (optional: without it, one score per model and data set) and the score.
+    greater_is_better : bool, default True
+        False for losses; stored in the frame's design.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Models as rows; columns ``(dataset, split)`` (or one per data set,
+        an Index named "dataset"), data sets and splits in order of first
+        appearance; NaN where the table has no row for a cell.
+
+    Raises
+    ------
+    ValueError
+        When a column is missing, or a key (model, data set, split) appears
+        more than once (the message names the duplicates).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdcompare
+    >>> long = pd.DataFrame({"framework": ["rf", "rf", "lr", "lr"],
+    ...                      "task": ["iris", "wine", "wine", "iris"],
+    ...                      "auc": [0.95, 0.97, 0.99, 0.96]})
+    >>> pdcompare.from_long(long, model="framework", dataset="task", score="auc")
+    dataset  iris  wine
+    model
+    rf       0.95  0.97
+    lr       0.96  0.99
+    """
+    if not isinstance(table, pd.DataFrame):
+        msg = f"`table` must be a pandas DataFrame; got {type(table).__name__}."
+        raise TypeError(msg)
+    if not isinstance(greater_is_better, bool | np.bool_):
+        msg = f"`greater_is_better` must be True or False; got {greater_is_better!r}."
+        raise TypeError(msg)
+    keys = {"model": model, "dataset": dataset, "score": score}
+    if split is not None:
+        keys["split"] = split
+    for keyword, column in keys.items():
+        if column not in table.columns:
+            shown = ", ".join(repr(c) for c in list(table.columns)[:10])
+            msg = (
+                f"`{keyword}`: the table has no column {column!r}; its columns are {shown}. "
+                f"Pass `{keyword}=` with the name of the column."
+            )
+            raise ValueError(msg)
+    by = [model, dataset] + ([split] if split is not None else [])
+    duplicated = table.duplicated(subset=by, keep=False)
+    if duplicated.any():
+        shown = table.loc[duplicated, by].drop_duplicates().head(5)
+        rows = "; ".join(", ".join(f"{c}={v!r}" for c, v in zip(by, r, strict=True))
+                         for r in shown.itertuples(index=False))
+        msg = (
+            f"Each (model, data set{', split' if split is not None else ''}) must appear once; "
+            f"{int(duplicated.sum())} rows share their keys, for example {rows}. Aggregate them "
+            "first (for example `table.groupby([...]).mean()`)."
+        )
+        raise ValueError(msg)
+    scores = pd.to_numeric(table[score], errors="coerce")
+    bad = scores.isna() & table[score].notna()
+    if bad.any():
+        first = table.loc[bad, score].iloc[0]
+        msg = f"`score`: column {score!r} must hold numbers; it has {first!r}."
+        raise TypeError(msg)
+    models = pd.Index(pd.unique(table[model]), name="model")
+    datasets = pd.unique(table[dataset])
+    if split is None:
+        columns = pd.Index(datasets, name=DATASET)
+        col_codes = columns.get_indexer(table[dataset])
+    else:
+        splits = pd.unique(table[split])
+        columns = pd.MultiIndex.from_product([datasets, splits], names=[DATASET, "split"])
+        col_codes = columns.get_indexer(pd.MultiIndex.from_arrays([table[dataset], table[split]]))
+    values = np.full((len(models), len(columns)), np.nan)
+    values[models.get_indexer(table[model]), col_codes] = scores.to_numpy(dtype=float)
+    frame = pd.DataFrame(values, index=models, columns=columns)
+    design = Design(greater_is_better=bool(greater_is_better))
+    return with_attrs(frame, {"design": design.to_attrs()})

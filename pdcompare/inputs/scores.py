@@ -1,0 +1,245 @@
+"""Scores frames (models x CV splits) as validated arrays, and the pairs a test compares."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pdcompare._validation import (
+    NAN_POLICIES,
+    apply_nan_policy,
+    check_option,
+    check_unique_labels,
+    unknown_name_error,
+)
+from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
+from pdcompare.inputs.cv_results import cv_results_to_scores, is_cv_results
+from pdcompare.inputs.design import Design, resolve_design
+
+#: Passed as ``a`` by ``pairwise`` to ask a test for every pair of models.
+ALL_PAIRS = object()
+
+
+def _numeric_values(frame: pd.DataFrame) -> np.ndarray:
+    """The frame's values as float64, NaN for missing, after checking the dtypes."""
+    bad = [
+        c
+        for c, dtype in frame.dtypes.items()
+        if not (pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype))
+    ]
+    if bad:
+        shown = ", ".join(repr(c) for c in bad[:5]) + (", ..." if len(bad) > 5 else "")
+        msg = (
+            f"Split columns must hold numeric scores; column(s) {shown} do not. A scores frame "
+            "has one row per model and one numeric column per CV split; convert with "
+            "`df.astype(float)` or drop the other columns (set model names as the index)."
+        )
+        raise TypeError(msg)
+    # Nullable dtypes (Float64 with pd.NA) become NaN.
+    return frame.to_numpy(dtype=float, na_value=np.nan)
+
+
+def row_means(values: np.ndarray) -> np.ndarray:
+    """Mean of each row over its non-missing entries; NaN for an all-missing row."""
+    counts = np.sum(~np.isnan(values), axis=1)
+    totals = np.nansum(values, axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(counts > 0, totals / np.maximum(counts, 1), np.nan)
+
+
+def validate_scores(frame: pd.DataFrame) -> np.ndarray:
+    """Check a scores frame and return its values (models x splits) as float64."""
+    if frame.shape[0] == 0 or frame.shape[1] == 0:
+        msg = (
+            f"The scores frame is empty (shape {frame.shape}); it needs one row per model "
+            "and one column per CV split."
+        )
+        raise ValueError(msg)
+    check_unique_labels(frame.index, hint="give each model its own index label")
+    values = _numeric_values(frame)
+    if frame.shape[1] < 2:
+        msg = (
+            f"The scores frame has {frame.shape[1]} split column; comparisons need the "
+            "scores of at least 2 CV splits per model (models as rows, splits as columns). "
+            "If models are columns, pass `df.T`."
+        )
+        raise ValueError(msg)
+    infinite = np.isinf(values)
+    if infinite.any():
+        row, col = np.argwhere(infinite)[0]
+        msg = (
+            f"Scores must be finite; model {frame.index[row]!r} has {values[row, col]} in "
+            f"split {frame.columns[col]!r}. Replace it with NaN if the fit failed."
+        )
+        raise ValueError(msg)
+    return values
+
+
+def rank_order(values: np.ndarray, greater_is_better: bool = True) -> np.ndarray:
+    """Positions sorted best first by ``values`` (ties keep their order; NaN last)."""
+    key = -values if greater_is_better else values
+    key = np.where(np.isnan(key), np.inf, key)
+    return np.argsort(key, kind="stable")
+
+
+def index_of(names: pd.Index, name: Hashable, keyword: str) -> int:
+    """Position of model ``name`` in ``names``, or a ValueError that suggests close names."""
+    if isinstance(name, Hashable) and name in names:
+        return int(names.get_loc(name))
+    error = unknown_name_error("model", name, list(names), keyword)
+    raise error
+
+
+def select_pairs(
+    names: pd.Index,
+    values: np.ndarray,
+    a: Any = None,
+    b: Any = None,
+    greater_is_better: bool = True,
+    *,
+    order: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, str]:
+    """Positions ``(i, j)`` of the pairs a test compares, and the scope's name.
+
+    ``(a, b)`` compares one pair ("pair"); ``a`` alone compares it with every
+    other model ("one_vs_rest"); neither compares the best model with every
+    other ("best_vs_rest"); ``a=ALL_PAIRS`` gives every pair ("all_pairs"),
+    best first. ``values`` (the mean score of each model, or the metric on a
+    predictions frame) decide what "best" and the rank order are, unless
+    ``order`` (model positions, best first) is given.
+    """
+    if len(names) < 2:
+        msg = f"Comparisons need at least 2 models; the frame has {len(names)}."
+        raise ValueError(msg)
+    if order is None:
+        order = rank_order(np.asarray(values, dtype=float), greater_is_better)
+    if a is ALL_PAIRS:
+        first, second = np.triu_indices(len(order), k=1)
+        return order[first], order[second], "all_pairs"
+    if a is None and b is not None:
+        msg = "`b` needs `a`: pass `a=` too, or neither to compare the best with the rest."
+        raise ValueError(msg)
+    if a is not None and b is not None:
+        i, j = index_of(names, a, "a"), index_of(names, b, "b")
+        if i == j:
+            msg = f"`a` and `b` are the same model ({a!r}); name two different models."
+            raise ValueError(msg)
+        return np.array([i]), np.array([j]), "pair"
+    first = index_of(names, a, "a") if a is not None else int(order[0])
+    others = order[order != first]
+    scope = "one_vs_rest" if a is not None else "best_vs_rest"
+    return np.full(len(others), first), others, scope
+
+
+@dataclass(frozen=True)
+class ScoresData:
+    """A validated scores frame as arrays, with its design.
+
+    Attributes
+    ----------
+    names : pd.Index
+        Model names, in frame order.
+    values : np.ndarray
+        Scores, shape (models, splits), float64 with NaN for missing.
+    splits : pd.Index
+        The split column labels.
+    design : Design
+        The resolved CV design.
+    """
+
+    names: pd.Index
+    values: np.ndarray
+    splits: pd.Index
+    design: Design
+
+    @property
+    def means(self) -> np.ndarray:
+        """Mean score of each model over its non-missing splits."""
+        return row_means(self.values)
+
+    @property
+    def order(self) -> np.ndarray:
+        """Model positions, best first (by mean; ties keep frame order; NaN last)."""
+        return rank_order(self.means, self.design.greater_is_better)
+
+    def index_of(self, name: Hashable, keyword: str) -> int:
+        """Position of model ``name``, or a ValueError that suggests close names."""
+        return index_of(self.names, name, keyword)
+
+    def pairs(self, a: Any = None, b: Any = None) -> tuple[np.ndarray, np.ndarray, str]:
+        """Positions ``(i, j)`` of the pairs to compare and the scope (see `select_pairs`)."""
+        return select_pairs(self.names, None, a, b, order=self.order)
+
+    def meta(self) -> dict[str, Any]:
+        """What every result records about the frame beyond the design (none for scores)."""
+        return {}
+
+    def nan_pairs(self, i: np.ndarray, j: np.ndarray, nan_policy: str) -> np.ndarray:
+        """Boolean mask of the pairs that involve a missing score, after the policy's checks.
+
+        "raise" raises a ValueError naming the models; "propagate" warns (those
+        pairs get NaN results); "omit" returns the mask silently.
+        """
+        check_option("nan_policy", nan_policy, NAN_POLICIES)
+        has_nan = np.isnan(self.values).any(axis=1)
+        mask = has_nan[i] | has_nan[j]
+        if mask.any():
+            models = [str(self.names[k]) for k in np.flatnonzero(has_nan)]
+            apply_nan_policy(
+                nan_policy,
+                f"Model(s) {models} have missing scores (NaN)",
+                omit="drop the missing splits pair by pair",
+                propagate="give those pairs NaN results",
+            )
+        return mask
+
+
+def scores_frame(
+    frame: pd.DataFrame,
+    metric: str | None = None,
+    names: Callable[[dict], str] | Sequence[str] | None = None,
+) -> pd.DataFrame:
+    """The scores frame for ``frame``: converted from ``cv_results_``, or a copy of it."""
+    if is_cv_results(frame):
+        scores = cv_results_to_scores(frame, metric=metric, names=names)
+        meta = pdcompare_attrs(frame)
+        return with_attrs(scores, meta) if meta else scores
+    if metric is not None or names is not None:
+        msg = (
+            "`metric` and `names` apply to cv_results_ frames (with a `params` column and "
+            "`split<i>_test_<metric>` columns); this frame is already a scores frame."
+        )
+        raise ValueError(msg)
+    return frame.copy()
+
+
+def scores_data(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
+    """Validate a scores (or ``cv_results_``) frame and resolve its design.
+
+    A benchmark frame (columns named "dataset") gives its
+    :class:`~pdcompare.inputs.benchmark.BenchmarkData`: per-data-set means,
+    ordered by mean rank.
+
+    ``keywords`` are the design keywords of the call (``cv``, ``test_size``,
+    ``n_train``, ``n_test``, ``greater_is_better``); ``metric`` and ``names``
+    select and name the candidates of a ``cv_results_`` frame.
+    """
+    from pdcompare.inputs.benchmark import benchmark_data, is_benchmark
+
+    metric = keywords.pop("metric", None)
+    names = keywords.pop("names", None)
+    if is_benchmark(frame) and metric is None and names is None:
+        return benchmark_data(frame, **keywords)
+    if is_cv_results(frame):
+        frame = cv_results_to_scores(frame, metric=metric, names=names)
+        stored = pdcompare_attrs(frame).get("design")
+    else:
+        stored = None
+    stored = stored or pdcompare_attrs(frame).get("design")
+    values = validate_scores(frame)
+    design = resolve_design(stored, **keywords)
+    return ScoresData(names=frame.index, values=values, splits=frame.columns, design=design)

@@ -1,0 +1,87 @@
+"""Plots of scores frames and result frames: Axes-level, matplotlib conventions.
+
+Every function draws on ``ax`` (the current Axes when None), returns the Axes,
+never calls ``plt.show()`` and changes no global style. matplotlib is imported
+only when a plot is drawn. Kinds register themselves in ``_base`` with
+``_scores_kind`` (pictures of a scores frame, chosen by name) or
+``_result_kind`` (the picture of a result frame, chosen by the test that made it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from pdcompare._validation import check_option
+from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.inputs.cv_results import is_cv_results
+from pdcompare.inputs.scores import scores_frame
+from pdcompare.plotting import (  # noqa: F401  (register kinds)
+    bayes,
+    bootstrap,
+    cd,
+    results,
+    scores,
+    select,
+)
+from pdcompare.plotting._base import _RESULT_KINDS, _SCORES_KINDS
+from pdcompare.plotting.results import forest_data
+from pdcompare.plotting.scores import folds_data
+
+__all__ = ["folds_data", "forest_data", "plot"]
+
+
+def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: Any):
+    """Draw a picture of the frame and return the matplotlib ``Axes``.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A scores frame (or ``cv_results_`` frame, converted first), or a result frame.
+    kind : str, optional
+        On a scores frame, the picture to draw: "folds" (score per split per
+        model), "corr" (correlation of models across splits), "intervals"
+        (mean and interval per model), "posterior" (``a=``, ``b=``, ``rope=``)
+        or "pvalues" (pairwise matrix). On a result frame, leave it out: the
+        picture that suits the test is drawn.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; the current Axes when None.
+    **options
+        Options of the picture (see the functions of :mod:`pdcompare.plotting`).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The Axes drawn on. ``plt.show()`` is never called.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> ax = load_grid_search_scores().cmp.plot("intervals")
+    >>> ax.get_title()
+    'Mean score per model'
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close("all")
+    """
+    if is_cv_results(frame):
+        frame = scores_frame(frame)
+    meta = pdcompare_attrs(frame)
+    if meta.get("kind") == "result":
+        test = meta.get("test")
+        if meta.get("unit") == "dataset" and meta.get("scope") == "all_pairs" and kind is None:
+            return cd.plot_cd(frame, ax=ax, **options)
+        if kind is not None and kind in _SCORES_KINDS:
+            msg = f"`kind`: {kind!r} draws a scores frame; a result frame draws with kind=None."
+            raise ValueError(msg)
+        if test not in _RESULT_KINDS:
+            msg = f"No plot for results of {test!r}; plot the scores frame instead."
+            raise ValueError(msg)
+        return _RESULT_KINDS[test](frame, ax=ax, **options)
+    if kind is None:
+        msg = f"`kind` is needed for a scores frame: one of {', '.join(map(repr, _SCORES_KINDS))}."
+        raise ValueError(msg)
+    check_option("kind", kind, tuple(_SCORES_KINDS))
+    return _SCORES_KINDS[kind](frame, ax=ax, **options)

@@ -1,0 +1,123 @@
+"""The picture of a model choice: means in complexity order, the rule's threshold, the choice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.plotting._base import _result_kind
+
+_RULES = {
+    "best": "best mean",
+    "one_se": "one corrected standard error",
+    "not_worse": "not worse (one-sided corrected t-test)",
+    "equivalent": "practically equivalent (Bayesian, ROPE)",
+}
+
+
+@_result_kind("select")
+def plot_select(result: pd.DataFrame, *, ax=None, title: str | None = None, **kwargs: Any):
+    """Means with their corrected intervals in complexity order, the best and the choice marked.
+
+    Drawn by ``result.cmp.plot()`` on the result of ``select``. The models
+    run from the simplest (top) to the most complex; the models the rule
+    accepts are drawn in colour, the others in grey; the best model is a
+    star, the selected one a large ring with its name in bold; the rule's
+    threshold (one standard error, or the ROPE, below the best mean) is a
+    dashed line.
+
+    Parameters
+    ----------
+    result : pandas.DataFrame
+        The result of ``select``.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; by default a new figure sized to the number of models.
+    title : str, optional
+        Title of the Axes; by default the rule and the reason of the choice.
+    **kwargs
+        Passed to ``Axes.errorbar`` (the intervals).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> import pdcompare
+    >>> scores = pd.DataFrame(
+    ...     [[0.80, 0.84, 0.82, 0.78, 0.81], [0.86, 0.84, 0.85, 0.83, 0.87],
+    ...      [0.90, 0.84, 0.88, 0.83, 0.85]], index=["C=0.01", "C=1", "C=100"])
+    >>> choice = pdcompare.select(scores, by=["C=0.01", "C=1", "C=100"], cv=5)
+    >>> ax = choice.cmp.plot()
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['C=0.01', 'C=1', 'C=100']
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close("all")
+    """
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    meta = pdcompare_attrs(result)
+    missing = [c for c in ("mean", "eligible", "selected", "ci_low", "ci_high") if c not in result]
+    if missing:
+        msg = f"The select result lacks column(s) {missing}; plot the whole result of `select`."
+        raise ValueError(msg)
+    n = len(result)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7.0, min(2.0 + 0.28 * n, 40.0)))
+    positions = np.arange(n)[::-1]  # simplest at the top
+    means = result["mean"].to_numpy(dtype=float)
+    low = result["ci_low"].to_numpy(dtype=float)
+    high = result["ci_high"].to_numpy(dtype=float)
+    eligible = result["eligible"].to_numpy(dtype=bool)
+    selected = result["selected"].to_numpy(dtype=bool)
+    names = [str(m) for m in result.index]
+    best = meta.get("best")
+    level = 1 - float(meta.get("alpha", 0.05))
+    for mask, colour, label in (
+        (eligible, "C0", "accepted by the rule"),
+        (~eligible, "0.6", "not accepted"),
+    ):
+        if mask.any():
+            ax.errorbar(
+                means[mask], positions[mask],
+                xerr=np.vstack([means[mask] - low[mask], high[mask] - means[mask]]),
+                fmt="o", color=colour, ecolor=colour, capsize=3, label=label,
+                **kwargs,
+            )
+    is_best = np.array([m == best for m in result.index])
+    ax.scatter(means[is_best], positions[is_best], marker="*", s=220, color="C1",
+               zorder=3, label=f"best mean ({best})")
+    ax.scatter(means[selected], positions[selected], marker="o", s=260, facecolors="none",
+               edgecolors="C3", linewidths=2, zorder=3,
+               label=f"selected ({meta.get('selected')})")
+    threshold = meta.get("threshold")
+    if threshold is not None and best in result.index:
+        best_mean = float(result.loc[best, "mean"])
+        line = best_mean - threshold if meta.get("greater_is_better", True) else (
+            best_mean + threshold
+        )
+        what = "one corrected SE" if meta.get("rule") == "one_se" else "ROPE"
+        ax.axvline(line, color="C3", linestyle="--", linewidth=1,
+                   label=f"best mean {'-' if meta.get('greater_is_better', True) else '+'} "
+                         f"{what} ({threshold:.3g})")
+    ax.set_yticks(positions)
+    ax.set_yticklabels(names, fontsize=9 if n <= 40 else 6)
+    for label, chosen in zip(ax.get_yticklabels(), selected, strict=True):
+        if chosen:
+            label.set_fontweight("bold")
+    direction = "higher" if meta.get("greater_is_better", True) else "lower"
+    ax.set_xlabel(f"mean score ({direction} is better), {level:.0%} corrected CI")
+    by = meta.get("by")
+    ax.set_ylabel(f"models, simplest first{f' (by {by})' if by else ''}")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8, frameon=False)
+    rule = _RULES.get(meta.get("rule"), str(meta.get("rule")))
+    ax.set_title(title if title is not None else f"Choosing a model: {rule}", fontsize=11)
+    ax.figure.tight_layout()
+    return ax
