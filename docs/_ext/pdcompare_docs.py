@@ -20,49 +20,58 @@ DOCS = Path(__file__).resolve().parents[1]
 GENERATED = DOCS / "_generated"
 FIGURES = DOCS / "_build" / "gallery_figures"
 
-# The API reference: (section title, intro, [names]). A name is a public function
-# of the pdcompare module (``from_search``) or, prefixed with ``cmp.``, a method of
-# the DataFrame.cmp accessor. When every accessor method is also a function of the
-# package, list it once as ``both.NAME``: it appears as ``pdcompare.NAME`` and
-# ``DataFrame.cmp.NAME``.
+# The API reference: (section title, intro, [names]), the one list to extend. A name
+# is a public function of the package: ``pdcompare.NAME``. Names of functions that
+# are also methods of the DataFrame.cmp accessor (``df.cmp.NAME(...)`` is
+# ``pdcompare.NAME(df, ...)``) are listed again, as methods, in the last section;
+# the accessor's members are read from the class, so nothing else needs listing.
 API_SECTIONS = [
     (
-        "Building a scores frame",
-        "From a fitted search, from estimators run on the same splits, or from any frame.",
-        ["from_search", "cv_scores", "cmp.scores", "cmp.set_design", "datasets"],
+        "Building a frame",
+        "Scores frames (models x splits) from a fitted search, from estimators run on the "
+        "same splits, or from any frame; benchmark frames (models x data sets) from a long "
+        "table; the bundled data set.",
+        ["from_search", "cv_scores", "scores", "set_design", "from_long", "means", "datasets"],
     ),
     (
         "Tests on a scores frame",
-        "Models as rows, CV splits as columns (section *The CV design* of the guide).",
+        "Models as rows, CV splits as columns; on a benchmark frame the same names compare "
+        "across data sets (see the user guide).",
         [
-            "cmp.summary",
-            "cmp.corrected_ttest",
-            "cmp.ttest",
-            "cmp.wilcoxon",
-            "cmp.sign_test",
-            "cmp.bayes",
-            "cmp.posterior",
-            "cmp.pairwise",
-            "cmp.ttest_5x2cv",
-            "cmp.ftest_5x2cv",
+            "summary",
+            "corrected_ttest",
+            "ttest",
+            "wilcoxon",
+            "sign_test",
+            "bayes",
+            "posterior",
+            "pairwise",
+            "ttest_5x2cv",
+            "ftest_5x2cv",
+            "friedman",
         ],
+    ),
+    (
+        "Choosing a model",
+        "The simplest model the evidence allows, in a frame or as GridSearchCV's refit.",
+        ["select", "refit_rule"],
     ),
     (
         "Tests on a predictions frame",
         "One row per test sample: the truth column and one column of predictions per model.",
         [
-            "cmp.mcnemar",
-            "cmp.cochrans_q",
-            "cmp.proportions_ztest",
-            "cmp.bootstrap",
-            "cmp.bootstrap_diff",
-            "cmp.accuracy_ci",
+            "mcnemar",
+            "cochrans_q",
+            "proportions_ztest",
+            "bootstrap",
+            "bootstrap_diff",
+            "accuracy_ci",
         ],
     ),
     (
         "Presentation",
         "Pictures, styled tables, matrices and the report in plain words.",
-        ["cmp.plot", "cmp.style", "cmp.matrix", "cmp.report"],
+        ["plot", "style", "matrix", "report"],
     ),
     (
         "Warnings",
@@ -72,53 +81,76 @@ API_SECTIONS = [
 ]
 
 
-def _entry(name: str) -> list[tuple[str, str]]:
-    """(target for autosummary, template) pairs of one name of ``API_SECTIONS``."""
-    if name.startswith("cmp."):
-        return [(f"pdcompare.accessor.CompareAccessor.{name[4:]}", "accessor_method.rst")]
-    if name.startswith("both."):
-        short = name[5:]
-        return [
-            (f"pdcompare.{short}", "function.rst"),
-            (f"pdcompare.accessor.CompareAccessor.{short}", "accessor_method.rst"),
-        ]
+def _target(name: str) -> tuple[str, str]:
+    """(object for autosummary, template) of one name of ``API_SECTIONS``."""
+    # Relative to ``.. currentmodule:: pdcompare`` of the page.
     if name == "datasets":
-        return [("pdcompare.datasets.load_grid_search_scores", "function.rst")]
+        return "datasets.load_grid_search_scores", "function.rst"
     if name[:1].isupper():
-        return [(f"pdcompare.{name}", "class.rst")]
-    return [(f"pdcompare.{name}", "function.rst")]
+        return name, "class.rst"
+    return name, "function.rst"
+
+
+def _autosummary(targets: list[str], template: str) -> list[str]:
+    return [
+        ".. autosummary::",
+        "   :toctree: generated",
+        f"   :template: autosummary/{template}",
+        "",
+        *(f"   {target}" for target in targets),
+        "",
+    ]
 
 
 def write_api_page() -> Path:
     """Write ``api.rst`` (git-ignored) from ``API_SECTIONS``; return its path."""
+    from pdcompare.accessor import CompareAccessor
+
     lines = [
         ".. This file is written by docs/_ext/pdcompare_docs.py from API_SECTIONS; edit there.",
         "",
         "API reference",
         "=============",
         "",
-        "``import pdcompare`` registers the ``DataFrame.cmp`` accessor. Every method",
-        "below is called on a frame, ``scores.cmp.corrected_ttest()``; its page gives",
-        "the parameters, the result columns, the formula and a runnable example.",
+        "Every comparison is a function of a frame, ``pdcompare.corrected_ttest(scores)``,",
+        "and, once ``import pdcompare`` has registered the accessor, a method of the frame,",
+        "``scores.cmp.corrected_ttest()``: the same call, the same docstring. Each page",
+        "gives the parameters, the result columns, the formula, references and a",
+        "runnable example.",
+        "",
+        ".. currentmodule:: pdcompare",
         "",
     ]
+    methods = []
     for title, intro, names in API_SECTIONS:
         lines += [title, "-" * len(title), "", intro, ""]
         by_template: dict[str, list[str]] = {}
         for name in names:
-            for target, template in _entry(name):
-                by_template.setdefault(template, []).append(target)
+            target, template = _target(name)
+            by_template.setdefault(template, []).append(target)
+            if callable(getattr(CompareAccessor, name, None)):
+                methods.append(name)
         for template, targets in by_template.items():
-            if template == "accessor_method.rst":
-                lines += ["Methods of ``DataFrame.cmp``:", ""]
-            lines += [
-                ".. autosummary::",
-                "   :toctree: generated",
-                f"   :template: autosummary/{template}",
-                "",
-                *(f"   ~{t}" if "CompareAccessor" in t else f"   {t}" for t in targets),
-                "",
-            ]
+            lines += _autosummary(targets, template)
+    title = "The DataFrame.cmp accessor"
+    lines += [
+        title,
+        "-" * len(title),
+        "",
+        "``df.cmp.NAME(...)`` is ``pdcompare.NAME(df, ...)``.",
+        "",
+        ".. currentmodule:: pdcompare.accessor",
+        "",
+        *_autosummary([f"CompareAccessor.{m}" for m in methods], "accessor_method.rst"),
+    ]
+    missing = sorted(
+        name
+        for name, member in vars(CompareAccessor).items()
+        if callable(member) and not name.startswith("_") and name not in methods
+    )
+    if missing:
+        msg = f"API_SECTIONS in docs/_ext/pdcompare_docs.py misses accessor methods: {missing}"
+        raise RuntimeError(msg)
     path = DOCS / "api.rst"
     text = "\n".join(lines)
     if not path.exists() or path.read_text(encoding="utf-8") != text:
