@@ -111,9 +111,7 @@ def test_quick_run_writes_the_table(validity, tmp_path, capsys):
         null = tests[(tests["population"] == pop) & (tests["scenario"] == validity.NULL)]
         assert set(zip(null["design"], null["test"], strict=True)) == expected
         alt = tests[(tests["population"] == pop) & (tests["scenario"] == validity.ALT)]
-        assert set(alt["design"]) == {d for d, _ in expected} - {
-            "hold-out, classifiers equal"
-        }
+        assert set(alt["design"]) == {d for d, _ in expected} - {"hold-out, classifiers equal"}
     assert (tests["reps"] == 40).all()
     # Rates are proportions of 40 replications; their standard errors the binomial ones.
     assert_allclose(tests["rate"] * 40, np.round(tests["rate"] * 40), atol=1e-6)
