@@ -3,14 +3,20 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.pdcompare-installed
+DOCS_STAMP := $(VENV)/.pdcompare-docs-installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench docs clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
+
+# The docs extra on top of the same environment (Sphinx and its extensions).
+$(DOCS_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/python -m pip install --quiet -e ".[dev,docs]"
+	touch $(DOCS_STAMP)
 
 demo: $(STAMP)
 	$(BIN)/pdcompare demo
@@ -24,5 +30,12 @@ test: lint
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_pairwise.py
 
+# The site, offline, warnings as errors, every internal reference checked (-n).
+docs: $(DOCS_STAMP)
+	rm -rf docs/_build/html docs/generated docs/gallery
+	$(BIN)/python -m sphinx -b html -q -W --keep-going -n docs docs/_build/html
+	@echo "Open docs/_build/html/index.html"
+
 clean:
 	rm -rf $(VENV) .venv-pandas2 .pytest_cache .hypothesis build dist
+	rm -rf docs/_build docs/_generated docs/generated docs/gallery docs/api.rst docs/sg_execution_times.rst

@@ -1,4 +1,5 @@
 """Bootstrap on out-of-fold predictions, CompStats style: is the forest really better?
+===================================================================================
 
 Breast cancer data; a random forest and Gaussian naive Bayes, each predicting
 every sample once by 10-fold cross-validation (``cross_val_predict``). On

@@ -1,4 +1,5 @@
 """Dietterich's tests, side by side: is a random forest better than 1-nearest-neighbour on wine?
+=============================================================================================
 
 Dietterich (1998) compared the tests practitioners use to tell two classifiers
 apart; Alpaydin (1999) and Nadeau & Bengio (2003) added the combined 5x2cv F

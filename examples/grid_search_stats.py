@@ -1,4 +1,5 @@
-"""Statistical comparison of models using grid search (scikit-learn gallery), with pdcompare.
+"""Statistical comparison of models using grid search (scikit-learn gallery), with pdcompare
+=========================================================================================
 
 The walkthrough of scikit-learn's "Statistical comparison of models using grid
 search" (make_moons, four SVC kernels, 10x10 repeated stratified CV, ROC AUC),

@@ -1,4 +1,5 @@
-"""The textbook tables of a model comparison, each one ``matrix()`` of a pairwise result.
+"""The textbook tables of a model comparison, each one ``matrix()`` of a pairwise result
+=====================================================================================
 
 Three classifiers (Gaussian naive Bayes, k-nearest neighbours, CART) are
 cross-validated on the same splits of 10 times repeated stratified 10-fold CV

@@ -1,0 +1,244 @@
+"""Build-time helpers of the pdcompare documentation (imported by conf.py).
+
+- the API reference page, written from one list of names (``API_SECTIONS``);
+- the command-line help and demo output, captured by running ``pdcompare``;
+- sphinx-gallery hooks: each example gets a folder for its figures on its
+  command line (``reset_argv``), and ``png_scraper`` shows the PNG files the
+  example wrote there (the examples save and close their figures, so the
+  default matplotlib scraper would find none).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parents[1]
+GENERATED = DOCS / "_generated"
+FIGURES = DOCS / "_build" / "gallery_figures"
+
+# The API reference: (section title, intro, [names]), the one list to extend. A name
+# is a public function of the package: ``pdcompare.NAME``. Names of functions that
+# are also methods of the DataFrame.cmp accessor (``df.cmp.NAME(...)`` is
+# ``pdcompare.NAME(df, ...)``) are listed again, as methods, in the last section;
+# the accessor's members are read from the class, so nothing else needs listing.
+API_SECTIONS = [
+    (
+        "Building a frame",
+        "Scores frames (models x splits) from a fitted search, from estimators run on the "
+        "same splits, or from any frame; benchmark frames (models x data sets) from a long "
+        "table; the bundled data set.",
+        ["from_search", "cv_scores", "scores", "set_design", "from_long", "means", "datasets"],
+    ),
+    (
+        "Tests on a scores frame",
+        "Models as rows, CV splits as columns; on a benchmark frame the same names compare "
+        "across data sets (see the user guide).",
+        [
+            "summary",
+            "corrected_ttest",
+            "ttest",
+            "wilcoxon",
+            "sign_test",
+            "bayes",
+            "posterior",
+            "pairwise",
+            "ttest_5x2cv",
+            "ftest_5x2cv",
+            "friedman",
+        ],
+    ),
+    (
+        "Choosing a model",
+        "The simplest model the evidence allows, in a frame or as GridSearchCV's refit.",
+        ["select", "refit_rule"],
+    ),
+    (
+        "Tests on a predictions frame",
+        "One row per test sample: the truth column and one column of predictions per model.",
+        [
+            "mcnemar",
+            "cochrans_q",
+            "proportions_ztest",
+            "bootstrap",
+            "bootstrap_diff",
+            "accuracy_ci",
+        ],
+    ),
+    (
+        "Presentation",
+        "Pictures, styled tables, matrices and the report in plain words.",
+        ["plot", "style", "matrix", "report"],
+    ),
+    (
+        "Warnings",
+        "Every warning pdcompare gives derives from one class.",
+        ["PdcompareWarning"],
+    ),
+]
+
+
+def _target(name: str) -> tuple[str, str]:
+    """(object for autosummary, template) of one name of ``API_SECTIONS``."""
+    # Relative to ``.. currentmodule:: pdcompare`` of the page.
+    if name == "datasets":
+        return "datasets.load_grid_search_scores", "function.rst"
+    if name[:1].isupper():
+        return name, "class.rst"
+    return name, "function.rst"
+
+
+def _autosummary(targets: list[str], template: str) -> list[str]:
+    return [
+        ".. autosummary::",
+        "   :toctree: generated",
+        f"   :template: autosummary/{template}",
+        "",
+        *(f"   {target}" for target in targets),
+        "",
+    ]
+
+
+def write_api_page() -> Path:
+    """Write ``api.rst`` (git-ignored) from ``API_SECTIONS``; return its path."""
+    from pdcompare.accessor import CompareAccessor
+
+    lines = [
+        ".. This file is written by docs/_ext/pdcompare_docs.py from API_SECTIONS; edit there.",
+        "",
+        "API reference",
+        "=============",
+        "",
+        "Every comparison is a function of a frame, ``pdcompare.corrected_ttest(scores)``,",
+        "and, once ``import pdcompare`` has registered the accessor, a method of the frame,",
+        "``scores.cmp.corrected_ttest()``: the same call, the same docstring. Each page",
+        "gives the parameters, the result columns, the formula, references and a",
+        "runnable example.",
+        "",
+        ".. currentmodule:: pdcompare",
+        "",
+    ]
+    methods = []
+    for title, intro, names in API_SECTIONS:
+        lines += [title, "-" * len(title), "", intro, ""]
+        by_template: dict[str, list[str]] = {}
+        for name in names:
+            target, template = _target(name)
+            by_template.setdefault(template, []).append(target)
+            if callable(getattr(CompareAccessor, name, None)):
+                methods.append(name)
+        for template, targets in by_template.items():
+            lines += _autosummary(targets, template)
+    title = "The DataFrame.cmp accessor"
+    lines += [
+        title,
+        "-" * len(title),
+        "",
+        "``df.cmp.NAME(...)`` is ``pdcompare.NAME(df, ...)``.",
+        "",
+        ".. currentmodule:: pdcompare.accessor",
+        "",
+        *_autosummary([f"CompareAccessor.{m}" for m in methods], "accessor_method.rst"),
+    ]
+    missing = sorted(
+        name
+        for name, member in vars(CompareAccessor).items()
+        if callable(member) and not name.startswith("_") and name not in methods
+    )
+    if missing:
+        msg = f"API_SECTIONS in docs/_ext/pdcompare_docs.py misses accessor methods: {missing}"
+        raise RuntimeError(msg)
+    path = DOCS / "api.rst"
+    text = "\n".join(lines)
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _run_cli(*args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "pdcompare", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "COLUMNS": "88", "MPLBACKEND": "Agg"},
+    )
+    return done.stdout
+
+
+def write_cli_output() -> None:
+    """Capture ``pdcompare --help`` and ``pdcompare demo --rope 0.01`` for the guide."""
+    GENERATED.mkdir(exist_ok=True)
+    (GENERATED / "cli_help.txt").write_text(_run_cli("--help"), encoding="utf-8")
+    (GENERATED / "cli_demo.txt").write_text(_run_cli("demo", "--rope", "0.01"), encoding="utf-8")
+
+
+# --- sphinx-gallery hooks ------------------------------------------------------------
+
+
+def _figure_folder(src_file) -> Path:
+    return FIGURES / Path(src_file).stem
+
+
+def reset_argv(gallery_conf, script_vars) -> list[str]:
+    """Command line of an example: a fresh folder for its figures."""
+    folder = _figure_folder(script_vars["src_file"])
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    return [str(folder)]
+
+
+def png_scraper(block, block_vars, gallery_conf, **kwargs) -> str:
+    """Show the PNG files an example wrote to its folder since the last code block."""
+    from sphinx_gallery.scrapers import figure_rst
+
+    folder = _figure_folder(block_vars["src_file"])
+    shown = block_vars.setdefault("pdcompare_shown", set())
+    new = sorted(
+        (p for p in folder.glob("*.png") if p.name not in shown),
+        key=lambda p: (p.stat().st_mtime_ns, p.name),
+    )
+    image_names = []
+    for png, target in zip(new, block_vars["image_path_iterator"], strict=False):
+        shutil.copyfile(png, target)
+        shown.add(png.name)
+        image_names.append(target)
+    # One figure per row (figure_rst would put several side by side, too small to read).
+    return "".join(figure_rst([name], gallery_conf["src_dir"]) for name in image_names)
+
+
+# --- code of the guide, run at build time -------------------------------------------------------
+
+SNIPPETS = DOCS / "guide" / "snippets"
+
+
+def write_snippet_outputs() -> None:
+    """Run every ``guide/snippets/*.py`` and keep what it prints in ``_generated/``.
+
+    The guide shows each snippet with ``literalinclude`` and its output beside
+    it, so the printed tables are the ones this version of pdcompare computes.
+    """
+    import contextlib
+    import io
+    import warnings
+
+    import pandas as pd
+
+    GENERATED.mkdir(exist_ok=True)
+    for path in sorted(SNIPPETS.glob("*.py")):
+        printed = io.StringIO()
+        with (
+            pd.option_context("display.width", 100, "display.max_columns", 12),
+            contextlib.redirect_stdout(printed),
+            warnings.catch_warnings(),
+        ):
+            # A snippet that warns shows the warning in its output, as a user sees it.
+            warnings.simplefilter("always")
+            with warnings.catch_warnings(record=True) as caught:
+                exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), {})
+            for warning in caught:
+                print(f"{warning.category.__name__}: {warning.message}")
+        (GENERATED / f"{path.stem}.txt").write_text(printed.getvalue(), encoding="utf-8")
