@@ -610,8 +610,9 @@ def _sign_pvalue(wins, losses, ties, alternative):
     """``scipy.stats.binomtest(wins, wins + losses).pvalue`` on arrays; 1 where all tie.
 
     The p-value depends on ``(k, n)`` alone, with ``n`` at most the number of
-    splits: when the ``(n + 1)**2`` possible pairs are fewer than the pairs
-    tested, it is computed once per ``(k, n)`` and looked up (the same numbers).
+    splits: it is computed once per ``(k, n)`` and looked up (the same numbers),
+    in a table of all ``(n + 1)**2`` of them when that is smaller than the
+    number of pairs, else once per distinct ``(k, n)`` present.
     """
     n = wins + losses
     pvalue = np.full(wins.shape, np.nan)
@@ -627,7 +628,10 @@ def _sign_pvalue(wins, losses, ties, alternative):
             table[valid] = _binomtest_pvalue(table_k[valid], table_n[valid], alternative)
             pvalue[run] = table[n_run * size + k]
         else:
-            pvalue[run] = _binomtest_pvalue(k, n_run, alternative)
+            # Fewer distinct counts than pairs all the same (one n without ties): once each.
+            codes, where = np.unique(n_run * size + k, return_inverse=True)
+            distinct_n, distinct_k = np.divmod(codes, size)
+            pvalue[run] = _binomtest_pvalue(distinct_k, distinct_n, alternative)[where.ravel()]
     identical = (wins + losses == 0) & (ties > 0)
     pvalue[identical] = 1.0
     return pvalue, identical
