@@ -22,6 +22,8 @@ Run: ``python examples/dietterich_tests.py`` (headless, a few seconds).
 
 from __future__ import annotations
 
+import warnings
+
 import pandas as pd
 from sklearn.datasets import load_wine
 from sklearn.ensemble import RandomForestClassifier
@@ -71,10 +73,15 @@ def main() -> dict:
         models(), X, y, cv=RepeatedStratifiedKFold(n_splits=2, n_repeats=5, random_state=0)
     )
     a, b = "forest", "1-nn"
+    # The plain t-test on overlapping holdouts is Dietterich's example of what not to
+    # do: pdcompare says so with a warning, shown here.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", pdcompare.PdcompareWarning)
+        resampled = holdouts.cmp.ttest(a, b)
     results = {
         "McNemar (holdout)": preds.cmp.mcnemar(a, b),
         "two-proportion z (holdout; not advised)": preds.cmp.proportions_ztest(a, b),
-        "resampled paired t (ttest, 30 holdouts)": holdouts.cmp.ttest(a, b),
+        "resampled paired t (ttest, 30 holdouts)": resampled,
         "resampled corrected t (corrected_ttest)": holdouts.cmp.corrected_ttest(a, b),
         "10-fold paired t (ttest)": kfold.cmp.ttest(a, b),
         "10-fold corrected t (corrected_ttest)": kfold.cmp.corrected_ttest(a, b),
@@ -89,6 +96,8 @@ def main() -> dict:
     for name, result in results.items():
         row = result.iloc[0]
         print(f"{name:<42} statistic = {row['statistic']:8.3f}   p = {row['pvalue']:.4f}")
+    for warning in caught:
+        print(f"\npdcompare warned: {warning.message}")
     return {
         "predictions": preds,
         "holdouts": holdouts,

@@ -19,6 +19,7 @@ from typing import Any
 
 import pandas as pd
 
+from pdcompare.compare.summary import summary_table
 from pdcompare.inputs.files import read_csv
 from pdcompare.report import REPORT_TESTS, TEST_NAMES
 from pdcompare.stats.multitest import check_correction
@@ -289,7 +290,7 @@ def run(args: argparse.Namespace) -> str:
         design["test_size"] = args.test_size
     if args.lower_is_better:
         design["greater_is_better"] = False
-    summary = scores.cmp.summary(**design)
+    summary = summary_table(scores, **design)
     known = summary.attrs["pdcompare"]["interval"] == "nadeau-bengio"
     test = args.test or ("corrected_ttest" if known else "ttest")
     pairwise = scores.cmp.pairwise(

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import check_fraction, check_option
+from pdcompare.compare.summary import summary_table
 from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.inputs.cv_results import is_cv_results
 from pdcompare.inputs.scores import ALL_PAIRS, scores_frame
@@ -285,7 +286,7 @@ def report(
         check_option("test", test, REPORT_TESTS)
     if is_cv_results(frame):
         frame = scores_frame(frame)
-    summary = frame.cmp.summary(ci=ci, **design)
+    summary = summary_table(frame, ci=ci, **design)
     summary_design = pdcompare_attrs(summary).get("design", {})
     known = summary_design.get("test_train_ratio") is not None
     lines = ["pdcompare report", "================"]

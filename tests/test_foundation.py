@@ -19,6 +19,7 @@ from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
 import pdcompare
+from pdcompare import PdcompareWarning
 
 # --------------------------------------------------------------------------- summary
 
@@ -42,7 +43,8 @@ def test_summary_corrected_interval_matches_formula(random_scores):
 
 
 def test_summary_without_design_is_plain_t_interval(random_scores):
-    summary = random_scores.cmp.summary()
+    with pytest.warns(PdcompareWarning, match=r"design is unknown.*plain t interval.*`cv=`"):
+        summary = random_scores.cmp.summary()
     for model, row in random_scores.iterrows():
         low, high = stats.t.interval(
             0.95, len(row) - 1, loc=row.mean(), scale=stats.sem(row)
@@ -52,6 +54,7 @@ def test_summary_without_design_is_plain_t_interval(random_scores):
 
 
 def test_summary_ranks_best_first_and_respects_losses(random_scores):
+    random_scores = random_scores.cmp.set_design(cv=5)
     summary = random_scores.cmp.summary()
     assert list(summary["rank"]) == [1, 2, 3, 4, 5, 6]
     assert summary["mean"].is_monotonic_decreasing
@@ -94,7 +97,8 @@ def test_accessor_keeps_no_state(random_scores):
     random_scores.cmp.set_design(cv=5)
     # set_design returns a copy; nothing sticks to the accessor or the original frame
     assert "pdcompare" not in random_scores.attrs
-    assert random_scores.cmp.summary().attrs["pdcompare"]["interval"] == "t"
+    with pytest.warns(PdcompareWarning, match="design is unknown"):
+        assert random_scores.cmp.summary().attrs["pdcompare"]["interval"] == "t"
 
 
 # --------------------------------------------------------------------------- scikit-learn

@@ -168,7 +168,7 @@ def test_nullable_float_with_na_reads_as_nan():
     data = scores_data(frame)
     assert data.values.dtype == np.float64
     assert np.isnan(data.values[0, 1])
-    summary = frame.cmp.summary()
+    summary = frame.cmp.summary(cv=3)
     assert summary.loc["a", "n_splits"] == 2
     np.testing.assert_allclose(summary.loc["a", "mean"], 0.85)
 

@@ -10,6 +10,27 @@ import numpy as np
 
 from pdcompare._validation import check_fraction, check_option, warn
 
+#: ``alternative`` values: scipy's (about the raw model_1 - model_2) and the direction-aware ones.
+ALTERNATIVES = ("two-sided", "greater", "less", "better", "worse")
+
+
+def raw_alternative(alternative: str, greater_is_better: bool) -> str:
+    """Scipy's alternative for ``alternative``: "better"/"worse" follow the score's direction.
+
+    "better" means model_1 better than model_2: "greater" when higher scores
+    are better, "less" for losses; "worse" the opposite.
+
+    Examples
+    --------
+    >>> raw_alternative("better", True), raw_alternative("better", False)
+    ('greater', 'less')
+    """
+    if alternative == "better":
+        return "greater" if greater_is_better else "less"
+    if alternative == "worse":
+        return "less" if greater_is_better else "greater"
+    return alternative
+
 
 def check_test_options(
     *,
@@ -22,7 +43,6 @@ def check_test_options(
 
     ``correction=False`` (the default) means the caller takes no correction.
     """
-    from pdcompare.stats._common import ALTERNATIVES
     from pdcompare.stats.multitest import check_correction
 
     if alternative is not None:
@@ -102,3 +122,22 @@ def refuse_benchmark(data: Any, test: str) -> None:
             "`pairwise(test='nemenyi')`."
         )
         raise ValueError(msg)
+
+
+def warn_overlapping_splits(data: Any, test: str) -> None:
+    """Warn once when a test that assumes independent splits runs on overlapping ones.
+
+    On 10 x 10 repeated CV the plain t, Wilcoxon and sign tests reject a true
+    null hypothesis about half the time at alpha 0.05 (the validity study in
+    the documentation); on a single k-fold they keep their level.
+    """
+    if test not in ("ttest", "wilcoxon", "sign_test") or data.meta():
+        return
+    design = data.design
+    if design.repeated:
+        warn(
+            f"`{test}` treats the CV splits as independent, but these splits overlap "
+            f"({design.source}), so its p-values are far too small: on 10x10 repeated CV it "
+            "rejects a true null about half the time at alpha 0.05. Use `corrected_ttest` "
+            "(or `bayes`) on these scores."
+        )

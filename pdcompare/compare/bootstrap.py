@@ -16,7 +16,7 @@ from pdcompare._validation import (
     check_option,
     check_positive_int,
 )
-from pdcompare.compare._common import check_test_options, seed_of
+from pdcompare.compare._common import check_test_options, raw_alternative, seed_of
 from pdcompare.inputs.predictions import predictions_data
 from pdcompare.inputs.scores import ALL_PAIRS, rank_order, select_pairs
 
@@ -287,8 +287,11 @@ def bootstrap_diff(
         A named score or ``f(y_true, y_pred) -> float``, as in :func:`bootstrap`.
     y : label, default "y"
         The truth column.
-    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+    alternative : {"two-sided", "greater", "less", "better", "worse"}, default "two-sided"
         About ``score(model_1) - score(model_2)``, as in scipy.
+        "better"/"worse": model_1 better/worse than model_2 in the
+        direction of the scores (the same as "greater"/"less" when higher
+        is better, swapped for losses).
     n_resamples : int, default 1000
         Number of bootstrap resamples (at least 2).
     ci : float, default 0.95
@@ -375,6 +378,7 @@ def bootstrap_diff(
         y_true, y_pred, metric, n_resamples=n_resamples, random_state=rng, valid=valid
     )
     i, j, scope = select_pairs(names, distribution.estimate, a, b, metric.greater_is_better)
+    alternative = raw_alternative(alternative, metric.greater_is_better)
     columns = distribution.differences(
         i, j, confidence=ci, alternative=alternative, method=method
     )

@@ -10,6 +10,7 @@ import pandas as pd
 from pdcompare import results
 from pdcompare.compare._common import (
     check_test_options,
+    raw_alternative,
     refuse_benchmark,
     scores_meta,
     warn_pairs,
@@ -66,6 +67,7 @@ def _five_by_two_test(
     )
     data = scores_data(scores, **design)
     refuse_benchmark(data, method)
+    alternative = raw_alternative(alternative, data.design.greater_is_better)
     order = _five_by_two_order(data.splits, method)
     ratio = data.design.test_train_ratio
     # 2-fold splits test on half the data; a known design far from that is not 5x2cv
@@ -136,8 +138,11 @@ def ttest_5x2cv(
         ``(a, b)`` compares one pair (statistic about a − b); ``a`` alone
         compares it with every other model; neither compares the best model
         (highest mean) with every other.
-    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+    alternative : {"two-sided", "greater", "less", "better", "worse"}, default "two-sided"
         About model_1 − model_2, as in scipy.
+        "better"/"worse": model_1 better/worse than model_2 in the
+        direction of the scores (the same as "greater"/"less" when higher
+        is better, swapped for losses).
     alpha : float, default 0.05
         Significance level of ``reject``.
     correction : str or None, default "holm"

@@ -10,8 +10,10 @@ from pdcompare import results
 from pdcompare._validation import NAN_POLICIES, check_option
 from pdcompare.compare._common import (
     check_test_options,
+    raw_alternative,
     refuse_benchmark,
     scores_meta,
+    warn_overlapping_splits,
     warn_pairs,
 )
 from pdcompare.inputs.scores import scores_data
@@ -41,6 +43,9 @@ def _paired_test(
     if test == "corrected_ttest":
         refuse_benchmark(data, test)
     ratio = require_ratio(data.design, test) if test == "corrected_ttest" else None
+    warn_overlapping_splits(data, test)
+    asked = alternative
+    alternative = raw_alternative(alternative, data.design.greater_is_better)
     i, j, scope = data.pairs(a, b)
     data.nan_pairs(i, j, nan_policy)  # raises for "raise", warns for "propagate"
     policy = "omit" if nan_policy == "omit" else "propagate"
@@ -56,13 +61,24 @@ def _paired_test(
         )
         names = ("mean_diff", "statistic", "df", "pvalue", "ci_low", "ci_high")
     elif test == "wilcoxon":
-        out = paired.wilcoxon(data.values, i, j, alternative=alternative, nan_policy=policy)
+        out = paired.wilcoxon(
+            data.values,
+            i,
+            j,
+            alternative=alternative,
+            nan_policy=policy,
+            hodges_lehmann=bool(data.meta()),  # shown across data sets only
+        )
         names = ("mean_diff", "statistic", "pvalue")
         if data.meta():  # across data sets, the Hodges–Lehmann estimate too
             names = (*names, "median_diff")
     else:
         out = paired.sign_test(data.values, i, j, alternative=alternative, nan_policy=policy)
         names = ("mean_diff", "statistic", "pvalue", "wins", "losses", "ties")
+        if not data.design.greater_is_better:
+            # Wins are splits where model_1 is better: the lower score, for losses.
+            out = {**out, "wins": out["losses"], "losses": out["wins"]}
+            out["statistic"] = out["wins"]
     warn_pairs(
         data.names,
         i,
@@ -81,6 +97,7 @@ def _paired_test(
         data,
         scope,
         alternative=alternative,
+        asked_alternative=asked,
         alpha=alpha,
         correction=correction,
         nan_policy=nan_policy,
@@ -118,8 +135,11 @@ def corrected_ttest(
         ``a`` and ``b``: that pair (model_1 = a). ``a`` alone: ``a`` against
         every other model, in rank order. Neither: the best model (highest
         mean; lowest when ``greater_is_better=False``) against every other.
-    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+    alternative : {"two-sided", "greater", "less", "better", "worse"}, default "two-sided"
         About the mean of model_1 − model_2, as in scipy.
+        "better"/"worse": model_1 better/worse than model_2 in the
+        direction of the scores (the same as "greater"/"less" when higher
+        is better, swapped for losses).
     alpha : float, default 0.05
         Significance level of ``reject``; the interval has level 1 − alpha.
     correction : str or None, default "holm"
@@ -215,8 +235,11 @@ def ttest(
     a, b : model name, optional
         The pair, one model against the others, or the best against the
         others (see :func:`corrected_ttest`).
-    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+    alternative : {"two-sided", "greater", "less", "better", "worse"}, default "two-sided"
         About the mean of model_1 − model_2, as in scipy.
+        "better"/"worse": model_1 better/worse than model_2 in the
+        direction of the scores (the same as "greater"/"less" when higher
+        is better, swapped for losses).
     alpha : float, default 0.05
         Significance level of ``reject``; the interval has level 1 − alpha.
     correction : str or None, default "holm"
@@ -243,9 +266,14 @@ def ttest(
 
     Examples
     --------
+    >>> import warnings
     >>> from pdcompare.datasets import load_grid_search_scores
-    >>> scores = load_grid_search_scores()
-    >>> res = scores.cmp.ttest("rbf", "linear", alternative="greater")
+    >>> scores = load_grid_search_scores()  # 10x10 repeated CV: the splits overlap
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     res = scores.cmp.ttest("rbf", "linear", alternative="greater")
+    >>> print(caught[0].message)  # doctest: +ELLIPSIS
+    `ttest` treats the CV splits as independent, but these splits overlap (...)...
     >>> res[["statistic", "df", "pvalue"]].round(3)
        statistic    df  pvalue
     0      2.611  99.0   0.005
@@ -291,8 +319,11 @@ def wilcoxon(
     a, b : model name, optional
         The pair, one model against the others, or the best against the
         others (see :func:`corrected_ttest`).
-    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+    alternative : {"two-sided", "greater", "less", "better", "worse"}, default "two-sided"
         About the location of model_1 − model_2, as in scipy.
+        "better"/"worse": model_1 better/worse than model_2 in the
+        direction of the scores (the same as "greater"/"less" when higher
+        is better, swapped for losses).
     alpha : float, default 0.05
         Significance level of ``reject``.
     correction : str or None, default "holm"
@@ -377,8 +408,11 @@ def sign_test(
     a, b : model name, optional
         The pair, one model against the others, or the best against the
         others (see :func:`corrected_ttest`).
-    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+    alternative : {"two-sided", "greater", "less", "better", "worse"}, default "two-sided"
         "greater": model_1 wins more often than model_2.
+        "better"/"worse": model_1 better/worse than model_2 in the
+        direction of the scores (the same as "greater"/"less" when higher
+        is better, swapped for losses).
     alpha : float, default 0.05
         Significance level of ``reject``.
     correction : str or None, default "holm"
@@ -401,13 +435,15 @@ def sign_test(
     With ``k`` wins out of ``n`` untied splits, the p-value is that of
     ``scipy.stats.binomtest(k, n, 0.5, alternative=...)``; two-sided,
     ``min(1, 2 min(P(X <= k), P(X >= k)))`` for ``X ~ Binomial(n, 1/2)``.
-    "Wins" compare raw scores, whatever ``greater_is_better`` says. The
-    test ignores the correlation of CV splits. See Demšar (2006), section 3.1.3.
+    "Wins" are the splits where model_1 is better: a higher score, or a
+    lower one when ``greater_is_better=False`` (losses); the statistic is
+    the number of wins. The test ignores the correlation of CV splits (it
+    warns on repeated CV). See Demšar (2006), section 3.1.3.
 
     Examples
     --------
     >>> from pdcompare.datasets import load_grid_search_scores
-    >>> scores = load_grid_search_scores()
+    >>> scores = load_grid_search_scores().cmp.set_design(cv=100)  # as if one 100-fold CV
     >>> res = scores.cmp.sign_test("rbf", "linear")
     >>> res[["statistic", "wins", "losses", "ties"]]
        statistic  wins  losses  ties

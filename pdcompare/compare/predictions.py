@@ -10,7 +10,7 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare._validation import NAN_POLICIES, apply_nan_policy, check_option, warn
-from pdcompare.compare._common import check_test_options, warn_pairs
+from pdcompare.compare._common import check_test_options, raw_alternative, warn_pairs
 from pdcompare.inputs.attrs import with_attrs
 from pdcompare.inputs.predictions import predictions_data
 from pdcompare.inputs.scores import select_pairs
@@ -320,8 +320,11 @@ def proportions_ztest(
         model; neither compares the most accurate model with every other.
     y : column name, default "y"
         The column of true labels.
-    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+    alternative : {"two-sided", "greater", "less", "better", "worse"}, default "two-sided"
         About accuracy_1 − accuracy_2.
+        "better"/"worse": model_1 better/worse than model_2 in the
+        direction of the scores (the same as "greater"/"less" when higher
+        is better, swapped for losses).
     alpha : float, default 0.05
         Significance level of ``reject``.
     correction : str or None, default "holm"
@@ -384,6 +387,7 @@ def proportions_ztest(
         alternative=alternative, alpha=alpha, correction=correction
     )
     data, i, j, scope, counts, models = _prediction_pairs(predictions, a, b, y, nan_policy)
+    alternative = raw_alternative(alternative, True)  # higher accuracy is better
     out = proportions_ztest(
         counts["correct_1"], counts["correct_2"], counts["n"], alternative=alternative
     )

@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import check_fraction
+from pdcompare._validation import check_fraction, warn
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.design import resolve_design
@@ -159,9 +159,27 @@ def summary(scores: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.DataFra
     >>> from scipy import stats
     >>> [round(float(x), 3) for x in stats.t.interval(0.95, 2, 0.85, 0.05 / 3 ** 0.5)]
     [0.726, 0.974]
-    >>> scores.cmp.summary().loc["a", ["ci_low", "ci_high"]].round(3).tolist()
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:  # the design is unknown: a warning
+    ...     warnings.simplefilter("always")
+    ...     plain = scores.cmp.summary()
+    >>> plain.loc["a", ["ci_low", "ci_high"]].round(3).tolist()
     [0.726, 0.974]
     """
+    frame = summary_table(scores, ci, **design)
+    meta = pdcompare_attrs(frame)
+    if meta.get("interval") == "t":
+        warn(
+            "The CV design is unknown, so `ci_low`/`ci_high` are the plain t interval, "
+            "which is too narrow: CV splits share training data. Pass `cv=`, `test_size=` "
+            "or `n_train=` with `n_test=` (or store it with `set_design`) for the "
+            "Nadeau–Bengio corrected interval."
+        )
+    return frame
+
+
+def summary_table(scores: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.DataFrame:
+    """``summary`` without its warning, for callers that say the interval's kind themselves."""
     from pdcompare.stats.summary import summarize
 
     ci = check_fraction("ci", ci)
@@ -181,6 +199,8 @@ def summary(scores: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.DataFra
         ci=ci,
         interval="nadeau-bengio" if data.design.known else "t",
         design=data.design.to_attrs(),
+        greater_is_better=data.design.greater_is_better,
+        models=data.names[data.order].tolist(),
     )
     frame = results.model_result(data.names, table, meta)
     return frame.iloc[data.order]

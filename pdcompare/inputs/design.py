@@ -40,6 +40,12 @@ class Design:
         Where the design came from, for reports (``"cv=10"``, ``"test_size=0.2"``).
     greater_is_better : bool
         Whether a higher score is better.
+    n_repeats : int or None
+        How many times the splits reuse the same data: 1 for a single k-fold
+        (every sample tested once), the number of repeats of a repeated
+        k-fold, the number of splits of a shuffle splitter (every split a new
+        draw), None when unknown. Above 1, splits overlap and the plain
+        paired tests are invalid.
     """
 
     test_train_ratio: float | None = None
@@ -47,6 +53,12 @@ class Design:
     n_test: float | None = None
     source: str = "unknown"
     greater_is_better: bool = True
+    n_repeats: int | None = None
+
+    @property
+    def repeated(self) -> bool:
+        """Whether the splits are known to test some sample more than once."""
+        return self.n_repeats is not None and self.n_repeats > 1
 
     @property
     def known(self) -> bool:
@@ -66,12 +78,12 @@ class Design:
         return cls(**fields)
 
 
-def _kfold_design(n_splits: int, source: str) -> Design:
+def _kfold_design(n_splits: int, source: str, n_repeats: int = 1) -> Design:
     if n_splits < 2:
         msg = f"`cv`: k-fold cross-validation needs at least 2 folds; got {n_splits}."
         raise ValueError(msg)
     # Each fold tests on 1/k of the data and trains on the other (k-1)/k.
-    return Design(test_train_ratio=1.0 / (n_splits - 1), source=source)
+    return Design(test_train_ratio=1.0 / (n_splits - 1), source=source, n_repeats=n_repeats)
 
 
 def _shuffle_design(splitter: Any, source: str) -> Design:
@@ -90,7 +102,9 @@ def _shuffle_design(splitter: Any, source: str) -> Design:
             raise ValueError(msg)
     test = float(test_size) if test_size is not None else 1.0 - float(train_size)
     train = float(train_size) if train_size is not None else 1.0 - test
-    return Design(test_train_ratio=test / train, source=source)
+    # Every split is a new random draw: the test sets overlap, as in repeated k-fold.
+    n_splits = int(getattr(splitter, "n_splits", 10))
+    return Design(test_train_ratio=test / train, source=source, n_repeats=n_splits)
 
 
 def explicit_splits_design(splits: list, source: str) -> Design:
@@ -107,11 +121,18 @@ def explicit_splits_design(splits: list, source: str) -> Design:
     if len(splits) == 0 or (n_train == 0).any():
         msg = "`cv`: every split needs a non-empty training set."
         raise ValueError(msg)
+    # How often the most-tested sample is tested: 1 when the splits partition the data once.
+    try:
+        tested = np.concatenate([np.asarray(test).ravel() for _, test in splits])
+        n_repeats = int(np.unique(tested, return_counts=True)[1].max()) if tested.size else None
+    except (TypeError, ValueError):
+        n_repeats = None
     return Design(
         test_train_ratio=float(np.mean(n_test / n_train)),
         n_train=float(n_train.mean()),
         n_test=float(n_test.mean()),
         source=source,
+        n_repeats=n_repeats,
     )
 
 
@@ -140,7 +161,7 @@ def design_from_cv(cv: Any) -> Design:
     if kind in _REPEATED_SPLITTERS:
         n_splits = int(cv.cvargs["n_splits"])
         source = f"cv={kind}(n_splits={n_splits}, n_repeats={cv.n_repeats})"
-        return _kfold_design(n_splits, source)
+        return _kfold_design(n_splits, source, n_repeats=int(cv.n_repeats))
     if kind in _SHUFFLE_SPLITTERS:
         return _shuffle_design(cv, f"cv={kind}(test_size={cv.test_size!r})")
     if isinstance(cv, list | tuple):

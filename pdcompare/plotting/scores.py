@@ -236,7 +236,9 @@ def plot_intervals(
     """
     import numpy as np
 
-    summary = frame.cmp.summary(ci=ci, **design)
+    from pdcompare.compare.summary import summary_table
+
+    summary = summary_table(frame, ci=ci, **design)
     corrected = pdcompare_attrs(summary).get("interval") == "nadeau-bengio"
     ax = _axes(ax)
     positions = np.arange(len(summary))[::-1]  # best model at the top
