@@ -1,7 +1,7 @@
 """The ``pdcompare`` command: compare the models of a file of fold scores from the shell.
 
 ``pdcompare FILE`` reads a CSV (or parquet) of fold scores, first column the
-model names, or a saved ``cv_results_`` table (its ``params`` column as text),
+model names, or a saved ``cv_results_`` table,
 and prints the summary, the pairwise table and the report. ``pdcompare demo``
 does the same on the bundled grid-search scores. Bad input ends with exit
 status 2 and one line on stderr, never a traceback.
@@ -10,7 +10,6 @@ status 2 and one line on stderr, never a traceback.
 from __future__ import annotations
 
 import argparse
-import ast
 import importlib.util
 import sys
 import warnings
@@ -156,22 +155,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _parse_params(text: Any, row: int) -> dict:
-    if isinstance(text, dict):
-        return text
-    try:
-        value = ast.literal_eval(str(text))
-    except (ValueError, SyntaxError):
-        value = None
-    if not isinstance(value, dict):
-        msg = (
-            f"row {row} of the `params` column is not a parameter dict like "
-            f"{{'C': 1, 'kernel': 'rbf'}}: {str(text)[:60]!r}"
-        )
-        raise ValueError(msg)
-    return value
-
-
 def read_frame(path: str | Path) -> pd.DataFrame:
     """Read a scores file (CSV or parquet) or a saved ``cv_results_`` table.
 
@@ -185,8 +168,8 @@ def read_frame(path: str | Path) -> pd.DataFrame:
     -------
     pandas.DataFrame
         A scores frame indexed by model name (the first column), or the
-        ``cv_results_`` frame with its ``params`` parsed back into dicts
-        (``ast.literal_eval``, which evaluates literals only, never code).
+        ``cv_results_`` frame as saved (its ``params`` text is never parsed:
+        the parameters are read from the ``param_*`` columns).
 
     Raises
     ------
@@ -220,9 +203,7 @@ def read_frame(path: str | Path) -> pd.DataFrame:
             msg = f"{path.name} is not a readable CSV file ({detail})"
             raise ValueError(msg) from None
     if "params" in frame.columns:
-        frame = frame.copy()
-        frame["params"] = [_parse_params(p, row) for row, p in enumerate(frame["params"])]
-        return frame
+        return frame  # a saved cv_results_: its parameters are read from the param_* columns
     if isinstance(frame.index, pd.RangeIndex) and frame.shape[1] > 0:
         frame = frame.set_index(frame.columns[0])
     frame.index = frame.index.astype(str)

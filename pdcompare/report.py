@@ -1,11 +1,18 @@
 """The conclusion of a comparison in plain words, with its numbers.
 
 ``df.cmp.report()`` runs the summary, the pairwise frequentist test (the
-Nadeau–Bengio corrected t-test when the CV design is known) and, when a rope
-is given, the Bayesian correlated t-test, and writes what they say: which
-model is best, which differences are significant after correction, which are
-practically equivalent. Every sentence quotes the numbers of the result
-frames it comes from, so the text can be checked against them.
+Nadeau–Bengio corrected t-test when the CV design is known; the Wilcoxon
+signed-rank test across data sets on a benchmark frame) and, when a rope is
+given, the Bayesian comparison, and writes what they say: which model is best,
+which differences are significant after correction, which are practically
+equivalent. Every sentence quotes the numbers of the result frames it comes
+from, so the text can be checked against them.
+
+The text stays readable at any number of models: per-pair lines are written
+for the best ``top`` models only (every pair among them up to ``top`` models;
+beyond, the best against the next ``top - 1``), the rest are counted, and
+lists of names are separated by "; " so that names containing commas stay
+readable.
 """
 
 from __future__ import annotations
@@ -16,21 +23,35 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare._validation import check_fraction, check_option
+from pdcompare._validation import check_fraction, check_option, check_positive_int
+from pdcompare.compare.pairwise import RANK_TESTS
 from pdcompare.compare.summary import summary_table
 from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.inputs.benchmark import is_benchmark
 from pdcompare.inputs.cv_results import is_cv_results
 from pdcompare.inputs.scores import ALL_PAIRS, scores_frame
 from pdcompare.stats.multitest import check_correction
 
-#: Tests the report can use for the significance part.
+#: Tests the report can use for the significance part, on a scores frame.
 REPORT_TESTS = ("corrected_ttest", "ttest", "wilcoxon", "sign_test")
+#: ... and across the data sets of a benchmark frame.
+BENCHMARK_REPORT_TESTS = ("wilcoxon", "sign_test", "ttest", "nemenyi", "conover")
 
 TEST_NAMES = {
     "corrected_ttest": "Nadeau–Bengio corrected resampled t-test",
     "ttest": "plain paired t-test, uncorrected for CV",
     "wilcoxon": "Wilcoxon signed-rank test",
     "sign_test": "sign test",
+    "nemenyi": "Nemenyi test of mean ranks",
+    "conover": "Conover test of mean ranks",
+}
+
+#: The name of a test when its unit is the data set, not the split.
+BENCHMARK_TEST_NAMES = {
+    **TEST_NAMES,
+    "ttest": "paired t-test across data sets",
+    "wilcoxon": "Wilcoxon signed-rank test across data sets",
+    "sign_test": "sign test across data sets",
 }
 
 _UNKNOWN_DESIGN = (
@@ -40,6 +61,9 @@ _UNKNOWN_DESIGN = (
     "often. Pass the design (cv=, test_size=, or n_train= with n_test=; on the command "
     "line --cv or --test-size) for the corrected test."
 )
+
+#: Default number of models with lines of their own.
+DEFAULT_TOP = 10
 
 
 def _number(value: float, digits: int = 4) -> str:
@@ -71,147 +95,354 @@ def _rope_text(rope: Any) -> str:
     return f"[{low:g}, {high:g}]"
 
 
-def _join(names: list[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+def join_names(names: Any) -> str:
+    """Model names as one list, separated by "; " so that names with commas stay readable.
+
+    Examples
+    --------
+    >>> join_names(["svc(C=1, gamma=0.1)", "tree"])
+    'svc(C=1, gamma=0.1); tree'
+    """
+    return "; ".join(str(name) for name in names)
 
 
-def _summary_lines(summary: pd.DataFrame, design: dict[str, Any]) -> list[str]:
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def _tie_line(summary: pd.DataFrame, benchmark: bool) -> list[str]:
+    """A sentence when several models share the best mean (mean rank on a benchmark)."""
+    column = "mean_rank" if benchmark else "mean"
+    values = summary[column].to_numpy(dtype=float)
+    # Means summed in different orders differ in the last bits; that is still a tie.
+    tied = summary.index[np.isclose(values, values[0], rtol=1e-12, atol=0.0)]
+    if len(tied) < 2:
+        return []
+    what = f"mean rank {values[0]:.2f}" if benchmark else f"mean score {_number(values[0])}"
+    return [
+        f"Tie for best: {join_names(tied)} share the best {what}; {tied[0]} stands for the "
+        "best below."
+    ]
+
+
+def _ranking_line(summary: pd.DataFrame, top: int, benchmark: bool) -> str:
+    shown = summary.iloc[:top]
+    if benchmark:
+        items = [f"{name} {rank:.2f}" for name, rank in shown["mean_rank"].items()]
+        head = "Mean ranks (1 = best on a data set), best first"
+    else:
+        items = [f"{name} {_number(mean)}" for name, mean in shown["mean"].items()]
+        head = "Mean scores, best first"
+    rest = len(summary) - len(shown)
+    more = f"; and {_plural(rest, 'other model', 'other models')}" if rest else ""
+    return f"{head}: {join_names(items)}{more}."
+
+
+def _summary_lines(
+    summary: pd.DataFrame, design: dict[str, Any], top: int, benchmark: bool
+) -> list[str]:
+    meta = pdcompare_attrs(summary)
     n_models = len(summary)
-    n_splits = int(summary["n_splits"].max())
     direction = "higher" if design.get("greater_is_better", True) else "lower"
-    lines = [f"Data: {n_models} models x {n_splits} CV splits; {direction} scores are better."]
+    if benchmark:
+        lines = [
+            f"Data: {n_models} models x {meta.get('n_datasets')} data sets; {direction} "
+            "scores are better. The data set is the unit: each model's scores are averaged "
+            "within each data set first."
+        ]
+    else:
+        n_splits = int(summary["n_splits"].max())
+        lines = [f"Data: {n_models} models x {n_splits} CV splits; {direction} scores are better."]
     if design.get("test_train_ratio") is not None:
         lines.append(
             f"CV design: {design.get('source')} (test/train size ratio "
             f"{design['test_train_ratio']:.4f})."
         )
-    else:
+    elif not benchmark:
         lines.append("CV design: unknown.")
-    corrected = pdcompare_attrs(summary).get("interval") == "nadeau-bengio"
-    level = pdcompare_attrs(summary).get("ci", 0.95)
     best = summary.index[0]
     row = summary.iloc[0]
-    kind = "corrected" if corrected else "plain t, too narrow"
-    lines.append(
-        f"Best model: {best}, mean score {_number(row['mean'])} ({level:.0%} CI "
-        f"{_number(row['ci_low'])} to {_number(row['ci_high'])}, {kind})."
-    )
-    ranking = ", ".join(f"{name} {_number(m)}" for name, m in summary["mean"].items())
-    lines.append(f"Mean scores, best first: {ranking}.")
+    if benchmark:
+        lines.append(
+            f"Best model: {best}, mean rank {row['mean_rank']:.2f} over "
+            f"{int(row['n_datasets'])} data sets (best on {int(row['n_best'])}), mean score "
+            f"{_number(row['mean'])}."
+        )
+    else:
+        corrected = meta.get("interval") == "nadeau-bengio"
+        level = meta.get("ci", 0.95)
+        kind = "corrected" if corrected else "plain t, too narrow"
+        lines.append(
+            f"Best model: {best}, mean score {_number(row['mean'])} ({level:.0%} CI "
+            f"{_number(row['ci_low'])} to {_number(row['ci_high'])}, {kind})."
+        )
+    lines += _tie_line(summary, benchmark)
+    lines.append(_ranking_line(summary, top, benchmark))
     return lines
 
 
-def _test_line(row: pd.Series, test: str, meta: dict[str, Any]) -> str:
+def _shown_pairs(result: pd.DataFrame, best: Any, top_names: pd.Index) -> np.ndarray:
+    """Rows with lines of their own: every pair among the top models, or best vs the next."""
+    first = result["model_1"].to_numpy(dtype=object)
+    second = result["model_2"].to_numpy(dtype=object)
+    in_top = np.isin(first, top_names) & np.isin(second, top_names)
+    if len(top_names) >= len(pd.unique(np.concatenate([first, second]))):
+        return in_top
+    return in_top & (first == best)
+
+
+def _interval_text(low: float, high: float, level: float) -> str | None:
+    if not np.isfinite([low, high]).any():
+        return None
+    if np.isinf(high):
+        return f"{level:.0%} lower bound {_number(low)}"
+    if np.isinf(low):
+        return f"{level:.0%} upper bound {_number(high)}"
+    return f"{level:.0%} CI {_number(low)} to {_number(high)}"
+
+
+def _test_lines(result: pd.DataFrame, test: str, shown: np.ndarray) -> list[str]:
+    """One line per shown pair, built from the result's columns."""
+    meta = pdcompare_attrs(result)
     correction = meta.get("correction")
-    parts = [f"difference {_signed(row['mean_diff'])}"]
-    if "ci_low" in row.index and np.isfinite([row["ci_low"], row["ci_high"]]).any():
-        level = 1 - meta.get("alpha", 0.05)
-        low, high = row["ci_low"], row["ci_high"]
-        if np.isinf(high) and not np.isinf(low):
-            parts.append(f"{level:.0%} lower bound {_number(low)}")
-        elif np.isinf(low) and not np.isinf(high):
-            parts.append(f"{level:.0%} upper bound {_number(high)}")
+    level = 1 - meta.get("alpha", 0.05)
+    rows = result.loc[shown]
+    rank_test = "mean_diff" not in rows.columns
+    diffs = rows["rank_diff" if rank_test else "mean_diff"].to_numpy(dtype=float)
+    lows = rows["ci_low"].to_numpy(dtype=float) if "ci_low" in rows else np.full(len(rows), np.nan)
+    highs = rows["ci_high"].to_numpy(dtype=float) if "ci_high" in rows else lows
+    name = {"corrected_ttest": "t", "ttest": "t", "nemenyi": "q"}.get(test, "statistic")
+    missing = rows["pvalue"].isna().to_numpy()
+    reject = rows["reject"].to_numpy(dtype=bool)
+    lines = []
+    for k, (a, b, statistic, p, p_adj) in enumerate(
+        zip(
+            rows["model_1"].to_numpy(dtype=object),
+            rows["model_2"].to_numpy(dtype=object),
+            rows["statistic"].to_numpy(dtype=float),
+            rows["pvalue"].to_numpy(dtype=float),
+            rows["pvalue_adj"].to_numpy(dtype=float),
+            strict=True,
+        )
+    ):
+        what = "mean rank difference" if rank_test else "difference"
+        parts = [f"{what} {_signed(diffs[k], 2 if rank_test else 4)}"]
+        interval = _interval_text(lows[k], highs[k], level)
+        if interval:
+            parts.append(interval)
+        shown_stat = f"{statistic:.0f}" if float(statistic).is_integer() else _number(statistic, 3)
+        parts.append(f"{name} = {shown_stat}")
+        parts.append(f"p {_pvalue(p)}")
+        if correction:
+            parts.append(f"{correction}-adjusted p {_pvalue(p_adj)}")
+        if missing[k]:
+            verdict = "no result (missing scores)"
         else:
-            parts.append(f"{level:.0%} CI {_number(low)} to {_number(high)}")
-    name = "t" if test in ("corrected_ttest", "ttest") else "statistic"
-    statistic = float(row["statistic"])
-    shown = f"{statistic:.0f}" if statistic.is_integer() else _number(statistic, 3)
-    parts.append(f"{name} = {shown}")
-    parts.append(f"p {_pvalue(row['pvalue'])}")
-    if correction:
-        parts.append(f"{correction}-adjusted p {_pvalue(row['pvalue_adj'])}")
-    if np.isnan(row["pvalue"]):
-        verdict = "no result (missing scores)"
-    elif row["reject"]:
-        verdict = "SIGNIFICANT"
+            verdict = "SIGNIFICANT" if reject[k] else "not significant"
+        lines.append(f"  {a} vs {b}: " + ", ".join(parts) + f": {verdict}.")
+    return lines
+
+
+def _left_out_line(result: pd.DataFrame, shown: np.ndarray, what: str) -> list[str]:
+    left = int((~shown).sum())
+    if not left:
+        return []
+    return [f"  ({_plural(left, 'other pair', 'other pairs')} not listed; {what} gives them all.)"]
+
+
+def _against_best(
+    result: pd.DataFrame, best: Any, top_names: pd.Index
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """The rows comparing the best model with each other, and which of those are top models."""
+    rows = result.loc[result["model_1"].to_numpy(dtype=object) == best]
+    return rows, np.isin(rows["model_2"].to_numpy(dtype=object), top_names)
+
+
+def _conclusion_lines(
+    result: pd.DataFrame, best: Any, top_names: pd.Index, benchmark: bool
+) -> list[str]:
+    meta = pdcompare_attrs(result)
+    family_wise = meta.get("correction") or meta.get("test") == "nemenyi"
+    rows, in_top = _against_best(result, best, top_names)
+    others = rows["model_2"].to_numpy(dtype=object)
+    missing = rows["pvalue"].isna().to_numpy()
+    reject = rows["reject"].to_numpy(dtype=bool) & ~missing
+    tied = ~reject & ~missing
+    adjusted = "after correction" if family_wise else "without correction"
+    luck = "of the data sets" if benchmark else "of the splits"
+    n_rest = int((~in_top).sum())
+    rest_worse, rest_tied = int((reject & ~in_top).sum()), int((tied & ~in_top).sum())
+    lines = []
+    if reject.all():
+        listed = join_names(others[in_top])
+        extra = f"; and the {n_rest} others" if n_rest else ""
+        lines.append(
+            f"Conclusion: {best} is significantly better than every other model "
+            f"({listed}{extra}) {adjusted}."
+        )
+    elif not reject.any():
+        lines.append(
+            f"Conclusion: no difference between {best} and the others is significant "
+            f"{adjusted}; the best {'mean rank' if benchmark else 'mean'} may be luck {luck}."
+        )
     else:
-        verdict = "not significant"
-    return f"  {row['model_1']} vs {row['model_2']}: " + ", ".join(parts) + f": {verdict}."
+        if (reject & in_top).any():
+            lines.append(
+                f"Conclusion: {best} is significantly better than "
+                f"{join_names(others[reject & in_top])} {adjusted}."
+            )
+        if (tied & in_top).any():
+            close = others[tied & in_top]
+            head = "Its lead" if (reject & in_top).any() else f"Conclusion: the lead of {best}"
+            those = "that model" if len(close) == 1 else "those models"
+            lines.append(
+                f"{head} over {join_names(close)} is not significant {adjusted}, so on these "
+                f"scores {those} may be as good as {best}."
+            )
+        if n_rest:
+            lines.append(
+                f"Of the other {_plural(n_rest, 'model', 'models')}, {rest_worse} "
+                f"{'is' if rest_worse == 1 else 'are'} significantly worse than {best}; "
+                f"{rest_tied} {'is' if rest_tied == 1 else 'are'} not distinguishable from it."
+            )
+    if missing.any():
+        lines.append(
+            f"No result for {best} vs {join_names(others[missing])}: missing scores (NaN); see "
+            "the warning, or pass nan_policy='omit'."
+        )
+    return lines
 
 
-def _significance_lines(result: pd.DataFrame, test: str, best: Any) -> list[str]:
+def _significance_lines(
+    result: pd.DataFrame, test: str, best: Any, top_names: pd.Index, benchmark: bool
+) -> list[str]:
     meta = pdcompare_attrs(result)
     correction = meta.get("correction")
     alpha = meta.get("alpha", 0.05)
-    alternative = meta.get("alternative", "two-sided")
-    corrected = (
-        f"{correction} correction over the {len(result)} pair{'s' if len(result) > 1 else ''}"
-        if correction
-        else ("no correction for multiple testing")
-    )
+    alternative = meta.get("asked_alternative", meta.get("alternative", "two-sided"))
+    n_pairs = len(result)
+    if correction:
+        corrected = f"{correction} correction over the {_plural(n_pairs, 'pair', 'pairs')}"
+    elif test == "nemenyi":
+        corrected = (
+            f"p-values family-wise over the {_plural(n_pairs, 'pair', 'pairs')} already "
+            f"(studentized range; critical difference of mean ranks {meta['cd']:.3f})"
+        )
+    else:
+        corrected = "no correction for multiple testing"
+    names = BENCHMARK_TEST_NAMES if benchmark else TEST_NAMES
     lines = [
-        f"Significance: {TEST_NAMES[test]} ({alternative}), every pair of models, "
+        f"Significance: {names[test]} ({alternative}), every pair of models, "
         f"{corrected}, alpha = {alpha:g}."
     ]
-    lines += [_test_line(row, test, meta) for _, row in result.iterrows()]
-    against_best = result[result["model_1"] == best]
-    missing = against_best["pvalue"].isna()
-    reject = against_best["reject"].astype(bool) & ~missing
-    better = [str(m) for m in against_best.loc[reject, "model_2"]]
-    tied = [str(m) for m in against_best.loc[~reject & ~missing, "model_2"]]
-    unknown = [str(m) for m in against_best.loc[missing, "model_2"]]
-    adjusted = "after correction" if correction else "without correction"
-    if better and not tied:
-        lines.append(
-            f"Conclusion: {best} is significantly better than every other model "
-            f"({_join(better)}) {adjusted}."
-        )
-    elif better:
-        lines.append(
-            f"Conclusion: {best} is significantly better than {_join(better)} {adjusted}; "
-            f"its lead over {_join(tied)} is not significant, so on these scores "
-            f"{'that model' if len(tied) == 1 else 'those models'} may be as good as {best}."
-        )
-    elif tied:
-        lines.append(
-            f"Conclusion: no difference between {best} and the others is significant "
-            f"{adjusted}; the best mean may be luck of the splits."
-        )
-    if unknown:
-        lines.append(
-            f"No result for {best} vs {_join(unknown)}: missing scores (NaN); see the "
-            "warning, or pass nan_policy='omit'."
-        )
+    shown = _shown_pairs(result, best, top_names)
+    lines += _test_lines(result, test, shown)
+    lines += _left_out_line(result, shown, f"pairwise(test={test!r})")
+    lines += _conclusion_lines(result, best, top_names, benchmark)
     return lines
 
 
-def _bayes_lines(result: pd.DataFrame) -> list[str]:
+def _friedman_lines(frame: pd.DataFrame, nan_policy: str) -> list[str]:
+    row = frame.cmp.friedman(nan_policy=nan_policy).iloc[0]
+    return [
+        f"Friedman test: chi-square = {row['statistic']:.3f} (df = {int(row['df'])}), p "
+        f"{_pvalue(row['pvalue'])}; Iman–Davenport F = {row['f_statistic']:.3f} "
+        f"(df = {int(row['f_df1'])}, {int(row['f_df2'])}), p {_pvalue(row['f_pvalue'])}. "
+        "It says whether the models differ at all; the pairs below are tested either way."
+    ]
+
+
+def _bayes_lines(
+    result: pd.DataFrame, best: Any, top_names: pd.Index, benchmark: bool
+) -> list[str]:
     meta = pdcompare_attrs(result)
     rope = meta.get("rope")
     alpha = meta.get("alpha", 0.05)
     level = meta.get("ci", 0.95)
     rope_text = _rope_text(rope) if rope is not None else "±0"
+    method = (
+        "Bayesian signed-rank test across data sets (Benavoli et al. 2014)"
+        if benchmark
+        else "Bayesian correlated t-test (Benavoli et al. 2017)"
+    )
     lines = [
-        f"Practical equivalence: Bayesian correlated t-test (Benavoli et al. 2017), region "
-        f"of practical equivalence (rope) {rope_text}; a comparison is decided when one "
-        f"probability reaches {1 - alpha:g}."
+        f"Practical equivalence: {method}, region of practical equivalence (rope) "
+        f"{rope_text}; a comparison is decided when one probability reaches {1 - alpha:g}."
     ]
-    for _, row in result.iterrows():
-        decision = row["decision"]
-        verdict = {
-            "equivalent": "PRACTICALLY EQUIVALENT",
-            "undecided": "undecided",
-        }.get(decision, f"{decision} is BETTER")
-        lines.append(
-            f"  {row['model_1']} vs {row['model_2']}: difference {_signed(row['mean_diff'])}, "
-            f"P({row['model_1']} better) = {_number(row['prob_better'], 3)}, "
-            f"P(equivalent) = {_number(row['prob_rope'], 3)}, "
-            f"P({row['model_2']} better) = {_number(row['prob_worse'], 3)}, "
-            f"{level:.0%} credible interval {_number(row['ci_low'])} to "
-            f"{_number(row['ci_high'])}: {verdict}."
+    shown = _shown_pairs(result, best, top_names)
+    rows = result.loc[shown]
+    intervals = "ci_low" in rows.columns
+    for k, (a, b, diff, better, same, worse, decision) in enumerate(
+        zip(
+            rows["model_1"].to_numpy(dtype=object),
+            rows["model_2"].to_numpy(dtype=object),
+            rows["mean_diff"].to_numpy(dtype=float),
+            rows["prob_better"].to_numpy(dtype=float),
+            rows["prob_rope"].to_numpy(dtype=float),
+            rows["prob_worse"].to_numpy(dtype=float),
+            rows["decision"].to_numpy(dtype=object),
+            strict=True,
         )
-    equivalent = [
-        f"{a} and {b}"
-        for a, b, d in zip(result["model_1"], result["model_2"], result["decision"], strict=True)
-        if d == "equivalent"
-    ]
-    if equivalent:
-        lines.append(f"Practically equivalent: {'; '.join(equivalent)}.")
-    else:
-        lines.append("No pair is practically equivalent at this probability.")
+    ):
+        verdict = {"equivalent": "PRACTICALLY EQUIVALENT", "undecided": "undecided"}.get(
+            decision, f"{decision} is BETTER"
+        )
+        interval = (
+            f", {level:.0%} credible interval {_number(rows['ci_low'].iloc[k])} to "
+            f"{_number(rows['ci_high'].iloc[k])}"
+            if intervals
+            else ""
+        )
+        lines.append(
+            f"  {a} vs {b}: difference {_signed(diff)}, P({a} better) = {_number(better, 3)}, "
+            f"P(equivalent) = {_number(same, 3)}, P({b} better) = {_number(worse, 3)}"
+            f"{interval}: {verdict}."
+        )
+    lines += _left_out_line(result, shown, "bayes(...) on all pairs")
+    against, in_top = _against_best(result, best, top_names)
+    others = against["model_2"].to_numpy(dtype=object)
+    decisions = against["decision"].to_numpy(dtype=object)
+    groups = {
+        f"Practically equivalent to {best}": decisions == "equivalent",
+        f"Practically worse than {best}": decisions == best,
+        "Undecided": (decisions != "equivalent") & (decisions != best),
+    }
+    for head, mask in groups.items():
+        if (mask & in_top).any():
+            lines.append(f"{head}: {join_names(others[mask & in_top])}.")
+    n_rest = int((~in_top).sum())
+    if n_rest:
+        counts = [
+            f"{int((mask & ~in_top).sum())} {head[0].lower()}{head[1:]}"
+            for head, mask in groups.items()
+        ]
+        lines.append(f"Of the other {_plural(n_rest, 'model', 'models')}: {', '.join(counts)}.")
     return lines
+
+
+def _select_report(result: pd.DataFrame) -> str:
+    meta = pdcompare_attrs(result)
+    chosen = result.index[result["selected"].to_numpy(dtype=bool)]
+    eligible = result.index[result["eligible"].to_numpy(dtype=bool)]
+    lines = [
+        "pdcompare report: choosing a model",
+        "==================================",
+        f"Rule: {meta.get('rule')}; best mean: {meta.get('best')}; "
+        f"selected: {join_names(chosen)}.",
+        meta.get("reason", ""),
+        f"Eligible under the rule, simplest first: {join_names(eligible)}.",
+    ]
+    return "\n".join(line for line in lines if line) + "\n"
+
+
+def _refuse_result(frame: pd.DataFrame) -> None:
+    test = pdcompare_attrs(frame).get("test")
+    msg = (
+        f"report() reads a scores, cv_results_ or benchmark frame; this is the result frame "
+        f"of {test!r}. Call report() on the frame of scores the result came from "
+        "(or style()/plot() on the result)."
+    )
+    raise ValueError(msg)
 
 
 def report(
@@ -220,10 +451,11 @@ def report(
     test: str | None = None,
     rope: float | tuple[float, float] | None = None,
     alpha: float = 0.05,
-    correction: str | None = "holm",
+    correction: str | None = "default",
     alternative: str = "two-sided",
     ci: float = 0.95,
     nan_policy: str = "propagate",
+    top: int | None = DEFAULT_TOP,
     **design: Any,
 ) -> str:
     """The comparison of the models of a scores frame, in plain words with its numbers.
@@ -231,25 +463,37 @@ def report(
     Parameters
     ----------
     frame : pandas.DataFrame
-        Scores frame (models as rows, splits as columns) or ``cv_results_`` frame.
-    test : {"corrected_ttest", "ttest", "wilcoxon", "sign_test"}, optional
-        Test of every pair. Default: the corrected t-test when the design is
-        known, else the plain t-test, with a warning sentence in the text.
+        Scores frame (models as rows, splits as columns), ``cv_results_``
+        frame, benchmark frame (several data sets), or the result of
+        ``select`` (then the choice is explained).
+    test : str, optional
+        Test of every pair: "corrected_ttest", "ttest", "wilcoxon" or
+        "sign_test"; across data sets "wilcoxon", "sign_test", "ttest",
+        "nemenyi" or "conover". Default: the corrected t-test when the design
+        is known, else the plain t-test, with a warning sentence in the text;
+        "wilcoxon" on a benchmark frame.
     rope : float or (float, float), optional
-        Half-width (or bounds) of the region of practical equivalence; when
-        given (and the design is known), the Bayesian correlated t-test of
-        every pair says which models are practically equivalent.
+        Half-width (or bounds) of the region of practical equivalence, in the
+        units of the score; when given (and the design is known), the Bayesian
+        correlated t-test of every pair (the Bayesian signed-rank test on a
+        benchmark frame) says which models are practically equivalent.
     alpha : float, default 0.05
         Significance level; the Bayesian decision threshold is ``1 - alpha``.
-    correction : str or None, default "holm"
-        Multiple-testing correction over the pairs (statsmodels' names).
-    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+    correction : str or None, default "default"
+        Multiple-testing correction over the pairs (statsmodels' names,
+        "shaffer" or None); "default" is "holm", and None for "nemenyi".
+    alternative : {"two-sided", "better", "worse", "greater", "less"}, default "two-sided"
         Alternative of the frequentist test, about model_1 − model_2.
     ci : float, default 0.95
         Level of the summary's intervals and of the credible intervals.
     nan_policy : {"propagate", "omit", "raise"}, default "propagate"
         Missing scores: "propagate" reports those pairs as without result (and
-        warns), "omit" drops the missing splits pair by pair, "raise" raises.
+        warns), "omit" drops the missing splits (data sets) pair by pair,
+        "raise" raises.
+    top : int or None, default 10
+        Number of best models with lines of their own: up to ``top`` models
+        every pair is listed; beyond, the best model against the next
+        ``top - 1``, and the other models are counted. None lists every pair.
     **design
         ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=``, and
         ``greater_is_better=``.
@@ -262,8 +506,10 @@ def report(
     Notes
     -----
     The text is made from ``summary``, ``pairwise(test, correction, alpha)``
-    and ``bayes`` on all pairs; pairs are best-first, so a difference is
-    ``model_1 − model_2`` of the higher-ranked minus the lower-ranked model.
+    (all pairs, so the correction covers every pair) and ``bayes`` on all
+    pairs; pairs are best-first, so a difference is ``model_1 − model_2`` of
+    the higher-ranked minus the lower-ranked model. On a benchmark frame the
+    Friedman test is reported too, never as a gate.
 
     Examples
     --------
@@ -277,41 +523,53 @@ def report(
     """
     alpha = check_fraction("alpha", alpha)
     ci = check_fraction("ci", ci)
-    correction = check_correction(correction)
+    meta = pdcompare_attrs(frame)
+    if meta.get("kind") == "result":
+        if meta.get("test") == "select":
+            return _select_report(frame)
+        _refuse_result(frame)
+    top = len(frame) if top is None else check_positive_int("top", top, minimum=2)
     if rope is not None:
         from pdcompare.stats.bayes import check_rope
 
         check_rope(rope)  # fail before any test runs, with the one rule bayes applies
-    if test is not None:
-        check_option("test", test, REPORT_TESTS)
     if is_cv_results(frame):
         frame = scores_frame(frame)
+    benchmark = is_benchmark(frame)
+    if test is not None:
+        check_option("test", test, BENCHMARK_REPORT_TESTS if benchmark else REPORT_TESTS)
     summary = summary_table(frame, ci=ci, **design)
     summary_design = pdcompare_attrs(summary).get("design", {})
     known = summary_design.get("test_train_ratio") is not None
+    best = summary.index[0]
+    top_names = summary.index[:top]
+    if correction != "default":
+        check_correction(correction, "correction")  # fail before any test runs
     lines = ["pdcompare report", "================"]
-    lines += _summary_lines(summary, summary_design)
+    lines += _summary_lines(summary, summary_design, top, benchmark)
     if test is None:
-        test = "corrected_ttest" if known else "ttest"
-        if not known:
+        test = "wilcoxon" if benchmark else ("corrected_ttest" if known else "ttest")
+        if not (known or benchmark):
             lines += ["", _UNKNOWN_DESIGN]
+    if benchmark:
+        lines += ["", *_friedman_lines(frame, nan_policy)]
+    options = {"alternative": alternative} if test not in RANK_TESTS else {}
+    if test in RANK_TESTS and alternative != "two-sided":
+        msg = f"`alternative` must be 'two-sided' for test={test!r}; got {alternative!r}."
+        raise ValueError(msg)
     result = frame.cmp.pairwise(
-        test=test,
-        correction=correction,
-        alpha=alpha,
-        alternative=alternative,
-        nan_policy=nan_policy,
-        **design,
+        test=test, correction=correction, alpha=alpha, nan_policy=nan_policy, **options, **design
     )
     lines += [""]
-    lines += _significance_lines(result, test, summary.index[0])
+    lines += _significance_lines(result, test, best, top_names, benchmark)
     if rope is not None:
         lines.append("")
-        if known:
+        if known or benchmark:
+            interval = {} if benchmark else {"ci": ci}
             bayes = frame.cmp.bayes(
-                ALL_PAIRS, rope=rope, ci=ci, alpha=alpha, nan_policy=nan_policy, **design
+                ALL_PAIRS, rope=rope, alpha=alpha, nan_policy=nan_policy, **interval, **design
             )
-            lines += _bayes_lines(bayes)
+            lines += _bayes_lines(bayes, best, top_names, benchmark)
         else:
             lines.append(
                 "Practical equivalence: not assessed, because the Bayesian correlated t-test "

@@ -69,10 +69,11 @@ def test_non_numeric_scores(tmp_path):
     assert_usage_error(run(path), "numeric scores", "'s1'")
 
 
-def test_bad_params_column(tmp_path):
+def test_saved_cv_results_without_param_columns(tmp_path):
+    # The params text is never evaluated; without param_* columns the error says what to save.
     path = tmp_path / "cv_results.csv"
     path.write_text("params,split0_test_score,split1_test_score\n__import__('os'),0.9,0.8\n")
-    assert_usage_error(run(path), "`params` column", "row 0")
+    assert_usage_error(run(path), "no `param_*` columns", "pd.DataFrame(search.cv_results_)")
 
 
 @pytest.mark.parametrize(
@@ -143,6 +144,8 @@ def test_read_frame_scores(scores_csv):
 def test_read_frame_cv_results(tmp_path):
     cv_results = pd.DataFrame(
         {
+            "param_C": [1, 10],
+            "param_kernel": ["rbf", "linear"],
             "params": [{"C": 1, "kernel": "rbf"}, {"C": 10, "kernel": "linear"}],
             "split0_test_score": [0.8, 0.9],
             "split1_test_score": [0.7, 0.95],
@@ -152,8 +155,15 @@ def test_read_frame_cv_results(tmp_path):
     path = tmp_path / "cv_results.csv"
     cv_results.to_csv(path, index=False)
     frame = read_frame(path)
-    assert frame["params"].tolist() == cv_results["params"].tolist()
+    assert frame["params"].tolist() == cv_results["params"].astype(str).tolist()
     scores = frame.cmp.scores()
+    assert list(scores.index) == list(cv_results.cmp.scores().index) == [
+        "C=1, kernel=rbf",
+        "C=10, kernel=linear",
+    ]
+    assert scores.attrs["pdcompare"]["params"] == dict(
+        zip(scores.index, cv_results["params"], strict=True)
+    )
     np.testing.assert_allclose(scores.to_numpy(), [[0.8, 0.7], [0.9, 0.95]])
 
 
@@ -197,7 +207,7 @@ def test_scores_file_with_and_without_design(scores_csv):
 @pytest.mark.slow
 def test_cv_results_file(tmp_path):
     scores = load_grid_search_scores()
-    columns = {"params": [{"kernel": k} for k in scores.index]}
+    columns = {"param_kernel": list(scores.index), "params": [{"kernel": k} for k in scores.index]}
     for i in range(scores.shape[1]):
         columns[f"split{i}_test_roc_auc"] = scores.iloc[:, i].to_numpy()
         columns[f"split{i}_test_accuracy"] = np.full(len(scores), 0.5)

@@ -122,8 +122,8 @@ def test_from_search_on_the_gallery_example():
     assert list(scores.cmp.summary().index) == [
         "rbf",
         "linear",
-        "poly, degree=3",
-        "poly, degree=2",
+        "kernel=poly, degree=3",
+        "kernel=poly, degree=2",
     ]
     bundled = pdcompare.datasets.load_grid_search_scores()
     np.testing.assert_allclose(scores.loc["rbf"].to_numpy(), bundled.loc["rbf"].to_numpy())

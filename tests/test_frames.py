@@ -35,12 +35,12 @@ def test_cv_results_become_models_by_splits(grid_results):
     scores = frame.cmp.scores()
     assert scores.shape == (6, 3)
     assert list(scores.index) == [
-        "gini, max_depth=1",
-        "gini, max_depth=2",
-        "gini, max_depth=3",
-        "entropy, max_depth=1",
-        "entropy, max_depth=2",
-        "entropy, max_depth=3",
+        "criterion=gini, max_depth=1",
+        "criterion=gini, max_depth=2",
+        "criterion=gini, max_depth=3",
+        "criterion=entropy, max_depth=1",
+        "criterion=entropy, max_depth=2",
+        "criterion=entropy, max_depth=3",
     ]
     expected = frame[[f"split{i}_test_score" for i in range(3)]].to_numpy()
     np.testing.assert_array_equal(scores.to_numpy(), expected)
@@ -63,7 +63,7 @@ def test_gallery_style_names_are_short():
     frame = pd.DataFrame(
         {"params": params, "split0_test_score": [0.9, 0.7, 0.95], "split1_test_score": [1, 0.6, 1]}
     )
-    assert list(frame.cmp.scores().index) == ["linear", "poly, degree=2", "rbf"]
+    assert list(frame.cmp.scores().index) == ["linear", "kernel=poly, degree=2", "rbf"]
 
 
 def test_multi_metric_needs_metric():
@@ -106,7 +106,7 @@ def test_failed_candidates_convert_with_nan():
 
 
 def test_metric_and_names_on_scores_frame_are_errors(random_scores):
-    with pytest.raises(ValueError, match="`metric` and `names` apply to cv_results_"):
+    with pytest.raises(ValueError, match="`metric`, `names` and `iteration` apply to cv_results_"):
         random_scores.cmp.scores(metric="score")
 
 
@@ -248,7 +248,7 @@ def test_predictions_need_the_truth_column():
         predictions_data(frame[["target"]], y="target")
 
 
-def test_halving_search_names_carry_the_iteration():
+def test_halving_search_compares_one_iteration_only():
     from sklearn.experimental import enable_halving_search_cv  # noqa: F401
     from sklearn.model_selection import HalvingGridSearchCV
 
@@ -260,14 +260,26 @@ def test_halving_search_names_carry_the_iteration():
         factor=2,
         random_state=0,
     ).fit(X, y)
-    scores = pdcompare.from_search(search)
     results = pd.DataFrame(search.cv_results_)
-    expected = [
-        f"max_depth={p['max_depth']} (iter={i})"
-        for p, i in zip(results["params"], results["iter"], strict=True)
-    ]
-    assert list(scores.index) == expected
+    scores = pdcompare.from_search(search)
+    last = results["iter"].max()
+    rows = np.flatnonzero(results["iter"] == last)
+    assert len(rows) >= 2
+    assert list(scores.index) == [f"max_depth={results['params'][r]['max_depth']}" for r in rows]
+    assert scores.attrs["pdcompare"]["rows"] == rows.tolist()
+    np.testing.assert_array_equal(
+        scores.to_numpy(), results.loc[rows, [f"split{i}_test_score" for i in range(3)]]
+    )
     assert scores.attrs["pdcompare"]["design"]["test_train_ratio"] == pytest.approx(0.5)
+    first = pdcompare.from_search(search, iteration=0)
+    assert len(first) == int((results["iter"] == 0).sum()) == 6
+    with pytest.raises(ValueError, match=r"`iteration` must be one of the search's iterations"):
+        pdcompare.from_search(search, iteration=7)
+    with pytest.raises(ValueError, match="`iteration` applies to successive-halving"):
+        pdcompare.from_search(
+            GridSearchCV(DecisionTreeClassifier(), {"max_depth": [1, 2]}, cv=3).fit(X, y),
+            iteration=0,
+        )
 
 
 def test_predictions_of_mixed_label_types_keep_their_values():

@@ -21,9 +21,7 @@ from pdcompare.inputs.predictions import predictions_data
 from pdcompare.inputs.scores import ALL_PAIRS, rank_order, select_pairs
 
 
-def _prediction_arrays(
-    predictions: pd.DataFrame, y: Any, nan_policy: str, involved: Any = None
-):
+def _prediction_arrays(predictions: pd.DataFrame, y: Any, nan_policy: str, involved: Any = None):
     """Names, truth, predictions and the models to score, after the missing-value policy.
 
     ``involved`` (model positions; all models when None) are the columns the
@@ -379,9 +377,7 @@ def bootstrap_diff(
     )
     i, j, scope = select_pairs(names, distribution.estimate, a, b, metric.greater_is_better)
     alternative = raw_alternative(alternative, metric.greater_is_better)
-    columns = distribution.differences(
-        i, j, confidence=ci, alternative=alternative, method=method
-    )
+    columns = distribution.differences(i, j, confidence=ci, alternative=alternative, method=method)
     order = rank_order(distribution.estimate, metric.greater_is_better)
     meta = results.result_meta(
         "bootstrap_diff",
@@ -397,6 +393,4 @@ def bootstrap_diff(
         greater_is_better=metric.greater_is_better,
         models=[names[k] for k in order],
     )
-    return results.pair_result(
-        names, i, j, columns, meta, correction=correction, alpha=alpha
-    )
+    return results.pair_result(names, i, j, columns, meta, correction=correction, alpha=alpha)

@@ -139,10 +139,21 @@ def friedman(
     values = data.values[:, kept] if nan_policy == "omit" else data.values
     out = core(values, greater_is_better=data.design.greater_is_better, nan_policy="propagate")
     if out["degenerate"]:
-        warn("Every data set is a complete tie of all models: Friedman's statistic is 0/0; "
-             "reported as statistic 0 and p-value 1.")
-    columns = ("n_models", "n_datasets", "statistic", "df", "pvalue",
-               "f_statistic", "f_df1", "f_df2", "f_pvalue")
+        warn(
+            "Every data set is a complete tie of all models: Friedman's statistic is 0/0; "
+            "reported as statistic 0 and p-value 1."
+        )
+    columns = (
+        "n_models",
+        "n_datasets",
+        "statistic",
+        "df",
+        "pvalue",
+        "f_statistic",
+        "f_df1",
+        "f_df2",
+        "f_pvalue",
+    )
     frame = pd.DataFrame({name: [out[name]] for name in columns})
     for name in ("df", "f_df1", "f_df2"):
         if float(frame[name].iloc[0]).is_integer():
@@ -178,8 +189,9 @@ def rank_test(
     values = data.values[:, kept] if nan_policy == "omit" else data.values
     i, j, scope = data.pairs(ALL_PAIRS)
     core = ranks.nemenyi if test == "nemenyi" else ranks.conover
-    out = core(values, i, j, greater_is_better=data.design.greater_is_better,
-               nan_policy="propagate")
+    out = core(
+        values, i, j, greater_is_better=data.design.greater_is_better, nan_policy="propagate"
+    )
     fields: dict[str, Any] = {}
     if test == "nemenyi":
         fields["cd"] = ranks.critical_difference(len(data.names), int(kept.sum()), alpha)
@@ -188,6 +200,4 @@ def rank_test(
     )
     meta["n_datasets"] = int(values.shape[1])
     columns = {name: out[name] for name in ("rank_diff", "statistic", "pvalue")}
-    return results.pair_result(
-        data.names, i, j, columns, meta, correction=correction, alpha=alpha
-    )
+    return results.pair_result(data.names, i, j, columns, meta, correction=correction, alpha=alpha)

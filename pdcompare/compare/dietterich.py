@@ -111,9 +111,7 @@ def _five_by_two_test(
         correction=correction,
         nan_policy=nan_policy,
     )
-    return results.pair_result(
-        data.names, i, j, columns, meta, correction=correction, alpha=alpha
-    )
+    return results.pair_result(data.names, i, j, columns, meta, correction=correction, alpha=alpha)
 
 
 def ttest_5x2cv(

@@ -103,9 +103,7 @@ def _paired_test(
         nan_policy=nan_policy,
     )
     columns = {name: out[name] for name in names}
-    return results.pair_result(
-        data.names, i, j, columns, meta, correction=correction, alpha=alpha
-    )
+    return results.pair_result(data.names, i, j, columns, meta, correction=correction, alpha=alpha)
 
 
 def corrected_ttest(

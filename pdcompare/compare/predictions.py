@@ -189,13 +189,18 @@ def mcnemar(
         "pvalue": out["pvalue"],
     }
     meta = results.result_meta(
-        "mcnemar", scope=scope, alpha=alpha, correction=p_adjust, exact=exact,
-        continuity_correction=bool(correction), exact_rows=out["exact"].tolist(),
-        nan_policy=nan_policy, y=y, models=models,
+        "mcnemar",
+        scope=scope,
+        alpha=alpha,
+        correction=p_adjust,
+        exact=exact,
+        continuity_correction=bool(correction),
+        exact_rows=out["exact"].tolist(),
+        nan_policy=nan_policy,
+        y=y,
+        models=models,
     )
-    return results.pair_result(
-        data.names, i, j, columns, meta, correction=p_adjust, alpha=alpha
-    )
+    return results.pair_result(data.names, i, j, columns, meta, correction=p_adjust, alpha=alpha)
 
 
 def cochrans_q(
@@ -286,8 +291,11 @@ def cochrans_q(
         )
     frame = pd.DataFrame({k: [out[k]] for k in ("n_models", "statistic", "df", "pvalue")})
     meta = results.result_meta(
-        "cochrans_q", models=list(data.names), n_samples=int(complete.sum()),
-        nan_policy=nan_policy, y=y,
+        "cochrans_q",
+        models=list(data.names),
+        n_samples=int(complete.sum()),
+        nan_policy=nan_policy,
+        y=y,
     )
     return with_attrs(frame, meta)
 
@@ -405,9 +413,13 @@ def proportions_ztest(
     )
     columns = {k: out[k] for k in ("accuracy_1", "accuracy_2", "statistic", "pvalue")}
     meta = results.result_meta(
-        "proportions_ztest", scope=scope, alternative=alternative, alpha=alpha,
-        correction=correction, nan_policy=nan_policy, y=y, models=models,
+        "proportions_ztest",
+        scope=scope,
+        alternative=alternative,
+        alpha=alpha,
+        correction=correction,
+        nan_policy=nan_policy,
+        y=y,
+        models=models,
     )
-    return results.pair_result(
-        data.names, i, j, columns, meta, correction=correction, alpha=alpha
-    )
+    return results.pair_result(data.names, i, j, columns, meta, correction=correction, alpha=alpha)

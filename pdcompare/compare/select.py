@@ -20,17 +20,8 @@ RULES = ("best", "one_se", "not_worse", "equivalent")
 
 
 def _parameters(frame: pd.DataFrame, converted: pd.DataFrame) -> dict[Hashable, dict] | None:
-    """Each model's parameter dict: stored in attrs, or read from a cv_results_ frame."""
-    stored = pdcompare_attrs(converted).get("params") or pdcompare_attrs(frame).get("params")
-    if stored:
-        return stored
-    if is_cv_results(frame) and len(frame) == len(converted):
-        columns = [c for c in frame.columns if isinstance(c, str) and c.startswith("param_")]
-        params = {}
-        for name, (_, row) in zip(converted.index, frame[columns].iterrows(), strict=True):
-            params[name] = {c[len("param_"):]: v for c, v in row.items() if not pd.isna(v)}
-        return params
-    return None
+    """Each model's parameter dict, as ``scores``/``from_search`` keep it in attrs."""
+    return pdcompare_attrs(converted).get("params") or pdcompare_attrs(frame).get("params")
 
 
 def _complexity(by: Any, names: pd.Index, params: dict | None) -> np.ndarray:
@@ -47,9 +38,13 @@ def _complexity(by: Any, names: pd.Index, params: dict | None) -> np.ndarray:
         for name in names:
             model_params = params.get(name, {})
             # "C" names the parameter of a pipeline step too ("logisticregression__C").
-            keys = [by] if by in model_params else [
-                k for k in model_params if isinstance(k, str) and k.rsplit("__", 1)[-1] == by
-            ]
+            keys = (
+                [by]
+                if by in model_params
+                else [
+                    k for k in model_params if isinstance(k, str) and k.rsplit("__", 1)[-1] == by
+                ]
+            )
             if callable(by):
                 values.append(by(dict(model_params)))
             elif len(keys) == 1:
@@ -386,8 +381,12 @@ def refit_rule(
     alpha = check_fraction("alpha", alpha)
     design = {
         key: value
-        for key, value in {"cv": cv, "test_size": test_size, "n_train": n_train,
-                           "n_test": n_test}.items()
+        for key, value in {
+            "cv": cv,
+            "test_size": test_size,
+            "n_train": n_train,
+            "n_test": n_test,
+        }.items()
         if value is not None
     }
     if rule != "best" and not design:
@@ -407,7 +406,13 @@ def refit_rule(
     def choose(cv_results: dict) -> int:
         frame = pd.DataFrame(cv_results)
         chosen = select(
-            frame, rule, by=by, ascending=ascending, alpha=alpha, rope=rope, metric=metric,
+            frame,
+            rule,
+            by=by,
+            ascending=ascending,
+            alpha=alpha,
+            rope=rope,
+            metric=metric,
             **design,
         )
         converted = scores_frame(frame, metric=metric)

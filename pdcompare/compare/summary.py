@@ -19,6 +19,7 @@ def scores(
     frame: pd.DataFrame,
     metric: str | None = None,
     names: Callable[[dict], str] | Sequence[str] | None = None,
+    iteration: int | None = None,
 ) -> pd.DataFrame:
     """The scores frame: models as rows, CV splits as columns.
 
@@ -34,11 +35,17 @@ def scores(
         Metric of a multi-metric ``cv_results_`` frame.
     names : callable or list of str, optional
         Model names for the candidates of a ``cv_results_`` frame.
+    iteration : int, optional
+        The iteration of a successive-halving search to compare (default: the
+        last with at least two candidates); candidates of different
+        iterations are never compared.
 
     Returns
     -------
     pandas.DataFrame
-        A new frame; the caller's frame is unchanged.
+        A new frame; the caller's frame is unchanged. Converted from a
+        ``cv_results_`` frame, its ``attrs["pdcompare"]`` holds each model's
+        parameters (``params``: model -> dict) and row (``rows``).
 
     Examples
     --------
@@ -53,7 +60,7 @@ def scores(
     C=1       0.8    0.70
     C=10      0.9    0.95
     """
-    converted = scores_frame(frame, metric=metric, names=names)
+    converted = scores_frame(frame, metric=metric, names=names, iteration=iteration)
     validate_scores(converted)
     return converted
 

@@ -102,7 +102,5 @@ def load_benchmark() -> pd.DataFrame:
     from pdcompare.inputs.benchmark import from_long
 
     scores = from_long(table, split="split")
-    design = Design(
-        test_train_ratio=1 / 9, source="cv=StratifiedKFold(n_splits=10)", n_repeats=1
-    )
+    design = Design(test_train_ratio=1 / 9, source="cv=StratifiedKFold(n_splits=10)", n_repeats=1)
     return with_attrs(scores, {"design": design.to_attrs()})

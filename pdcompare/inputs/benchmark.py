@@ -268,8 +268,10 @@ def from_long(
     duplicated = table.duplicated(subset=by, keep=False)
     if duplicated.any():
         shown = table.loc[duplicated, by].drop_duplicates().head(5)
-        rows = "; ".join(", ".join(f"{c}={v!r}" for c, v in zip(by, r, strict=True))
-                         for r in shown.itertuples(index=False))
+        rows = "; ".join(
+            ", ".join(f"{c}={v!r}" for c, v in zip(by, r, strict=True))
+            for r in shown.itertuples(index=False)
+        )
         msg = (
             f"Each (model, data set{', split' if split is not None else ''}) must appear once; "
             f"{int(duplicated.sum())} rows share their keys, for example {rows}. Aggregate them "

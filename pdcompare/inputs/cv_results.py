@@ -1,4 +1,11 @@
-"""``cv_results_`` frames: recognising them and turning them into scores frames."""
+"""``cv_results_`` frames: recognising them and turning them into scores frames.
+
+A ``cv_results_`` frame is ``pd.DataFrame(search.cv_results_)``, live or read
+back from a CSV or parquet file. In a saved file the ``params`` column is
+text in whatever repr scikit-learn and numpy wrote (``np.float64(0.1)``,
+estimator reprs), so the parameters are always read from the ``param_*``
+columns, never by parsing ``params``.
+"""
 
 from __future__ import annotations
 
@@ -10,8 +17,11 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import check_unique_labels, unknown_name_error
+from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 
 _SPLIT_COLUMN = re.compile(r"^split(\d+)_test_(.+)$")
+#: An estimator's repr as a saved file holds it: ``LogisticRegression(C=10)``.
+_ESTIMATOR_REPR = re.compile(r"^([A-Za-z_]\w*)\(.*\)$", re.DOTALL)
 
 
 def is_cv_results(frame: pd.DataFrame) -> bool:
@@ -21,37 +31,116 @@ def is_cv_results(frame: pd.DataFrame) -> bool:
     )
 
 
+def _is_absent(value: Any) -> bool:
+    return value is not None and not isinstance(value, str) and bool(np.all(pd.isna(value)))
+
+
+def candidate_params(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """The parameter dict of every candidate (row) of a ``cv_results_`` frame.
+
+    Live frames keep their ``params`` dicts. Saved frames are read from the
+    ``param_*`` columns: an empty cell means the parameter is absent for that
+    candidate, except where the saved ``params`` text says it was ``None``
+    (``to_csv`` writes None as an empty cell too).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> saved = pd.DataFrame({
+    ...     "param_C": [0.1, float("nan")], "param_max_depth": [float("nan"), float("nan")],
+    ...     "params": ["{'C': np.float64(0.1)}", "{'max_depth': None}"],
+    ...     "split0_test_score": [0.8, 0.7]})
+    >>> candidate_params(saved)
+    [{'C': 0.1}, {'max_depth': None}]
+    """
+    params = frame["params"].tolist()
+    if all(isinstance(p, dict) for p in params):
+        return [dict(p) for p in params]
+    keys = [
+        c[len("param_") :] for c in frame.columns if isinstance(c, str) and c.startswith("param_")
+    ]
+    if not keys:
+        msg = (
+            "This saved cv_results_ frame has no `param_*` columns to read the candidates' "
+            "parameters from; save the whole `pd.DataFrame(search.cv_results_)`, or pass "
+            "`names=` with one name per row."
+        )
+        raise ValueError(msg)
+    texts = [str(p) for p in params]
+    rows: list[dict[str, Any]] = [{} for _ in params]
+    for key in keys:
+        said_none = f"'{key}': None"
+        for row, value in enumerate(frame[f"param_{key}"].tolist()):
+            if _is_absent(value):
+                if said_none in texts[row]:
+                    rows[row][key] = None
+            else:
+                rows[row][key] = value.item() if isinstance(value, np.generic) else value
+    return rows
+
+
 def _format_value(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:g}"
-    if isinstance(value, str | int | bool | np.integer | np.bool_) or value is None:
+    if isinstance(value, str):
+        match = _ESTIMATOR_REPR.match(value)
+        return match.group(1) if match else value
+    if isinstance(value, int | bool | np.integer | np.bool_) or value is None:
         return str(value)
+    if isinstance(value, type):
+        return value.__name__
     if callable(value) or hasattr(value, "get_params"):
-        return type(value).__name__ if not isinstance(value, type) else value.__name__
+        return type(value).__name__
     return str(value)
 
 
-def _names_from_params(params: Sequence[dict[str, Any]]) -> list[str]:
-    """Short, unique, readable model names from the parameters that vary.
+def _step_prefix(keys: list[str]) -> int:
+    """Length of the ``step__`` prefix shared by every key (0 when there is none)."""
+    steps = [key.split("__")[:-1] for key in keys]
+    if not keys or not all(steps):
+        return 0
+    shared = []
+    for parts in zip(*steps, strict=False):
+        if len(set(parts)) > 1:
+            break
+        shared.append(parts[0])
+    shared = shared[: min(len(s) for s in steps)]
+    return len("__".join(shared) + "__") if shared else 0
 
-    A parameter whose values are all strings shows its value alone ("rbf");
-    other parameters show as ``key=value`` ("C=10"). Parameters that are the
-    same for every candidate are left out. Names may repeat (see `_deduplicated`).
+
+def names_from_params(params: Sequence[dict[str, Any]]) -> list[str]:
+    """Short, unique, readable model names from the parameters that vary (DESIGN §2).
+
+    Parameters that are the same for every candidate are left out; a step
+    prefix shared by every varying parameter is dropped (``clf__C`` shows as
+    ``C``); every value keeps its parameter name (``solver=lbfgs, C=0.1``),
+    except a name made of one string value (``rbf``).
+
+    Examples
+    --------
+    >>> names_from_params([{"clf__C": 0.1, "clf__solver": "lbfgs"},
+    ...                    {"clf__C": 1.0, "clf__solver": "saga"}])
+    ['C=0.1, solver=lbfgs', 'C=1, solver=saga']
+    >>> names_from_params([{"kernel": "rbf"}, {"kernel": "poly", "degree": 2}])
+    ['rbf', 'kernel=poly, degree=2']
     """
-    keys = sorted({k for p in params for k in p})
-    varying = []
-    for key in keys:
-        values = {_format_value(p[key]) if key in p else "\0absent" for p in params}
-        if len(values) > 1:
-            varying.append(key)
-    textual = [k for k in varying if all(isinstance(p.get(k, ""), str) for p in params)]
-    other = [k for k in varying if k not in textual]
+    keys = list(dict.fromkeys(k for p in params for k in p))
+    varying = [
+        key
+        for key in keys
+        if len({_format_value(p[key]) if key in p else "\0absent" for p in params}) > 1
+    ]
+    cut = _step_prefix(varying)
     names = []
     for p in params:
-        parts = [p[k] for k in textual if k in p]
-        parts += [f"{k}={_format_value(p[k])}" for k in other if k in p]
-        names.append(", ".join(parts) if parts else "default")
-    return names
+        present = [k for k in varying if k in p]
+        if len(present) == 1 and isinstance(p[present[0]], str):
+            names.append(_format_value(p[present[0]]))
+        elif present:
+            names.append(", ".join(f"{k[cut:]}={_format_value(p[k])}" for k in present))
+        else:
+            names.append("default")
+    return _deduplicated(names)
 
 
 def _deduplicated(names: list[str]) -> list[str]:
@@ -61,18 +150,57 @@ def _deduplicated(names: list[str]) -> list[str]:
     return names
 
 
+def _iteration_rows(frame: pd.DataFrame, iteration: int | None) -> np.ndarray:
+    """Positions of the rows to compare: one iteration of a successive-halving search."""
+    if "iter" not in frame.columns:
+        if iteration is not None:
+            msg = (
+                "`iteration` applies to successive-halving searches (an `iter` column); this "
+                "cv_results_ frame has none."
+            )
+            raise ValueError(msg)
+        return np.arange(len(frame))
+    iterations = pd.to_numeric(frame["iter"], errors="coerce").to_numpy()
+    counts = pd.Series(iterations).value_counts()
+    if iteration is None:
+        candidates = counts[counts >= 2]
+        if candidates.empty:
+            msg = "No iteration of this successive-halving search has two candidates to compare."
+            raise ValueError(msg)
+        iteration = int(candidates.index.max())
+    elif iteration not in counts.index:
+        known = ", ".join(str(int(i)) for i in sorted(counts.index))
+        msg = f"`iteration` must be one of the search's iterations ({known}); got {iteration!r}."
+        raise ValueError(msg)
+    return np.flatnonzero(iterations == iteration)
+
+
+def _split_scores(frame: pd.DataFrame, columns: list[str]) -> np.ndarray:
+    """The split columns as one float array (text cells of a saved file become NaN)."""
+    block = frame[columns]
+    try:
+        return block.to_numpy(dtype=float)
+    except (TypeError, ValueError):
+        flat = pd.to_numeric(pd.Series(block.to_numpy().ravel()), errors="coerce")
+        return flat.to_numpy(dtype=float).reshape(block.shape)
+
+
 def cv_results_to_scores(
     frame: pd.DataFrame,
     metric: str | None = None,
     names: Callable[[dict], str] | Sequence[str] | None = None,
+    iteration: int | None = None,
 ) -> pd.DataFrame:
     """Convert a ``cv_results_`` frame to a scores frame (models x splits).
 
     Rows become models named from the parameters that vary (or by ``names``,
     a callable ``params -> str`` or a list), columns the ``split<i>`` test
     scores of ``metric``. Candidates whose fits failed keep their NaN scores.
-    HalvingGridSearchCV results, where a candidate appears in several
-    iterations, name each row with its iteration.
+    Of a successive-halving search only one iteration is kept (``iteration``,
+    by default the last with at least two candidates), since candidates of
+    different iterations were fitted on different resources. The frame's
+    ``attrs["pdcompare"]`` holds each model's parameters (``params``) and
+    its row in ``frame`` (``rows``).
     """
     metrics: dict[str, dict[int, str]] = {}
     for column in frame.columns:
@@ -91,26 +219,27 @@ def cv_results_to_scores(
         error = unknown_name_error("metric", metric, list(metrics), "metric")
         raise error
     columns = metrics[metric]
-    ordered = [columns[i] for i in sorted(columns)]
-    values = frame[ordered].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
-    params = list(frame["params"])
-    if not all(isinstance(p, dict) for p in params):
-        msg = "The `params` column of a cv_results_ frame must hold dicts of parameters."
-        raise TypeError(msg)
+    rows = _iteration_rows(frame, iteration)
+    kept = frame.iloc[rows] if len(rows) < len(frame) else frame
+    values = _split_scores(kept, [columns[i] for i in sorted(columns)])
+    try:
+        params = candidate_params(kept)
+    except ValueError:
+        if names is None or callable(names):
+            raise
+        params = [{} for _ in rows]  # names given: the parameters are only kept when known
     if names is None:
-        model_names = _names_from_params(params)
-        if "iter" in frame.columns and len(set(frame["iter"])) > 1:
-            iterations = frame["iter"].tolist()
-            model_names = [f"{n} (iter={i})" for n, i in zip(model_names, iterations, strict=True)]
-        model_names = _deduplicated(model_names)
+        model_names = names_from_params(params)
     elif callable(names):
         model_names = [names(dict(p)) for p in params]
     else:
         model_names = list(names)
-        if len(model_names) != len(params):
+        if len(model_names) == len(frame):
+            model_names = [model_names[r] for r in rows]
+        elif len(model_names) != len(rows):
             msg = (
                 f"`names` has {len(model_names)} entries but the cv_results_ frame has "
-                f"{len(params)} candidates; give one name per row."
+                f"{len(frame)} candidates; give one name per row."
             )
             raise ValueError(msg)
     scores = pd.DataFrame(
@@ -119,4 +248,7 @@ def cv_results_to_scores(
         columns=pd.Index([f"split{i}" for i in sorted(columns)], name="split"),
     )
     check_unique_labels(scores.index, hint="pass `names=` to name the candidates")
-    return scores
+    meta = pdcompare_attrs(frame)
+    meta["params"] = dict(zip(model_names, params, strict=True))
+    meta["rows"] = rows.tolist()
+    return with_attrs(scores, meta)

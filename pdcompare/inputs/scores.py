@@ -16,7 +16,7 @@ from pdcompare._validation import (
     check_unique_labels,
     unknown_name_error,
 )
-from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
+from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.inputs.cv_results import cv_results_to_scores, is_cv_results
 from pdcompare.inputs.design import Design, resolve_design
 
@@ -202,16 +202,15 @@ def scores_frame(
     frame: pd.DataFrame,
     metric: str | None = None,
     names: Callable[[dict], str] | Sequence[str] | None = None,
+    iteration: int | None = None,
 ) -> pd.DataFrame:
     """The scores frame for ``frame``: converted from ``cv_results_``, or a copy of it."""
     if is_cv_results(frame):
-        scores = cv_results_to_scores(frame, metric=metric, names=names)
-        meta = pdcompare_attrs(frame)
-        return with_attrs(scores, meta) if meta else scores
-    if metric is not None or names is not None:
+        return cv_results_to_scores(frame, metric=metric, names=names, iteration=iteration)
+    if metric is not None or names is not None or iteration is not None:
         msg = (
-            "`metric` and `names` apply to cv_results_ frames (with a `params` column and "
-            "`split<i>_test_<metric>` columns); this frame is already a scores frame."
+            "`metric`, `names` and `iteration` apply to cv_results_ frames (with a `params` "
+            "column and `split<i>_test_<metric>` columns); this frame is already a scores frame."
         )
         raise ValueError(msg)
     return frame.copy()
@@ -225,17 +224,18 @@ def scores_data(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
     ordered by mean rank.
 
     ``keywords`` are the design keywords of the call (``cv``, ``test_size``,
-    ``n_train``, ``n_test``, ``greater_is_better``); ``metric`` and ``names``
-    select and name the candidates of a ``cv_results_`` frame.
+    ``n_train``, ``n_test``, ``greater_is_better``); ``metric``, ``names`` and
+    ``iteration`` select and name the candidates of a ``cv_results_`` frame.
     """
     from pdcompare.inputs.benchmark import benchmark_data, is_benchmark
 
     metric = keywords.pop("metric", None)
     names = keywords.pop("names", None)
-    if is_benchmark(frame) and metric is None and names is None:
+    iteration = keywords.pop("iteration", None)
+    if is_benchmark(frame) and metric is None and names is None and iteration is None:
         return benchmark_data(frame, **keywords)
     if is_cv_results(frame):
-        frame = cv_results_to_scores(frame, metric=metric, names=names)
+        frame = cv_results_to_scores(frame, metric=metric, names=names, iteration=iteration)
         stored = pdcompare_attrs(frame).get("design")
     else:
         stored = None

@@ -7,7 +7,7 @@ from typing import Any
 
 import pandas as pd
 
-from pdcompare.inputs.attrs import with_attrs
+from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.cv_results import cv_results_to_scores
 from pdcompare.inputs.design import Design, design_from_cv, explicit_splits_design
 
@@ -21,6 +21,7 @@ def from_search(
     *,
     metric: str | None = None,
     names: Callable[[dict], str] | Sequence[str] | None = None,
+    iteration: int | None = None,
 ) -> pd.DataFrame:
     """Scores frame of a fitted scikit-learn search, with its CV design attached.
 
@@ -33,13 +34,19 @@ def from_search(
     names : callable or list of str, optional
         Model names: a function of the parameter dict, or one name per candidate.
         By default, the parameters that vary, kept short.
+    iteration : int, optional
+        The iteration of a successive-halving search to compare: by default
+        the last with at least two candidates. Candidates of different
+        iterations were fitted on different resources and are never paired.
 
     Returns
     -------
     pandas.DataFrame
         One row per candidate, one column per split; the design (from
         ``search.cv``, None meaning scikit-learn's default 5-fold) is stored in
-        ``attrs["pdcompare"]["design"]``.
+        ``attrs["pdcompare"]["design"]``, each model's parameters in
+        ``attrs["pdcompare"]["params"]`` and its row of ``cv_results_`` in
+        ``attrs["pdcompare"]["rows"]``.
 
     Examples
     --------
@@ -62,10 +69,10 @@ def from_search(
         )
         raise TypeError(msg)
     frame = pd.DataFrame(search.cv_results_)
-    scores = cv_results_to_scores(frame, metric=metric, names=names)
+    scores = cv_results_to_scores(frame, metric=metric, names=names, iteration=iteration)
     cv = getattr(search, "cv", None)
     design = design_from_cv(5 if cv is None else cv)
-    return _attach_design(scores, design)
+    return with_attrs(scores, {**pdcompare_attrs(scores), "design": design.to_attrs()})
 
 
 def cv_scores(

@@ -10,6 +10,7 @@ import pandas as pd
 _SCORES_KINDS: dict[str, Callable[..., Any]] = {}
 _RESULT_KINDS: dict[str, Callable[..., Any]] = {}
 
+
 def _scores_kind(name: str):
     def register(function):
         _SCORES_KINDS[name] = function
@@ -34,6 +35,7 @@ def _axes(ax):
     import matplotlib.pyplot as plt
 
     return plt.gca()
+
 
 def _figure_title(ax, title: str | None, default: str) -> None:
     ax.set_title(default if title is None else title)
@@ -76,7 +78,6 @@ def _annotated_heatmap(
     colorbar = ax.figure.colorbar(image, ax=ax)
     colorbar.set_label(label)
     return image
-
 
 
 def _short_pvalue(value: float) -> str:
@@ -132,7 +133,6 @@ def _value_label(value: str, meta: dict[str, Any]) -> str:
 def _alpha_label(meta: dict[str, Any]) -> str:
     alpha = meta.get("alpha")
     return f"alpha = {alpha:g}" if alpha is not None else "alpha"
-
 
 
 def _interval_segments(point, low, high):

@@ -298,8 +298,14 @@ def plot_cd(result: pd.DataFrame, *, ax=None, fontsize: float | None = None, **k
         ax.plot([low_rank, low_rank + cd], [y, y], gid="cd-segment", **(line | {"linewidth": 1.2}))
         for x in (low_rank, low_rank + cd):
             ax.plot([x, x], [y - 0.15, y + 0.15], **line)
-        ax.text(low_rank + cd / 2, y - 0.25, f"CD = {cd:.2f}", ha="center", va="bottom",
-                fontsize=size * 0.9)
+        ax.text(
+            low_rank + cd / 2,
+            y - 0.25,
+            f"CD = {cd:.2f}",
+            ha="center",
+            va="bottom",
+            fontsize=size * 0.9,
+        )
     ax.set_title(layout["caption"], fontsize=size)
     return ax
 

@@ -47,7 +47,6 @@ def forest_data(result: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-
 @_result_kind("corrected_ttest", "ttest")
 def plot_forest(result: pd.DataFrame, *, ax=None, title: str | None = None, **kwargs: Any):
     """Forest plot of a t-test result: mean difference and its CI per pair, p-values aside.

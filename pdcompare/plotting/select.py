@@ -85,27 +85,54 @@ def plot_select(result: pd.DataFrame, *, ax=None, title: str | None = None, **kw
     ):
         if mask.any():
             ax.errorbar(
-                means[mask], positions[mask],
+                means[mask],
+                positions[mask],
                 xerr=np.vstack([means[mask] - low[mask], high[mask] - means[mask]]),
-                fmt="o", color=colour, ecolor=colour, capsize=3, label=label,
+                fmt="o",
+                color=colour,
+                ecolor=colour,
+                capsize=3,
+                label=label,
                 **kwargs,
             )
     is_best = np.array([m == best for m in result.index])
-    ax.scatter(means[is_best], positions[is_best], marker="*", s=220, color="C1",
-               zorder=3, label=f"best mean ({best})")
-    ax.scatter(means[selected], positions[selected], marker="o", s=260, facecolors="none",
-               edgecolors="C3", linewidths=2, zorder=3,
-               label=f"selected ({meta.get('selected')})")
+    ax.scatter(
+        means[is_best],
+        positions[is_best],
+        marker="*",
+        s=220,
+        color="C1",
+        zorder=3,
+        label=f"best mean ({best})",
+    )
+    ax.scatter(
+        means[selected],
+        positions[selected],
+        marker="o",
+        s=260,
+        facecolors="none",
+        edgecolors="C3",
+        linewidths=2,
+        zorder=3,
+        label=f"selected ({meta.get('selected')})",
+    )
     threshold = meta.get("threshold")
     if threshold is not None and best in result.index:
         best_mean = float(result.loc[best, "mean"])
-        line = best_mean - threshold if meta.get("greater_is_better", True) else (
-            best_mean + threshold
+        line = (
+            best_mean - threshold
+            if meta.get("greater_is_better", True)
+            else (best_mean + threshold)
         )
         what = "one corrected SE" if meta.get("rule") == "one_se" else "ROPE"
-        ax.axvline(line, color="C3", linestyle="--", linewidth=1,
-                   label=f"best mean {'-' if meta.get('greater_is_better', True) else '+'} "
-                         f"{what} ({threshold:.3g})")
+        ax.axvline(
+            line,
+            color="C3",
+            linestyle="--",
+            linewidth=1,
+            label=f"best mean {'-' if meta.get('greater_is_better', True) else '+'} "
+            f"{what} ({threshold:.3g})",
+        )
     ax.set_yticks(positions)
     ax.set_yticklabels(names, fontsize=9 if n <= 40 else 6)
     for label, chosen in zip(ax.get_yticklabels(), selected, strict=True):

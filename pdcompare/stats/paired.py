@@ -40,7 +40,6 @@ from pdcompare.stats._moments import chunks, pair_moments
 __all__ = ["hodges_lehmann", "pair_matrix", "paired_ttest", "sign_test", "wilcoxon"]
 
 
-
 #: Position of the lowest byte in a uint64 (the sign bit of a signed-rank key).
 _LOW_BYTE = 0 if sys.byteorder == "little" else 7
 

@@ -655,7 +655,9 @@ def _sf_direct(q: np.ndarray, k: int) -> np.ndarray:
     cdf_all = special.ndtr(z_all)
     # k φ(z) Φ(z)^(k-1), the density of the largest of k normals, once per z.
     density = np.exp(
-        math.log(k) - 0.5 * z_all * z_all - 0.5 * math.log(2.0 * math.pi)
+        math.log(k)
+        - 0.5 * z_all * z_all
+        - 0.5 * math.log(2.0 * math.pi)
         + (k - 1) * special.log_ndtr(z_all)
     )
     rows = max(1, _CHUNK_ELEMENTS // z_all.size)
@@ -706,10 +708,7 @@ def _sf_interpolated(q: np.ndarray, k: int) -> np.ndarray:
 def _as_table(values) -> np.ndarray:
     values = np.asarray(values, dtype=float)
     if values.ndim != 2:
-        msg = (
-            "`values` must be a 2-D array (models x datasets); "
-            f"got {values.ndim} dimension(s)."
-        )
+        msg = f"`values` must be a 2-D array (models x datasets); got {values.ndim} dimension(s)."
         raise ValueError(msg)
     return values
 
