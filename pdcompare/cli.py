@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import re
 import sys
 import warnings
 from pathlib import Path
@@ -18,9 +19,17 @@ from typing import Any
 
 import pandas as pd
 
+from pdcompare import __version__
+from pdcompare.compare.select import RULES
 from pdcompare.compare.summary import summary_table
 from pdcompare.inputs.files import read_csv
-from pdcompare.report import REPORT_TESTS, TEST_NAMES
+from pdcompare.report import (
+    BENCHMARK_REPORT_TESTS,
+    BENCHMARK_TEST_NAMES,
+    DEFAULT_TOP,
+    REPORT_TESTS,
+    TEST_NAMES,
+)
 from pdcompare.stats.multitest import check_correction
 
 EXIT_USAGE = 2
@@ -30,12 +39,43 @@ examples:
   pdcompare demo
   pdcompare scores.csv --cv 10 --rope 0.01
   pdcompare cv_results.csv --cv 5 --metric roc_auc --plot comparison.png
+  pdcompare cv_results.csv --cv 5 --select one_se --by C
+  pdcompare results.csv --long --model-col framework --dataset-col task \\
+      --split-col fold --score-col auc --plot cd.png
 
 A scores file has one row per model: the model name in the first column,
 then one column per CV split. A cv_results_ file is
-pd.DataFrame(search.cv_results_).to_csv(...). Without --cv or --test-size the
-design is unknown and the (too optimistic) plain t-test is used.
+pd.DataFrame(search.cv_results_).to_csv(...). A long file (--long) has one
+row per model x data set (x split): the benchmark of several data sets.
+Without --cv or --test-size the design is unknown and the (too optimistic)
+plain t-test is used. Commas, tabs (.tsv) and semicolons separate columns.
 """
+
+#: Keyword phrases of the library's messages, in the words of the command line.
+_CLI_WORDS = (
+    ("cv=, test_size=, or n_train= with n_test=", "--cv or --test-size"),
+    ("`cv=` (the same cv as the search), `test_size=`, or `n_train=` with `n_test=`", "--cv"),
+    ("`metric=`", "--metric"),
+    ("`model=`", "--model-col"),
+    ("`dataset=`", "--dataset-col"),
+    ("`split=`", "--split-col"),
+    ("`score=`", "--score-col"),
+    ("`model`", "--model-col"),
+    ("`dataset`", "--dataset-col"),
+    ("`split`", "--split-col"),
+    ("`score`", "--score-col"),
+    ("`metric`", "--metric"),
+    ("`cv=`", "--cv"),
+    ("`test_size=`", "--test-size"),
+    ("`rope`", "--rope"),
+    ("`alpha`", "--alpha"),
+    ("`correction`", "--correction"),
+    ("`top`", "--top"),
+    ("`by`", "--by"),
+    ("`test`", "--test"),
+    ("`iteration`", "--iteration"),
+    ("nan_policy='omit'", "a complete file"),
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -79,7 +119,22 @@ def _folds(text: str) -> int:
     return value
 
 
+def _top(text: str) -> int | None:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value == 0:
+        return None
+    if value < 2:
+        msg = f"expected a number of models >= 2 (0 for all), got {text!r}"
+        raise argparse.ArgumentTypeError(msg)
+    return value
+
+
 def _correction(text: str) -> str | None:
+    if text == "default":
+        return text
     try:
         return check_correction(text)
     except ValueError:
@@ -102,7 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
     --------
     >>> args = build_parser().parse_args(["demo", "--rope", "0.01"])
     >>> args.source, args.rope, args.correction
-    ('demo', 0.01, 'holm')
+    ('demo', 0.01, 'default')
     """
     parser = _Parser(
         prog="pdcompare",
@@ -128,31 +183,116 @@ def build_parser() -> argparse.ArgumentParser:
         "--rope",
         type=_non_negative,
         metavar="R",
-        help="half-width of the region of practical equivalence; adds the Bayesian test",
+        help="half-width of the region of practical equivalence, in the units of the score; "
+        "adds the Bayesian test (correlated t-test; signed-rank test across data sets)",
     )
     parser.add_argument(
         "--correction",
         type=_correction,
-        default="holm",
+        default="default",
         metavar="NAME",
-        help="multiple-testing correction: holm (default), bonferroni, fdr_bh, ... or none",
+        help="multiple-testing correction: holm (default; none for nemenyi), bonferroni, "
+        "fdr_bh, shaffer, ... or none",
     )
     parser.add_argument(
         "--alpha", type=_fraction, default=0.05, metavar="A", help="significance level (0.05)"
     )
     parser.add_argument(
         "--test",
-        choices=REPORT_TESTS,
-        help="pairwise test (default: corrected_ttest when the design is known, else ttest)",
+        choices=tuple(dict.fromkeys(REPORT_TESTS + BENCHMARK_REPORT_TESTS)),
+        help="pairwise test (default: corrected_ttest when the design is known, else ttest; "
+        "wilcoxon across data sets; nemenyi and conover need --long data). For the Bayesian "
+        "test give --rope",
     )
     parser.add_argument("--metric", metavar="NAME", help="metric of a multi-metric cv_results_")
     parser.add_argument(
         "--lower-is-better", action="store_true", help="scores are losses (lower is better)"
     )
     parser.add_argument(
-        "--plot", metavar="FILE.png", help="also save a figure (folds, correlation, intervals)"
+        "--plot",
+        metavar="FILE.png",
+        help="also save a figure (folds, correlation, intervals; the critical-difference "
+        "diagram for --long data; the choice for --select)",
     )
+    parser.add_argument(
+        "--top",
+        type=_top,
+        default=DEFAULT_TOP,
+        metavar="N",
+        help=f"models with lines of their own in tables and report ({DEFAULT_TOP}); 0 for all",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    choose = parser.add_argument_group("choosing a model (cv_results_ files)")
+    choose.add_argument(
+        "--select",
+        choices=RULES,
+        metavar="RULE",
+        help=f"choose a model by a rule: {', '.join(RULES)} (needs --by)",
+    )
+    choose.add_argument(
+        "--by",
+        metavar="PARAM",
+        help="the parameter that orders the models by complexity, simplest = smallest",
+    )
+    choose.add_argument("--descending", action="store_true", help="larger --by values are simpler")
+    long = parser.add_argument_group("several data sets (a long file, one row per score)")
+    long.add_argument("--long", action="store_true", help="the file is a long table")
+    long.add_argument("--model-col", default="model", metavar="COL", help="(model)")
+    long.add_argument("--dataset-col", default="dataset", metavar="COL", help="(dataset)")
+    long.add_argument("--split-col", metavar="COL", help="(none: one score per data set)")
+    long.add_argument("--score-col", default="score", metavar="COL", help="(score)")
     return parser
+
+
+def _separator(path: Path) -> dict[str, str]:
+    """``sep`` (and ``decimal``) of a text table: commas, tabs or semicolons.
+
+    A semicolon-separated file written with decimal commas ("0,91") is read as
+    such; any other mixture is left to the CSV reader, which then says it
+    cannot read the file.
+    """
+    with path.open("rb") as handle:
+        head = handle.read(65536).decode("utf-8", errors="replace")
+    lines = head.splitlines()
+    header = lines[0] if lines else ""
+    if path.suffix.lower() in (".tsv", ".tab") or ("\t" in header and "," not in header):
+        return {"sep": "\t"}
+    if ";" in header and header.count(";") >= header.count(","):
+        body = "\n".join(lines[1:])
+        decimal_comma = re.search(r"\d,\d", body) is not None and "." not in body.replace("..", "")
+        return {"sep": ";", "decimal": ","} if decimal_comma else {"sep": ";"}
+    return {}
+
+
+def read_table(path: str | Path) -> pd.DataFrame:
+    """Read a CSV (comma, tab or semicolon) or parquet file as it is, without an index.
+
+    Raises the errors :func:`read_frame` documents.
+    """
+    path = Path(path)
+    if path.is_dir():
+        msg = f"{str(path)!r} is a directory; give the path of a CSV or parquet file in it"
+        raise IsADirectoryError(msg)
+    if not path.is_file():
+        msg = f"no such file: {str(path)!r}"
+        raise FileNotFoundError(msg)
+    if path.suffix.lower() in (".parquet", ".pq"):
+        if not any(importlib.util.find_spec(m) for m in ("pyarrow", "fastparquet")):
+            msg = (
+                f"reading {path.name} needs pyarrow (pip install pyarrow); "
+                "or save the scores as CSV"
+            )
+            raise ImportError(msg)
+        return pd.read_parquet(path)
+    try:
+        return read_csv(path, **_separator(path))
+    except pd.errors.EmptyDataError:
+        msg = f"{path.name} is empty; expected a CSV of fold scores"
+        raise ValueError(msg) from None
+    except (pd.errors.ParserError, UnicodeDecodeError) as error:
+        detail = " ".join(str(error).split())
+        msg = f"{path.name} is not a readable CSV file ({detail})"
+        raise ValueError(msg) from None
 
 
 def read_frame(path: str | Path) -> pd.DataFrame:
@@ -161,8 +301,9 @@ def read_frame(path: str | Path) -> pd.DataFrame:
     Parameters
     ----------
     path : str or pathlib.Path
-        A ``.csv`` file (anything not ``.parquet``/``.pq`` is read as CSV) or a
-        parquet file (needs pyarrow or fastparquet).
+        A ``.csv`` file (anything not ``.parquet``/``.pq`` is read as text;
+        commas, tabs and semicolons separate columns) or a parquet file (needs
+        pyarrow or fastparquet).
 
     Returns
     -------
@@ -175,33 +316,14 @@ def read_frame(path: str | Path) -> pd.DataFrame:
     ------
     FileNotFoundError
         The file does not exist.
+    IsADirectoryError
+        The path is a directory.
     ImportError
         A parquet file without pyarrow or fastparquet installed.
     ValueError
         The file is not a readable table.
     """
-    path = Path(path)
-    if not path.is_file():
-        msg = f"no such file: {str(path)!r}"
-        raise FileNotFoundError(msg)
-    if path.suffix.lower() in (".parquet", ".pq"):
-        if not any(importlib.util.find_spec(m) for m in ("pyarrow", "fastparquet")):
-            msg = (
-                f"reading {path.name} needs pyarrow (pip install pyarrow); "
-                "or save the scores as CSV"
-            )
-            raise ImportError(msg)
-        frame = pd.read_parquet(path)
-    else:
-        try:
-            frame = read_csv(path)
-        except pd.errors.EmptyDataError:
-            msg = f"{path.name} is empty; expected a CSV of fold scores"
-            raise ValueError(msg) from None
-        except (pd.errors.ParserError, UnicodeDecodeError) as error:
-            detail = " ".join(str(error).split())
-            msg = f"{path.name} is not a readable CSV file ({detail})"
-            raise ValueError(msg) from None
+    frame = read_table(path)
     if "params" in frame.columns:
         return frame  # a saved cv_results_: its parameters are read from the param_* columns
     if isinstance(frame.index, pd.RangeIndex) and frame.shape[1] > 0:
@@ -217,6 +339,16 @@ def _table(frame: pd.DataFrame, index: bool = True) -> str:
     return frame.to_string(formatters=column_formatters(frame, 4), index=index)
 
 
+def _save(figure: Any, path: str) -> None:
+    import matplotlib.pyplot as plt
+
+    try:
+        figure.tight_layout()
+        figure.savefig(path, dpi=100)
+    finally:
+        plt.close(figure)
+
+
 def _plot(scores: pd.DataFrame, path: str, design: dict[str, Any]) -> None:
     import matplotlib
 
@@ -224,14 +356,74 @@ def _plot(scores: pd.DataFrame, path: str, design: dict[str, Any]) -> None:
     import matplotlib.pyplot as plt
 
     figure, axes = plt.subplots(1, 3, figsize=(18, 5), width_ratios=[1.7, 1, 1])
-    try:
-        scores.cmp.plot("folds", ax=axes[0])
-        scores.cmp.plot("corr", ax=axes[1])
-        scores.cmp.plot("intervals", ax=axes[2], **design)
-        figure.tight_layout()
-        figure.savefig(path, dpi=100)
-    finally:
-        plt.close(figure)
+    scores.cmp.plot("folds", ax=axes[0])
+    scores.cmp.plot("corr", ax=axes[1])
+    scores.cmp.plot("intervals", ax=axes[2], **design)
+    _save(figure, path)
+
+
+def _plot_result(result: pd.DataFrame, path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    ax = result.cmp.plot()
+    _save(ax.figure, path)
+
+
+def _load(args: argparse.Namespace) -> tuple[pd.DataFrame, str]:
+    """The frame the command line compares, and the title of its output."""
+    if args.source == "demo" and not Path("demo").exists():
+        from pdcompare.datasets import load_grid_search_scores
+
+        title = "Bundled data: the scikit-learn grid-search example (4 SVC kernels, ROC AUC)"
+        return load_grid_search_scores(), title
+    title = f"File: {args.source}"
+    if args.long:
+        from pdcompare.inputs.benchmark import from_long
+
+        table = read_table(args.source)
+        if "params" in table.columns:
+            msg = "--long reads a long table of scores; this file is a cv_results_ table"
+            raise ValueError(msg)
+        return (
+            from_long(
+                table,
+                model=args.model_col,
+                dataset=args.dataset_col,
+                split=args.split_col,
+                score=args.score_col,
+                greater_is_better=not args.lower_is_better,
+            ),
+            title,
+        )
+    return read_frame(args.source), title
+
+
+def _select(frame: pd.DataFrame, args: argparse.Namespace, design: dict[str, Any]) -> str:
+    if args.by is None:
+        msg = "--select needs --by: the parameter that orders the models by complexity"
+        raise ValueError(msg)
+    choice = frame.cmp.select(
+        args.select,
+        by=args.by,
+        ascending=not args.descending,
+        alpha=args.alpha,
+        rope=args.rope,
+        metric=args.metric,
+        **design,
+    )
+    if args.plot:
+        _plot_result(choice, args.plot)
+    shown = choice if args.top is None else choice.iloc[: max(args.top, 1)]
+    more = len(choice) - len(shown)
+    parts = [
+        f"Choosing a model by the rule {args.select!r}, simplest first by {args.by}",
+        _table(shown),
+    ]
+    if more:
+        parts.append(f"({more} more models; --top 0 shows them all)")
+    parts += ["", choice.cmp.report()]
+    return "\n".join(parts)
 
 
 def run(args: argparse.Namespace) -> str:
@@ -245,25 +437,16 @@ def run(args: argparse.Namespace) -> str:
     Returns
     -------
     str
-        The summary, the pairwise table and the report.
+        The summary, the pairwise table and the report (or the choice of a
+        model with ``--select``).
     """
-    if args.source == "demo" and not Path("demo").exists():
-        from pdcompare.datasets import load_grid_search_scores
-
-        frame = load_grid_search_scores()
-        title = "Bundled data: the scikit-learn grid-search example (4 SVC kernels, ROC AUC)"
-    else:
-        frame = read_frame(args.source)
-        title = f"File: {args.source}"
+    from pdcompare.inputs.benchmark import is_benchmark
     from pdcompare.inputs.cv_results import is_cv_results
 
-    if is_cv_results(frame):
-        scores = frame.cmp.scores(metric=args.metric)
-    elif args.metric is not None:
+    frame, title = _load(args)
+    if args.metric is not None and not is_cv_results(frame):
         msg = "`--metric` applies to cv_results_ files only; this file holds fold scores"
         raise ValueError(msg)
-    else:
-        scores = frame
     design: dict[str, Any] = {}
     if args.cv is not None:
         design["cv"] = args.cv
@@ -271,9 +454,13 @@ def run(args: argparse.Namespace) -> str:
         design["test_size"] = args.test_size
     if args.lower_is_better:
         design["greater_is_better"] = False
+    if args.select:
+        return title + "\n\n" + _select(frame, args, design).rstrip("\n") + "\n"
+    scores = frame.cmp.scores(metric=args.metric) if is_cv_results(frame) else frame
+    benchmark = is_benchmark(scores)
     summary = summary_table(scores, **design)
-    known = summary.attrs["pdcompare"]["interval"] == "nadeau-bengio"
-    test = args.test or ("corrected_ttest" if known else "ttest")
+    known = summary.attrs["pdcompare"]["design"].get("test_train_ratio") is not None
+    test = args.test or ("wilcoxon" if benchmark else "corrected_ttest" if known else "ttest")
     pairwise = scores.cmp.pairwise(
         test=test, correction=args.correction, alpha=args.alpha, **design
     )
@@ -282,22 +469,39 @@ def run(args: argparse.Namespace) -> str:
         rope=args.rope,
         alpha=args.alpha,
         correction=args.correction,
+        top=args.top,
         **design,
     )
-    correction = args.correction or "no correction"
+    meta = pairwise.attrs["pdcompare"]
+    correction = meta.get("correction") or (
+        "family-wise p-values" if test == "nemenyi" else "no correction"
+    )
+    direction = "higher" if summary.attrs["pdcompare"]["greater_is_better"] else "lower"
+    names = BENCHMARK_TEST_NAMES if benchmark else TEST_NAMES
+    top = len(summary) if args.top is None else args.top
+    shown_models = set(summary.index[:top])
+    in_top = pairwise["model_1"].isin(shown_models) & pairwise["model_2"].isin(shown_models)
     parts = [
         title,
         "",
-        "Summary (best first)",
-        _table(summary),
-        "",
-        f"Pairwise comparisons: {TEST_NAMES[test]}, {correction}, alpha = {args.alpha:g}",
-        _table(pairwise, index=False),
-        "",
-        report,
+        f"Summary (best first; {direction} scores are better)",
+        _table(summary.iloc[:top]),
     ]
+    if len(summary) > top:
+        parts.append(f"({len(summary) - top} more models; --top 0 shows them all)")
+    parts += [
+        "",
+        f"Pairwise comparisons: {names[test]}, {correction}, alpha = {args.alpha:g}",
+        _table(pairwise[in_top], index=False),
+    ]
+    if (~in_top).any():
+        parts.append(f"({int((~in_top).sum())} more pairs; --top 0 shows them all)")
+    parts += ["", report]
     if args.plot:
-        _plot(scores, args.plot, design)
+        if benchmark:
+            _plot_result(pairwise, args.plot)  # the critical-difference diagram
+        else:
+            _plot(scores.loc[summary.index[:top]], args.plot, design)
         parts.append(f"Figure saved to {args.plot}")
     return "\n".join(parts).rstrip("\n") + "\n"
 
@@ -306,6 +510,8 @@ def _one_line(error: BaseException) -> str:
     text = " ".join(str(error).split())
     if isinstance(error, KeyError):
         text = text.strip("'\"")
+    for keyword, option in _CLI_WORDS:
+        text = text.replace(keyword, option)
     return text or type(error).__name__
 
 

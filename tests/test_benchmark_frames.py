@@ -267,3 +267,37 @@ def test_swapping_models_mirrors_rank_diff(seed):
         sign = 1 if other.model_1 == row.model_1 else -1
         assert_allclose(other.rank_diff, sign * row.rank_diff, atol=1e-12)
         assert_allclose(other.pvalue, row.pvalue, rtol=1e-12)
+
+
+def test_split_order_does_not_break_ties_of_the_bundled_benchmark():
+    # Easy data sets give many equal means; they must not depend on the order in which a
+    # long table lists the splits, or ties in the ranks would come and go with it.
+    from pdcompare.datasets import load_benchmark
+
+    bench = load_benchmark()
+    stacked = bench.stack(["dataset", "split"], future_stack=True)  # noqa: PD013
+    long = stacked.rename("score").reset_index().sample(frac=1.0, random_state=1)
+    rebuilt = pdcompare.from_long(long, split="split")
+    pd.testing.assert_frame_equal(
+        rebuilt.cmp.means().loc[bench.index, bench.cmp.means().columns],
+        bench.cmp.means(),
+        check_exact=True,
+    )
+    summary = bench.cmp.summary()
+    got = rebuilt.cmp.summary()
+    pd.testing.assert_frame_equal(got.drop(columns="mean"), summary.drop(columns="mean"))
+    np.testing.assert_allclose(got["mean"], summary["mean"], rtol=1e-14)
+
+
+def test_means_equal_in_exact_arithmetic_tie_in_the_ranks():
+    # 0.9 + 0.8 and 0.85 + 0.85 differ in floating point (1.7000000000000002 vs 1.7).
+    columns = pd.MultiIndex.from_product([["d1", "d2"], ["s0", "s1"]], names=["dataset", "split"])
+    frame = pd.DataFrame(
+        [[0.9, 0.8, 0.6, 0.7], [0.85, 0.85, 0.7, 0.6], [0.1, 0.2, 0.1, 0.1]],
+        index=["a", "b", "c"],
+        columns=columns,
+    )
+    means = frame.cmp.means()
+    assert means.loc["a", "d1"] == means.loc["b", "d1"]
+    summary = frame.cmp.summary()
+    assert summary.loc["a", "mean_rank"] == summary.loc["b", "mean_rank"] == 1.5

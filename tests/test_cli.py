@@ -130,7 +130,7 @@ def test_help():
 def test_parser_defaults():
     args = build_parser().parse_args(["file.csv"])
     assert (args.source, args.cv, args.test_size, args.rope) == ("file.csv", None, None, None)
-    assert (args.correction, args.alpha, args.test, args.plot) == ("holm", 0.05, None, None)
+    assert (args.correction, args.alpha, args.test, args.plot) == ("default", 0.05, None, None)
     assert build_parser().parse_args(["x", "--correction", "none"]).correction is None
 
 
@@ -173,9 +173,9 @@ def test_demo_prints_summary_pairwise_table_and_report(tmp_path):
     process = run("demo", "--rope", "0.01", "--correction", "bonferroni", "--plot", figure)
     assert process.returncode == 0, process.stderr
     out = process.stdout
-    assert "Summary (best first)" in out
+    assert "Summary (best first; higher scores are better)" in out
     # DESIGN.md §8 means, best first.
-    summary = out.split("Summary (best first)\n")[1].split("\n\n")[0].splitlines()
+    summary = out.split("higher scores are better)\n")[1].split("\n\n")[0].splitlines()
     assert summary[0].split() == ["mean", "std", "n_splits", "rank", "ci_low", "ci_high"]
     means = [float(line.split()[1]) for line in summary[2:]]
     assert_allclose(means, [0.9400, 0.9300, 0.9044, 0.6852], atol=5e-5)
@@ -215,7 +215,7 @@ def test_cv_results_file(tmp_path):
     path = tmp_path / "cv_results.csv"
     cv_results.to_csv(path, index=False)
     process = run(path, "--cv", "10")
-    assert_usage_error(process, "several metrics", "`metric=`")
+    assert_usage_error(process, "several metrics", "choose one with --metric")
     process = run(path, "--cv", "10", "--metric", "roc_auc", "--alpha", "0.1")
     assert process.returncode == 0, process.stderr
     # cv=10 gives n_test/n_train = 1/9 = 10/90: the gallery's corrected t (DESIGN.md §8).
