@@ -1,0 +1,60 @@
+"""Runs examples/several_datasets.py headless and checks its numbers against scipy and Demšar."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+from scipy import stats
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "several_datasets.py"
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    spec = importlib.util.spec_from_file_location("several_datasets", EXAMPLE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        out = module.main([str(tmp_path_factory.mktemp("figures"))])
+    return out, printed.getvalue()
+
+
+def test_friedman_and_ranks_match_scipy(run):
+    out, _ = run
+    means = out["bench"].cmp.means()
+    chi2, p = stats.friedmanchisquare(*means.to_numpy())
+    assert_allclose(out["friedman"].loc[0, ["statistic", "pvalue"]], [chi2, p], rtol=1e-10)
+    ranks = stats.rankdata(-means.to_numpy(), axis=0).mean(axis=1)
+    assert_allclose(
+        out["summary"]["mean_rank"],
+        ranks[[list(means.index).index(m) for m in out["summary"].index]],
+    )
+
+
+def test_wilcoxon_pairs_match_scipy(run):
+    out, _ = run
+    means = out["bench"].cmp.means()
+    for row in out["wilcoxon"].itertuples():
+        d = means.loc[row.model_1] - means.loc[row.model_2]
+        expected = stats.wilcoxon(d)
+        assert row.statistic == pytest.approx(expected.statistic)
+        assert row.pvalue == pytest.approx(expected.pvalue, rel=1e-6)
+
+
+def test_nemenyi_cd_is_demsar_table(run):
+    out, printed = run
+    # Demšar (2006), Table 5(a): q_0.05 for k = 7 is 2.949.
+    k, n = 7, 22
+    cd = 2.949 * np.sqrt(k * (k + 1) / (6 * n))
+    assert out["nemenyi"].attrs["pdcompare"]["cd"] == pytest.approx(cd, abs=5e-4)
+    shown = out["nemenyi"].attrs["pdcompare"]["cd"]
+    assert f"Nemenyi critical difference of mean ranks: {shown:.3f}" in printed
+    assert out["report"] in printed
+    assert out["figure"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
