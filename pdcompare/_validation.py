@@ -7,12 +7,13 @@ types; never ``assert``.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import numbers
 import os
 import sys
 import warnings
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from typing import Any
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -36,6 +37,20 @@ def warn(message: str, category: type[Warning] = PdcompareWarning) -> None:
     """Warn, pointing at the user's code rather than at pdcompare's internals."""
     # `_caller_stacklevel` counts from `warn` itself, which is inside the package.
     warnings.warn(message, category, stacklevel=_caller_stacklevel())
+
+
+@contextlib.contextmanager
+def warnings_once() -> Iterator[None]:
+    """Collect the warnings of several calls and issue each distinct one once.
+
+    A report or a command that runs several tests on one frame would otherwise
+    say the same thing about the frame (its missing scores, say) once per test.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    for category, message in dict.fromkeys((w.category, str(w.message)) for w in caught):
+        warn(message, category)
 
 
 def _format_options(options: Iterable[Any]) -> str:

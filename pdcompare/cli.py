@@ -536,7 +536,8 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, TypeError, OSError, ImportError, KeyError) as error:
         print(f"pdcompare: error: {_one_line(error)}", file=sys.stderr)
         return EXIT_USAGE
-    for warning in caught:
-        print(f"pdcompare: warning: {_one_line(warning.message)}", file=sys.stderr)
+    # The summary, the table and the report each read the frame: say each warning once.
+    for message in dict.fromkeys(_one_line(warning.message) for warning in caught):
+        print(f"pdcompare: warning: {message}", file=sys.stderr)
     sys.stdout.write(text)
     return 0

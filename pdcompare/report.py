@@ -23,7 +23,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare._validation import check_fraction, check_option, check_positive_int
+from pdcompare._validation import (
+    check_fraction,
+    check_option,
+    check_positive_int,
+    warnings_once,
+)
 from pdcompare.compare.pairwise import RANK_TESTS
 from pdcompare.compare.summary import summary_table
 from pdcompare.inputs.attrs import pdcompare_attrs
@@ -533,6 +538,25 @@ def report(
         from pdcompare.stats.bayes import check_rope
 
         check_rope(rope)  # fail before any test runs, with the one rule bayes applies
+    with warnings_once():
+        lines = _report_lines(
+            frame, test, rope, alpha, correction, alternative, ci, nan_policy, top, design
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _report_lines(
+    frame: pd.DataFrame,
+    test: str | None,
+    rope: Any,
+    alpha: float,
+    correction: str | None,
+    alternative: str,
+    ci: float,
+    nan_policy: str,
+    top: int,
+    design: dict[str, Any],
+) -> list[str]:
     if is_cv_results(frame):
         frame = scores_frame(frame)
     benchmark = is_benchmark(frame)
@@ -575,4 +599,4 @@ def report(
                 "Practical equivalence: not assessed, because the Bayesian correlated t-test "
                 "needs the CV design (pass cv=, test_size=, or n_train= with n_test=)."
             )
-    return "\n".join(lines) + "\n"
+    return lines

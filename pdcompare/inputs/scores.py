@@ -15,6 +15,7 @@ from pdcompare._validation import (
     check_option,
     check_unique_labels,
     unknown_name_error,
+    warn,
 )
 from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.inputs.cv_results import cv_results_to_scores, is_cv_results
@@ -51,6 +52,38 @@ def row_means(values: np.ndarray) -> np.ndarray:
         return np.where(counts > 0, totals / np.maximum(counts, 1), np.nan)
 
 
+#: The tests of a predictions frame, named when one is passed where scores are expected.
+PREDICTION_TESTS = (
+    "mcnemar",
+    "cochrans_q",
+    "proportions_ztest",
+    "accuracy_ci",
+    "bootstrap",
+    "bootstrap_diff",
+)
+
+
+def _refuse_other_kinds(frame: pd.DataFrame) -> None:
+    """A predictions frame is refused; models as columns are warned about (DESIGN §2)."""
+    if frame.columns.nlevels == 1 and "y" in frame.columns:
+        msg = (
+            "This frame has a truth column 'y': it looks like a predictions frame (one row per "
+            "test sample, one column of predictions per model), not a scores frame (one row "
+            "per model, one column per CV split). Compare predictions with "
+            f"{', '.join(PREDICTION_TESTS)}."
+        )
+        raise ValueError(msg)
+    if isinstance(frame.index, pd.RangeIndex) and not any(
+        any(ch.isdigit() for ch in str(label)) for label in frame.columns
+    ):
+        warn(
+            f"The rows carry a default RangeIndex (0 to {len(frame) - 1}) and no column label "
+            "has a split number: the models look like columns, as "
+            "pd.DataFrame({name: cross_val_score(...)}) builds them. A scores frame has one "
+            "row per model; pass `df.T`."
+        )
+
+
 def validate_scores(frame: pd.DataFrame) -> np.ndarray:
     """Check a scores frame and return its values (models x splits) as float64."""
     if frame.shape[0] == 0 or frame.shape[1] == 0:
@@ -59,6 +92,7 @@ def validate_scores(frame: pd.DataFrame) -> np.ndarray:
             "and one column per CV split."
         )
         raise ValueError(msg)
+    _refuse_other_kinds(frame)
     check_unique_labels(frame.index, hint="give each model its own index label")
     values = _numeric_values(frame)
     if frame.shape[1] < 2:

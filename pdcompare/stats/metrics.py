@@ -163,6 +163,30 @@ METRICS: dict[str, Metric] = {
 }
 
 
+def _scikit_learn_hint(score: str) -> str | None:
+    """What to use instead of a scikit-learn scoring name that is not a named score here."""
+    binary = {"f1": "f1_macro", "precision": "precision_macro", "recall": "recall_macro"}
+    if score in binary:
+        return (
+            f"{score!r} is scikit-learn's binary score of the positive class; the named scores "
+            f"here are macro averages ({binary[score]!r}); for the binary one pass "
+            f"`score=sklearn.metrics.{score}_score`."
+        )
+    if score.startswith("neg_") and score[4:] in METRICS:
+        return (
+            f"{score!r} is scikit-learn's negated loss; here losses keep their sign and "
+            f"direction: pass `score={score[4:]!r}` (lower is better)."
+        )
+    ranking = ("roc_auc", "average_precision", "neg_log_loss", "log_loss", "neg_brier_score")
+    if score.startswith(ranking):
+        return (
+            f"{score!r} is computed from probabilities or decision values, not from predicted "
+            "labels: pass a callable (for example `score=sklearn.metrics.roc_auc_score`) on a "
+            "frame whose model columns hold the positive-class probabilities."
+        )
+    return None
+
+
 def get_metric(score: str | Callable, greater_is_better: bool | None = None) -> Metric:
     """The :class:`Metric` for a score name or a callable ``f(y_true, y_pred) -> float``.
 
@@ -181,6 +205,10 @@ def get_metric(score: str | Callable, greater_is_better: bool | None = None) -> 
         return score
     if isinstance(score, str):
         if score not in METRICS:
+            hint = _scikit_learn_hint(score)
+            if hint is not None:
+                msg = f"`score`: {hint} The named scores are {', '.join(map(repr, METRICS))}."
+                raise ValueError(msg)
             error = unknown_name_error("score", score, list(METRICS), "score")
             raise error
         metric = METRICS[score]
