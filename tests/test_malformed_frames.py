@@ -1,0 +1,110 @@
+"""Malformed frames at every public method: a result or a clear error, never a crash (issue 12).
+
+Each call either returns or raises ``ValueError``/``TypeError``/``KeyError`` (the
+errors pdcompare raises with the parameter, model or column named), never
+another exception type from deep inside pandas, numpy or matplotlib, and
+never changes the frame or its attrs.
+"""
+
+import warnings
+
+import matplotlib
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import pdcompare
+
+matplotlib.use("Agg")
+
+CELLS = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True, width=32),
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.sampled_from(["a", "", "0.5", "nan"]),
+)
+LABELS = st.one_of(
+    st.sampled_from(["m1", "m2", "m, 3", "y", "split0", "dataset"]),
+    st.integers(0, 3),
+    st.none(),
+)
+
+
+@st.composite
+def frames(draw):
+    rows = draw(st.integers(0, 4))
+    cols = draw(st.integers(0, 4))
+    kind = draw(st.sampled_from(["floats", "mixed", "ints", "bools"]))
+    if kind == "floats":
+        cell = st.one_of(st.floats(0, 1), st.just(float("nan")), st.just(float("inf")))
+    elif kind == "ints":
+        cell = st.integers(0, 2)
+    elif kind == "bools":
+        cell = st.booleans()
+    else:
+        cell = CELLS
+    data = [[draw(cell) for _ in range(cols)] for _ in range(rows)]
+    index = draw(st.lists(LABELS, min_size=rows, max_size=rows))
+    columns = draw(st.lists(LABELS, min_size=cols, max_size=cols))
+    frame = pd.DataFrame(data, index=index if rows else None, columns=columns if cols else None)
+    if draw(st.booleans()) and rows:
+        frame = frame.reset_index(drop=True)
+    return frame
+
+
+ALLOWED = (ValueError, TypeError, KeyError)
+NAMED = ("`", "model", "column", "split", "frame", "label", "data set", "prediction")
+
+CALLS = {
+    "scores": {},
+    "summary": {},
+    "corrected_ttest": {"cv": 5},
+    "ttest": {},
+    "wilcoxon": {},
+    "sign_test": {},
+    "bayes": {"cv": 5, "rope": 0.01},
+    "posterior": {"a": "m1", "b": "m2", "cv": 5},
+    "pairwise": {"cv": 5},
+    "ttest_5x2cv": {},
+    "ftest_5x2cv": {},
+    "mcnemar": {},
+    "cochrans_q": {},
+    "proportions_ztest": {},
+    "accuracy_ci": {},
+    "bootstrap": {"n_resamples": 20, "random_state": 0},
+    "bootstrap_diff": {"n_resamples": 20, "random_state": 0},
+    "select": {"rule": "one_se", "by": "C", "cv": 5},
+    "means": {},
+    "friedman": {},
+    "report": {"cv": 5},
+    "matrix": {},
+    "style": {},
+    "plot": {},
+}
+
+
+@pytest.mark.parametrize("name", list(CALLS))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(frame=frames())
+def test_malformed_frames_get_a_result_or_a_clear_error(name, frame):
+    import matplotlib.pyplot as plt
+
+    before = frame.copy()
+    attrs = dict(frame.attrs)
+    message = None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            getattr(pdcompare, name)(frame, **CALLS[name])
+    except ALLOWED as error:
+        message = str(error)
+    finally:
+        plt.close("all")
+    if message is not None:
+        # pdcompare's messages name what is wrong: a keyword in backticks, a model, a
+        # column, a split or the frame; pandas' own ("[nan] not in index") do not.
+        assert any(word in message for word in NAMED), f"{name}: {message}"
+    pd.testing.assert_frame_equal(frame, before)
+    assert frame.attrs == attrs
