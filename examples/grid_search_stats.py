@@ -51,6 +51,11 @@ def save(fig, folder: Path, name: str) -> Path:
     return path
 
 
+def show(frame: pd.DataFrame, digits: int, index: bool = True) -> None:
+    """Print a table with one number format for all its float columns."""
+    print(frame.to_string(float_format=lambda v: f"{v:.{digits}f}", index=index), end="\n\n")
+
+
 def main(folder: str | Path | None = None) -> dict:
     folder = Path(folder) if folder is not None else Path(tempfile.mkdtemp(prefix="pdcompare-"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -78,7 +83,7 @@ def main(folder: str | Path | None = None) -> dict:
     summary = scores.cmp.summary()
     out["summary"] = summary
     print("Mean ROC AUC and Nadeau–Bengio corrected 95% CI per model:")
-    print(summary.round(4), end="\n\n")
+    show(summary, 4)
 
     # 2. Fold dependence ------------------------------------------------------------------
     fig, ax = plt.subplots(figsize=(9, 4.5))
@@ -89,7 +94,7 @@ def main(folder: str | Path | None = None) -> dict:
     out["figures"].append(save(fig, folder, "corr.png"))
     out["corr"] = scores.T.corr()
     print("Correlation of the models across the 100 splits:")
-    print(out["corr"].round(3), end="\n\n")
+    show(out["corr"].rename_axis(index=None, columns=None), 3)
     fig, ax = plt.subplots(figsize=(7, 3.5))
     scores.cmp.plot("intervals", ax=ax, xlabel="mean ROC AUC")
     out["figures"].append(save(fig, folder, "intervals.png"))
@@ -104,18 +109,14 @@ def main(folder: str | Path | None = None) -> dict:
         print(f"pdcompare warned: {warning.message}\n")
     out["corrected"], out["uncorrected"] = corrected, uncorrected
     print("rbf vs linear, one-sided:")
-    print(
-        pd.concat([corrected, uncorrected], keys=["corrected", "uncorrected"])[
-            ["statistic", "pvalue"]
-        ].round(3),
-        end="\n\n",
-    )
+    both = pd.concat([corrected, uncorrected], ignore_index=True)[["statistic", "pvalue"]]
+    show(both.set_axis(["corrected", "uncorrected"]), 3)
 
     # 4. Bayesian posterior, ROPE and credible intervals ----------------------------------
     bayes = scores.cmp.bayes("rbf", "linear", rope=0.01)
     out["bayes"] = bayes
     print("Bayesian correlated t-test, rbf vs linear, rope 0.01:")
-    print(bayes[["prob_better", "prob_rope", "prob_worse"]].round(3), end="\n\n")
+    show(bayes[["prob_better", "prob_rope", "prob_worse"]], 3, index=False)
     posterior = scores.cmp.posterior("rbf", "linear")
     out["prob_rbf_better_no_rope"] = float(posterior.sf(0.0))
     fig, ax = plt.subplots(figsize=(7, 4))
@@ -130,19 +131,18 @@ def main(folder: str | Path | None = None) -> dict:
     )
     out["credible_intervals"] = intervals
     print("Credible intervals of the difference rbf - linear:")
-    print(intervals.round(6), end="\n\n")
+    show(intervals, 4)
 
     # 5. All pairs -------------------------------------------------------------------------
     pairwise = scores.cmp.pairwise(correction="bonferroni", alternative="greater")
     out["pairwise"] = pairwise
     print("All pairs, corrected t-test, Bonferroni:")
-    print(pairwise[["model_1", "model_2", "statistic", "pvalue_adj", "reject"]].round(3))
-    print()
+    show(pairwise[["model_1", "model_2", "statistic", "pvalue_adj", "reject"]], 3, index=False)
     pairwise_bayes = scores.cmp.pairwise(test="bayes", rope=0.01)
     out["pairwise_bayes"] = pairwise_bayes
     print("All pairs, Bayesian, rope 0.01:")
     columns = ["model_1", "model_2", "prob_worse", "prob_better", "prob_rope", "decision"]
-    print(pairwise_bayes[columns].round(3), end="\n\n")
+    show(pairwise_bayes[columns], 3, index=False)
     fig, ax = plt.subplots(figsize=(6, 4.5))
     scores.cmp.plot("pvalues", ax=ax, correction="bonferroni", alternative="greater")
     out["figures"].append(save(fig, folder, "pvalues.png"))
