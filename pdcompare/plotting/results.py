@@ -469,7 +469,7 @@ def plot_matrix(
     from pdcompare.plotting._base import top_models
 
     meta = pdcompare_attrs(matrix)
-    value = str(meta.get("value"))
+    value = str(meta.get("value") or "value")
     shown, note = top_models(matrix.index.tolist(), top)
     table = matrix.loc[shown, shown]
     if pd.api.types.is_bool_dtype(table.values.dtype) or table.dtypes.eq(object).any():
@@ -496,6 +496,8 @@ def plot_matrix(
         )
     ax.set_xlabel("model_2")
     ax.set_ylabel("model_1")
-    default = f"{_test_label(meta, capital=True)}: {value} of model_1 vs model_2"
+    default = f"{value} of model_1 (row) vs model_2 (column)"
+    if meta.get("test") is not None:
+        default = f"{_test_label(meta, capital=True)}: {default}"
     _figure_title(ax, title, default, note)
     return ax
