@@ -29,6 +29,11 @@ PVALUE_COLUMNS = ("pvalue", "pvalue_adj")
 PROBABILITY_COLUMNS = ("prob_better", "prob_rope", "prob_worse")
 #: Columns that hold model names (left-aligned, never formatted as numbers).
 NAME_COLUMNS = ("model_1", "model_2", "decision")
+#: Columns of counts and degrees of freedom: printed without decimals when whole.
+INTEGER_COLUMNS = (
+    "wins", "losses", "ties", "df", "n_splits", "rank", "n_datasets", "n_best", "n",
+    "only_1_correct", "only_2_correct", "n_resamples",
+)
 
 _HIGHLIGHT = "background-color: #fff2b3; font-weight: bold"
 _RIGHT = "text-align: right"
@@ -79,6 +84,7 @@ def format_pvalue(value: Any, precision: int = 3) -> str:
 
 
 def _format_number(value: Any, precision: int) -> str:
+    """One number with ``precision`` decimals (0: as an integer); booleans as yes/no."""
     if _is_missing(value):
         return "nan"
     if isinstance(value, bool | np.bool_):
@@ -89,19 +95,29 @@ def _format_number(value: Any, precision: int) -> str:
         value = float(value)
         if math.isinf(value):
             return "inf" if value > 0 else "-inf"
-        if value.is_integer() and abs(value) < 1e15:
-            # Degrees of freedom, counts: 99.0 reads better as 99.
-            return f"{value:.0f}"
         return f"{value:.{precision}f}"
     return str(value)
+
+
+def _whole_column(values: pd.Series) -> bool:
+    """Whether every finite value of a numeric column is a whole number (counts, df)."""
+    if pd.api.types.is_bool_dtype(values) or not pd.api.types.is_numeric_dtype(values):
+        return False
+    if pd.api.types.is_integer_dtype(values):
+        return True
+    array = values.to_numpy(dtype=float, na_value=np.nan)
+    finite = array[np.isfinite(array)]
+    return bool(np.all(finite == np.round(finite)) and np.all(np.abs(finite) < 1e15))
 
 
 def column_formatters(frame: pd.DataFrame, precision: int = 3) -> dict[Any, Callable]:
     """One text formatter per column of a result frame.
 
-    p-values get :func:`format_pvalue`, booleans (``reject``) print as
-    ``yes``/``no``, other numbers with ``precision`` decimals (whole numbers
-    such as degrees of freedom without decimals), names unchanged.
+    One format per column: p-values get :func:`format_pvalue`, booleans
+    (``reject``) print as ``yes``/``no``, integer columns and the counts and
+    degrees of freedom of :data:`INTEGER_COLUMNS` (``wins``, ``losses``,
+    ``ties``, ``df``, ...) without decimals when every value is whole, other
+    numbers with ``precision`` decimals, names unchanged.
 
     Parameters
     ----------
@@ -135,6 +151,10 @@ def column_formatters(frame: pd.DataFrame, precision: int = 3) -> dict[Any, Call
             or pd.api.types.is_bool_dtype(frame[column])
         ):
             formatters[column] = lambda v: "nan" if _is_missing(v) else str(v)
+        elif pd.api.types.is_integer_dtype(frame[column]) or (
+            column in INTEGER_COLUMNS and _whole_column(frame[column])
+        ):
+            formatters[column] = lambda v: _format_number(v, 0)
         else:
             formatters[column] = lambda v, p=precision: _format_number(v, p)
     return formatters
@@ -187,6 +207,99 @@ def highlighted_rows(frame: pd.DataFrame, alpha: float | None = None) -> np.ndar
     return np.zeros(len(frame), dtype=bool)
 
 
+def caption(frame: pd.DataFrame) -> str | None:
+    """The caption of a styled result: test, direction, correction and alpha (None if unknown).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A result frame of pdcompare (its ``attrs["pdcompare"]``).
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> result = pd.DataFrame({"model_1": ["a"], "model_2": ["b"], "pvalue": [0.01]})
+    >>> result.attrs["pdcompare"] = {"kind": "result", "test": "corrected_ttest",
+    ...     "greater_is_better": True, "correction": "holm", "alpha": 0.05}
+    >>> caption(result)
+    'Corrected t-test (Nadeau–Bengio); higher is better; holm correction; alpha = 0.05'
+    """
+    from pdcompare.plotting._base import _test_label
+
+    meta = pdcompare_attrs(frame)
+    test = meta.get("test")
+    if test is None:
+        return None
+    if test == "summary":
+        parts = ["Summary of the scores"]
+    elif test in ("bootstrap", "accuracy_ci"):
+        parts = [f"{meta.get('method', 'bootstrap')} interval of {meta.get('score', 'the score')}"]
+    else:
+        parts = [_test_label(meta, capital=True)]
+    if meta.get("value") is not None:
+        parts[0] = f"{parts[0]}: {meta['value']} of row model vs column model"
+    greater = meta.get("greater_is_better", (meta.get("design") or {}).get("greater_is_better"))
+    if greater is not None:
+        parts.append("higher is better" if greater else "lower is better")
+    if "correction" in meta:
+        correction = meta.get("correction")
+        parts.append(f"{correction} correction" if correction else "no correction")
+    if meta.get("rope") is not None:
+        low, high = meta["rope"]
+        parts.append(f"ROPE [{low:g}, {high:g}]")
+    if meta.get("alpha") is not None:
+        parts.append(f"alpha = {meta['alpha']:g}")
+    if meta.get("ci") is not None and test in ("summary", "bootstrap", "accuracy_ci"):
+        parts.append(f"{meta['ci']:.0%} interval")
+    return "; ".join(parts)
+
+
+def _top_rows(frame: pd.DataFrame, top: int | None) -> pd.DataFrame:
+    """The rows (and, for a matrix, columns) of the best ``top`` models; all when None."""
+    from pdcompare.plotting import is_matrix
+    from pdcompare.plotting._base import check_top
+    from pdcompare.plotting.results import top_pairs
+
+    top = check_top(top)
+    if top is None:
+        return frame
+    if {"model_1", "model_2"} <= set(frame.columns):
+        return top_pairs(frame, top)[0]
+    models = [m for m in pdcompare_attrs(frame).get("models") or [] if m in frame.index]
+    shown = (models or list(frame.index))[:top]
+    if is_matrix(frame):
+        return frame.loc[shown, shown]
+    keep = set(shown)
+    return frame.loc[[m for m in frame.index if m in keep]]
+
+
+def _unique_labels(frame: pd.DataFrame) -> pd.DataFrame:
+    """A frame the Styler can style: duplicate row numbers renumbered, other duplicates refused."""
+    if not frame.columns.is_unique:
+        duplicated = sorted({str(c) for c in frame.columns[frame.columns.duplicated()]})
+        msg = (
+            f"`style` needs unique column names; {duplicated} appear more than once. "
+            "Rename or drop the duplicates."
+        )
+        raise ValueError(msg)
+    if frame.index.is_unique:
+        return frame
+    if pd.api.types.is_integer_dtype(frame.index) and "model_1" in frame.columns:
+        # Row numbers of concatenated tidy results (pd.concat([r1, r2])): renumber.
+        return frame.reset_index(drop=True)
+    duplicated = sorted({str(i) for i in frame.index[frame.index.duplicated()]})[:5]
+    msg = (
+        f"`style` needs unique row labels; {duplicated} appear more than once (a "
+        "concatenation of results?). Use `pd.concat(..., ignore_index=True)` or "
+        "`reset_index()` first."
+    )
+    raise ValueError(msg)
+
+
 def style(
     frame: pd.DataFrame,
     *,
@@ -195,6 +308,8 @@ def style(
     gradient: bool = False,
     alpha: float | None = None,
     cmap: str = "Greens",
+    top: int | None = None,
+    caption: str | None = None,
 ):
     r"""A pandas ``Styler`` of a result frame, for notebooks, HTML and LaTeX.
 
@@ -204,7 +319,9 @@ def style(
         A result frame (or any frame of numbers: a ``matrix``, a scores frame).
     precision : int, default 3
         Decimals of numbers and p-values (p-values below ``10**-precision``
-        print as ``<0.001``).
+        print as ``<0.001``). Counts and degrees of freedom (``wins``,
+        ``losses``, ``ties``, ``df``, ...) print as integers; every column
+        has one format.
     highlight : str or None
         CSS of the highlighted rows (rejected hypotheses, decided comparisons,
         the best model of a summary); None highlights nothing.
@@ -216,12 +333,37 @@ def style(
         Significance level for frames without a ``reject`` column.
     cmap : str, default "Greens"
         Colormap of the gradient.
+    top : int, optional
+        Show the best ``top`` models only: the comparisons among them (one
+        model's comparisons with its best ``top`` opponents), the first
+        ``top`` rows of a summary, the first ``top`` rows and columns of a
+        matrix. By default every row.
+    caption : str, optional
+        The table's caption; by default the test, the direction (higher or
+        lower is better), the correction and alpha (:func:`caption`); ``""``
+        for none.
 
     Returns
     -------
     pandas.io.formats.style.Styler
         Numbers right-aligned, model names left-aligned; a frame whose index is
-        just row numbers hides it.
+        just row numbers hides it; a matrix leaves its diagonal blank.
+        ``.to_latex()`` writes booktabs rules (``\toprule``, ``\midrule``,
+        ``\bottomrule``), bold and the highlight colour (``\cellcolor``), and
+        the caption in a ``table`` environment. The LaTeX document needs::
+
+            \usepackage{booktabs}
+            \usepackage[table]{xcolor}
+
+        (``xcolor`` for ``\cellcolor``: highlighted rows and gradients; with
+        ``highlight=None`` and ``gradient=False``, booktabs alone).
+
+    Raises
+    ------
+    ValueError
+        When the frame has duplicate column names, or duplicate row labels
+        that are not row numbers (those of ``pd.concat([r1, r2])`` are
+        renumbered).
 
     Examples
     --------
@@ -235,15 +377,20 @@ def style(
     (True, True, True)
     >>> print(styler.to_latex())  # doctest: +NORMALIZE_WHITESPACE
     \begin{tabular}{llrrr}
+    \toprule
     model\_1 & model\_2 & mean\_diff & pvalue & reject \\
+    \midrule
     rbf & linear & 0.010 & 0.227 & no \\
     {\cellcolor[HTML]{FFF2B3}} \bfseries rbf & {\cellcolor[HTML]{FFF2B3}} \bfseries 2\_poly &
     {\cellcolor[HTML]{FFF2B3}} \bfseries 0.255 &
     {\cellcolor[HTML]{FFF2B3}} \bfseries \textless{}0.001 &
     {\cellcolor[HTML]{FFF2B3}} \bfseries yes \\
+    \bottomrule
     \end{tabular}
     <BLANKLINE>
     """
+    from pdcompare.plotting import is_matrix
+
     precision = check_positive_int("precision", precision, minimum=0)
     if alpha is not None:
         alpha = check_fraction("alpha", alpha)
@@ -253,27 +400,39 @@ def style(
             f"got {highlight!r}."
         )
         raise TypeError(msg)
+    if caption is not None and not isinstance(caption, str):
+        msg = f"`caption` must be a string or None; got {caption!r}."
+        raise TypeError(msg)
+    frame = _top_rows(_unique_labels(frame), top)
     styler = _result_styler_class()(frame)
     # Kept so that `to_latex` can switch the escaping from HTML to LaTeX.
     styler._pdcompare_formatters = column_formatters(frame, precision)
+    # A model does not differ from itself: the diagonal of a matrix is blank.
+    styler._pdcompare_blank = list(frame.index) if is_matrix(frame) else []
     styler._escape("html")
+    text = _default_caption(frame) if caption is None else caption
+    if text:
+        styler = styler.set_caption(text)
     numeric = [
         c
         for c in frame.columns
         if c not in NAME_COLUMNS and pd.api.types.is_numeric_dtype(frame[c])
     ]
-    text = [c for c in frame.columns if c not in numeric]
+    text_columns = [c for c in frame.columns if c not in numeric]
     if numeric:
         styler = styler.set_properties(subset=numeric, **{"text-align": "right"})
-    if text:
-        styler = styler.set_properties(subset=text, **{"text-align": "left"})
+    if text_columns:
+        styler = styler.set_properties(subset=text_columns, **{"text-align": "left"})
     styler = styler.set_table_styles(
         [
             {"selector": "th", "props": "text-align: center; padding: 2px 8px;"},
             {"selector": "td", "props": "padding: 2px 8px;"},
+            {"selector": "caption", "props": "caption-side: top; text-align: left;"},
         ]
     )
-    if isinstance(frame.index, pd.RangeIndex):
+    if isinstance(frame.index, pd.RangeIndex) or (
+        "model_1" in frame.columns and pd.api.types.is_integer_dtype(frame.index)
+    ):
         # Row numbers of a tidy result carry no information; the model names are columns.
         styler = styler.hide(axis="index")
     if gradient:
@@ -284,6 +443,9 @@ def style(
         # colours need `to_latex(convert_css=True)`.
         styler = styler.apply(_row_css, axis=None, mask=mask, css=highlight)
     return styler
+
+
+_default_caption = caption
 
 
 def _result_styler_class():
@@ -298,29 +460,48 @@ def _result_styler_class():
         class ResultStyler(Styler):
             """A pandas ``Styler``; ``to_latex`` defaults to ``convert_css=True``."""
 
-            def to_latex(self, buf=None, *, convert_css: bool = True, **kwargs: Any):
+            def to_latex(
+                self,
+                buf=None,
+                *,
+                convert_css: bool = True,
+                hrules: bool = True,
+                **kwargs: Any,
+            ):
                 r"""LaTeX of the table; highlighted rows become ``\bfseries`` and ``\cellcolor``.
 
                 Same as :meth:`pandas.io.formats.style.Styler.to_latex` except that
                 ``convert_css`` defaults to True (the cell colour needs
-                ``\usepackage[table]{xcolor}`` in the document) and that cells and
-                labels are LaTeX-escaped (``model\_1``) rather than HTML-escaped.
+                ``\usepackage[table]{xcolor}`` in the document), ``hrules``
+                defaults to True (booktabs rules: ``\usepackage{booktabs}``), and
+                cells, labels and the caption are LaTeX-escaped (``model\_1``)
+                rather than HTML-escaped.
                 """
                 formatters = getattr(self, "_pdcompare_formatters", None)
                 if formatters is None:
-                    return super().to_latex(buf, convert_css=convert_css, **kwargs)
+                    return super().to_latex(
+                        buf, convert_css=convert_css, hrules=hrules, **kwargs
+                    )
                 # The HTML table styles (padding, header alignment) would be read as
                 # LaTeX commands: leave them out of the LaTeX.
                 table_styles, self.table_styles = self.table_styles, None
+                caption = self.caption
+                if isinstance(caption, str):
+                    self.caption = _escape_text(caption, "latex")
                 self._escape("latex")
                 try:
-                    return super().to_latex(buf, convert_css=convert_css, **kwargs)
+                    return super().to_latex(
+                        buf, convert_css=convert_css, hrules=hrules, **kwargs
+                    )
                 finally:
                     self._escape("html")
                     self.table_styles = table_styles
+                    self.caption = caption
 
             def _escape(self, escape: str) -> None:
                 self.format(_escaped(self._pdcompare_formatters, escape))
+                for label in getattr(self, "_pdcompare_blank", []):
+                    self.format(lambda _v: "", subset=([label], [label]))
                 self.format_index(escape=escape, axis=0)
                 self.format_index(escape=escape, axis=1)
 

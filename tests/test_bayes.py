@@ -644,11 +644,11 @@ def test_posterior_plot(gallery):
     assert "rbf vs linear" in ax.get_title()
 
 
-def test_posterior_plot_defaults_current_axes_and_zero_rope(gallery):
+def test_posterior_plot_defaults_new_figure_and_zero_rope(gallery):
     plt.figure()
     current = plt.gca()
     ax = gallery.cmp.plot("posterior")  # best vs runner-up, no ROPE
-    assert ax is current
+    assert ax.figure is not current.figure  # a new figure, as DataFrame.plot
     texts = [t.get_text() for t in ax.get_legend().get_texts()]
     assert "P(rbf better) = 0.773" in texts
     assert "no ROPE (0)" in texts
@@ -699,7 +699,7 @@ def test_bayes_heatmap_best_vs_rest_leaves_blanks(gallery):
 
 def test_plot_kind_errors(gallery):
     with pytest.raises(ValueError, match="`nan_policy` must be one of"):
-        gallery.cmp.plot("posterior", nan_policy="propagate")
+        gallery.cmp.plot("posterior", nan_policy="drop")
     with pytest.raises(ValueError, match="draws a scores frame"):
         gallery.cmp.bayes().cmp.plot("posterior")
 

@@ -600,7 +600,7 @@ def test_plot_model_intervals():
     top = next(s for s in segments if s[0][1] == 2)
     assert_allclose(top[:, 0], result.loc["forest", ["ci_low", "ci_high"]])
     # Drawn bottom-up: the best model (the result's first row) last.
-    assert_allclose(ax.lines[0].get_xdata(), result["estimate"].to_numpy()[::-1])
+    assert_allclose(ax.collections[1].get_offsets()[:, 0], result["estimate"].to_numpy()[::-1])
     assert ax.get_title() == "Bootstrap 95% percentile interval per model"
     ci = frame.cmp.accuracy_ci(method="normal")
     _fig, ax2 = plt.subplots()
@@ -611,28 +611,42 @@ def test_plot_model_intervals():
 
 
 def test_plot_differences_with_zero_line():
+    from matplotlib.collections import PathCollection
+
     frame = three_class_predictions(n=100, seed=18)
     result = frame.cmp.bootstrap_diff(score="f1_macro", random_state=0, n_resamples=200)
     ax = result.cmp.plot()
     labels = [f"{a} − {b}" for a, b in zip(result["model_1"], result["model_2"], strict=True)]
-    assert [t.get_text() for t in ax.get_yticklabels()] == labels[::-1]
-    assert ax.get_xlabel() == "difference in f1_macro"
-    zero = ax.lines[1]
-    assert_allclose(zero.get_xdata(), [0, 0])
-    assert zero.get_linestyle() == "--"
-    assert_allclose(ax.lines[0].get_xdata(), result["mean_diff"].to_numpy()[::-1])
-    segments = sorted(ax.collections[0].get_segments(), key=lambda s: s[0][1])
-    assert_allclose([s[:, 0] for s in segments], result[["ci_low", "ci_high"]].to_numpy()[::-1])
+    # Like the t-test forest plot: the first row on top, labels in row order.
+    assert [t.get_text() for t in ax.get_yticklabels()] == labels
+    assert ax.get_xlabel() == (
+        "difference in f1_macro with 95% interval\n"
+        "(interval unadjusted; markers and p-values holm-adjusted)"
+    )
+    assert ax.get_ylabel() == ""  # no "pair" label squeezing the figure
+    zero = [line for line in ax.lines if line.get_linestyle() == "--"]
+    assert len(zero) == 1
+    assert_allclose(zero[0].get_xdata(), [0, 0])
+    markers = np.concatenate(
+        [c.get_offsets() for c in ax.collections if isinstance(c, PathCollection)]
+    )
+    by_row = markers[np.argsort(-markers[:, 1])]  # top row first
+    assert_allclose(by_row[:, 0], result["mean_diff"].to_numpy())
+    segments = [s for c in ax.containers for s in c.lines[2][0].get_segments()]
+    segments = sorted(segments, key=lambda s: -s[0][1])
+    assert_allclose([s[:, 0] for s in segments], result[["ci_low", "ci_high"]].to_numpy())
     assert ax.get_title() == "Paired bootstrap: differences with 95% intervals"
-    # One adjusted p-value per pair, in the drawing order (first row on top).
+    # One adjusted p-value per pair, in row order (first row on top).
     written = [text.get_text() for text in ax.texts]
-    expected = result["pvalue_adj"].to_numpy()[::-1]
+    expected = result["pvalue_adj"].to_numpy()
     assert len(written) == len(expected)
     for text, pvalue in zip(written, expected, strict=True):
         assert text == ("p_adj < 0.001" if pvalue < 0.001 else f"p_adj = {pvalue:.3f}")
     one_sided = frame.cmp.bootstrap_diff(alternative="greater", random_state=0, n_resamples=200)
-    segments = one_sided.cmp.plot().collections[0].get_segments()
+    ax = one_sided.cmp.plot()
+    segments = [s for c in ax.containers for s in c.lines[2][0].get_segments()]
     assert all(np.isfinite(s).all() for s in segments)
+    assert len([line for line in ax.lines if line.get_marker() == ">"]) == len(one_sided)
 
 
 @pytest.mark.parametrize(

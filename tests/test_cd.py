@@ -191,7 +191,7 @@ def test_names_never_overlap(k):
     rng = np.random.default_rng(k)
     values = rng.normal(0, 0.05, (k, 30)) + np.linspace(0, 0.1, k)[:, None]
     names = [f"{'LongModelName' if m % 3 == 0 else 'm'}_{m}" for m in range(k)]
-    ax = plot_cd(result_frame(values, names=names))
+    ax = plot_cd(result_frame(values, names=names), top=k)
     renderer = ax.figure.canvas.get_renderer()
     boxes = [t.get_window_extent(renderer) for t in ax.texts if t.get_gid() == "cd-name"]
     assert len(boxes) == k

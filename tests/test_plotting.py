@@ -8,6 +8,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.collections import PathCollection
+from matplotlib.colors import to_rgba
 from numpy.testing import assert_allclose
 from scipy import stats
 
@@ -15,6 +17,7 @@ import pdcompare  # noqa: F401  (registers DataFrame.cmp)
 from pdcompare import results
 from pdcompare.datasets import load_grid_search_scores
 from pdcompare.plotting import folds_data, forest_data
+from pdcompare.plotting._base import model_colours
 
 NAMES = pd.Index(["rbf", "linear", "3_poly", "2_poly"])
 
@@ -142,13 +145,13 @@ def test_intervals_are_corrected_summary_intervals(scores):
     scores.cmp.plot("intervals", ax=ax)
     assert ax.get_xlabel() == "mean score, 95% CI\n(Nadeau–Bengio corrected)"
     assert [t.get_text() for t in ax.get_yticklabels()] == ["rbf", "linear", "3_poly", "2_poly"]
-    line = ax.get_lines()[0]
+    points = ax.collections[1].get_offsets()
     # Independent formula: mean ± t_{0.975, 99} · s · sqrt(1/100 + 10/90) (Nadeau & Bengio 2003).
     values = scores.to_numpy()
     mean, sd = values.mean(axis=1), values.std(axis=1, ddof=1)
     half = stats.t.ppf(0.975, 99) * sd * np.sqrt(1 / 100 + 10 / 90)
-    assert_allclose(line.get_xdata(), mean)
-    assert_allclose(line.get_ydata(), [3, 2, 1, 0])
+    assert_allclose(points[:, 0], mean)
+    assert_allclose(points[:, 1], [3, 2, 1, 0])
     segments = ax.collections[0].get_segments()
     assert_allclose([s[0][0] for s in segments], mean - half, rtol=1e-10)
     assert_allclose([s[1][0] for s in segments], mean + half, rtol=1e-10)
@@ -176,9 +179,19 @@ def test_forest_plot_of_ttest_result():
     ]
     # One errorbar container per group: significant (red) and not significant.
     assert len(ax.containers) == 2
-    significant, other = ax.containers
-    assert_allclose(significant.lines[0].get_xdata(), [0.2548])
-    assert_allclose(other.lines[0].get_xdata(), [0.01, 0.0356])
+    other = ax.containers[1]
+    assert [c.get_label() for c in ax.containers] == [
+        "significant at alpha = 0.05",
+        "not significant at alpha = 0.05",
+    ]
+    # Markers: filled (significant) then open, each in model_2's colour.
+    filled, hollow = [c for c in ax.collections if isinstance(c, PathCollection)]
+    assert_allclose(filled.get_offsets()[:, 0], [0.2548])
+    assert_allclose(hollow.get_offsets()[:, 0], [0.01, 0.0356])
+    colours = model_colours(NAMES)
+    assert_allclose(filled.get_facecolors(), [colours["2_poly"]])
+    assert_allclose(hollow.get_edgecolors(), [colours["linear"], colours["3_poly"]])
+    assert_allclose(hollow.get_facecolors(), [to_rgba("white")])
     assert_allclose([s[0][0] for s in other.lines[2][0].get_segments()], [-0.016, -0.007])
     assert_allclose([s[1][0] for s in other.lines[2][0].get_segments()], [0.036, 0.078])
     # The zero line and the adjusted p-values (Holm over 3: 3·1.4e-5, 2·0.1006, 0.455).
@@ -186,7 +199,10 @@ def test_forest_plot_of_ttest_result():
     texts = [t.get_text() for t in ax.texts]
     assert texts == ["p_adj = 0.455", "p_adj = 0.201", "p_adj < 0.001"]
     assert ax.get_title() == "Corrected t-test (Nadeau–Bengio), holm correction"
-    assert ax.get_xlabel() == "mean difference model_1 − model_2 with 95% CI"
+    assert ax.get_xlabel() == (
+        "mean difference model_1 − model_2 with 95% CI\n"
+        "(interval unadjusted; markers and p-values holm-adjusted)"
+    )
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     assert legend == ["significant at alpha = 0.05", "not significant at alpha = 0.05"]
 

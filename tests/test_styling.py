@@ -139,13 +139,16 @@ def test_style_right_aligns_numbers_and_hides_row_numbers():
 
 
 def test_style_to_latex_escapes_and_bolds_rejected_rows():
-    latex = ttest_like().cmp.style().to_latex()
+    latex = ttest_like().cmp.style(caption="").to_latex()
     lines = latex.splitlines()
     assert lines[0] == r"\begin{tabular}{llrrrrrrrr}"
-    assert lines[1].startswith(r"model\_1 & model\_2 & mean\_diff")
-    assert r"\textless{}0.001" in lines[4]
-    assert r"\bfseries" in lines[4]
-    assert r"\bfseries" not in lines[2]
+    assert lines[1] == r"\toprule"
+    assert lines[2].startswith(r"model\_1 & model\_2 & mean\_diff")
+    assert lines[3] == r"\midrule"
+    assert r"\textless{}0.001" in lines[6]
+    assert r"\bfseries" in lines[6]
+    assert r"\bfseries" not in lines[4]
+    assert lines[-2:] == [r"\bottomrule", r"\end{tabular}"]
     assert "padding" not in latex
     assert "text-align" not in latex
 

@@ -1,7 +1,10 @@
 """Plots of scores frames and result frames: Axes-level, matplotlib conventions.
 
-Every function draws on ``ax`` (the current Axes when None), returns the Axes,
-never calls ``plt.show()`` and changes no global style. matplotlib is imported
+Every function draws on ``ax`` (by default on a new figure sized to the
+content, as ``DataFrame.plot`` does), returns the Axes, never calls
+``plt.show()`` and changes no global style. Models are ordered best first,
+each in one colour in every picture (``_base.model_colours``); beyond 20
+models a picture shows the best 20 (``top=`` chooses) and says so. matplotlib is imported
 only when a plot is drawn. Kinds register themselves in ``_base`` with
 ``_scores_kind`` (pictures of a scores frame, chosen by name) or
 ``_result_kind`` (the picture of a result frame, chosen by the test that made it).
@@ -26,10 +29,26 @@ from pdcompare.plotting import (  # noqa: F401  (register kinds)
     select,
 )
 from pdcompare.plotting._base import _RESULT_KINDS, _SCORES_KINDS
-from pdcompare.plotting.results import forest_data
+from pdcompare.plotting.results import forest_data, plot_matrix
 from pdcompare.plotting.scores import folds_data
 
-__all__ = ["folds_data", "forest_data", "plot"]
+__all__ = ["folds_data", "forest_data", "is_matrix", "plot"]
+
+
+def is_matrix(frame: pd.DataFrame) -> bool:
+    """Whether ``frame`` is a model x model table of ``matrix`` (square, rows = columns).
+
+    Examples
+    --------
+    >>> is_matrix(pd.DataFrame([[None, 0.1], [0.1, None]], index=["a", "b"], columns=["a", "b"]))
+    True
+    """
+    return (
+        frame.shape[0] > 1
+        and frame.shape[0] == frame.shape[1]
+        and frame.index.equals(frame.columns)
+        and "model_1" not in frame.columns
+    )
 
 
 def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: Any):
@@ -46,9 +65,12 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
         or "pvalues" (pairwise matrix). On a result frame, leave it out: the
         picture that suits the test is drawn.
     ax : matplotlib.axes.Axes, optional
-        Where to draw; the current Axes when None.
+        Where to draw; by default a new figure sized to the content (two calls
+        give two figures).
     **options
-        Options of the picture (see the functions of :mod:`pdcompare.plotting`).
+        Options of the picture (see the functions of :mod:`pdcompare.plotting`),
+        among them ``top=``: the best ``top`` models (by mean score, or mean
+        rank on a benchmark frame); by default at most 20.
 
     Returns
     -------
@@ -69,6 +91,8 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
     if is_cv_results(frame):
         frame = scores_frame(frame)
     meta = pdcompare_attrs(frame)
+    if kind is None and is_matrix(frame):
+        return plot_matrix(frame, ax=ax, **options)
     if meta.get("kind") == "result":
         test = meta.get("test")
         if meta.get("unit") == "dataset" and meta.get("scope") == "all_pairs" and kind is None:

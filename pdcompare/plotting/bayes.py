@@ -8,7 +8,23 @@ import pandas as pd
 
 from pdcompare._validation import check_option
 from pdcompare.inputs.attrs import pdcompare_attrs
-from pdcompare.plotting._base import _axes, _result_kind, _scores_kind
+from pdcompare.plotting._base import (
+    MIN_ANNOTATION_POINTS,
+    _axes,
+    _figure_title,
+    _heatmap_ticks,
+    _result_kind,
+    _scores_kind,
+    annotation_points,
+    cell_points,
+    check_top,
+    heatmap_figsize,
+    matplotlib_options,
+    model_colours,
+    ranked_models,
+    result_models,
+    top_models,
+)
 
 
 @_scores_kind("posterior")
@@ -18,17 +34,20 @@ def posterior_plot(
     a: Any = None,
     b: Any = None,
     rope: float | tuple[float, float] = 0.0,
-    nan_policy: str = "raise",
+    nan_policy: str = "propagate",
     ax=None,
+    top: int | None = None,
     **options: Any,
 ) -> Any:
     """Posterior density of the mean difference of two models, with the ROPE shaded.
 
     Drawn by ``df.cmp.plot("posterior", a=..., b=..., rope=...)``. The areas
     of the density beyond the ROPE are filled and labelled with the
-    probability that each model is better; the ROPE is shaded and labelled
-    with the probability that the two are practically equivalent (see
-    :meth:`pdcompare.accessor.CompareAccessor.bayes`).
+    probability that each model is better, each in that model's colour (the
+    colour it has in every picture); the ROPE is shaded and labelled with the
+    probability that the two are practically equivalent (see
+    :meth:`pdcompare.accessor.CompareAccessor.bayes`). The legend sits right
+    of the Axes, never on the curve.
 
     Parameters
     ----------
@@ -40,10 +59,15 @@ def posterior_plot(
         model with the runner-up (the first row of ``bayes(a, b)``).
     rope : float or (float, float), default 0.0
         Region of practical equivalence, a half-width or a ``(low, high)`` pair.
-    nan_policy : {"raise", "omit"}, default "raise"
-        What to do with missing scores of the two models.
+    nan_policy : {"propagate", "omit", "raise"}, default "propagate"
+        What to do with missing scores of the two models, as in ``bayes``:
+        "propagate" and "raise" refuse to draw a pair with missing scores
+        (its posterior is undefined), "omit" leaves those splits out.
     ax : matplotlib.axes.Axes, optional
-        Where to draw; the current Axes when None.
+        Where to draw; by default a new figure.
+    top : int, optional
+        Accepted for the sake of a uniform ``plot(kind, top=...)``; the
+        picture always shows the two models.
     **options
         Design keywords (``cv=``, ``test_size=``, ``n_train=``, ``n_test=``,
         ``greater_is_better=``); the rest go to ``ax.plot`` for the density line.
@@ -80,55 +104,59 @@ def posterior_plot(
     from pdcompare._validation import PdcompareWarning
     from pdcompare.inputs.design import DESIGN_KEYWORDS
 
+    check_top(top)
     design = {
         key: options.pop(key) for key in (*DESIGN_KEYWORDS, "greater_is_better") if key in options
     }
-    check_option("nan_policy", nan_policy, ("raise", "omit"))
+    check_option("nan_policy", nan_policy, ("propagate", "omit", "raise"))
     result = frame.cmp.bayes(a, b, rope=rope, nan_policy=nan_policy, **design)
     row = result.iloc[0]
     model_1, model_2 = row["model_1"], row["model_2"]
+    if np.isnan(float(row["mean_diff"])):
+        msg = (
+            f"The posterior of {model_1!r} − {model_2!r} is undefined: some of their "
+            f"scores are missing and `nan_policy` is {nan_policy!r}. Pass "
+            "nan_policy='omit' to leave those splits out."
+        )
+        raise ValueError(msg)
     with warnings.catch_warnings():
         # bayes has already warned about a point mass.
         warnings.simplefilter("ignore", PdcompareWarning)
-        posterior = frame.cmp.posterior(model_1, model_2, nan_policy=nan_policy, **design)
+        posterior = frame.cmp.posterior(
+            model_1, model_2, nan_policy="omit" if nan_policy == "omit" else "raise", **design
+        )
     low, high = pdcompare_attrs(result)["rope"]
     greater_is_better = pdcompare_attrs(result)["greater_is_better"]
+    colours = model_colours(ranked_models(frame, **design))
     # Which model each side of the ROPE favours, with its probability.
     above = (model_1, row["prob_better"]) if greater_is_better else (model_2, row["prob_worse"])
     below = (model_2, row["prob_worse"]) if greater_is_better else (model_1, row["prob_better"])
-    ax = _axes(ax)
+    ax = _axes(ax, figsize=(9.6, 4.8))
     loc = float(row["mean_diff"])
-    if row["ci_low"] == row["ci_high"]:
-        ax.axvline(loc, label=f"point mass at {loc:.4g}", **options)
-        ax.plot([], [], " ", label=f"P({above[0]} better) = {above[1]:.3f}")
-        ax.plot([], [], " ", label=f"P({below[0]} better) = {below[1]:.3f}")
-        span = max(abs(loc), high - low, 1e-3)
-        left, right = min(loc, low) - 0.1 * span, max(loc, high) + 0.1 * span
-    else:
-        left = min(float(posterior.ppf(0.0005)), low)
-        right = max(float(posterior.ppf(0.9995)), high)
-        pad = 0.05 * (right - left)
-        left, right = left - pad, right + pad
-        x = np.linspace(left, right, 512)
-        density = posterior.pdf(x)
-        ax.plot(x, density, label="posterior density", **options)
-        color = ax.get_lines()[-1].get_color()
-        ax.fill_between(
-            x,
-            density,
-            where=x >= high,
-            color=color,
-            alpha=0.45,
-            label=f"P({above[0]} better) = {above[1]:.3f}",
-        )
-        ax.fill_between(
-            x,
-            density,
-            where=x <= low,
-            color=color,
-            alpha=0.15,
-            label=f"P({below[0]} better) = {below[1]:.3f}",
-        )
+    with matplotlib_options('plot("posterior")', "Axes.plot", options):
+        if row["ci_low"] == row["ci_high"]:
+            ax.axvline(loc, label=f"point mass at {loc:.4g}", **{"color": "0.2", **options})
+            ax.plot([], [], " ", label=f"P({above[0]} better) = {above[1]:.3f}")
+            ax.plot([], [], " ", label=f"P({below[0]} better) = {below[1]:.3f}")
+            span = max(abs(loc), high - low, 1e-3)
+            left, right = min(loc, low) - 0.1 * span, max(loc, high) + 0.1 * span
+        else:
+            left = min(float(posterior.ppf(0.0005)), low)
+            right = max(float(posterior.ppf(0.9995)), high)
+            pad = 0.05 * (right - left)
+            left, right = left - pad, right + pad
+            x = np.linspace(left, right, 512)
+            density = posterior.pdf(x)
+            ax.plot(x, density, label="posterior density", **{"color": "0.2", **options})
+            for (name, probability), side in ((above, x >= high), (below, x <= low)):
+                ax.fill_between(
+                    x,
+                    density,
+                    where=side,
+                    color=colours.get(name, "0.5"),
+                    alpha=0.5,
+                    label=f"P({name} better) = {probability:.3f}",
+                )
     if high > low:
         ax.axvspan(
             low,
@@ -144,7 +172,8 @@ def posterior_plot(
     ax.set_xlabel(f"mean score difference {model_1} − {model_2}")
     ax.set_ylabel("posterior density")
     ax.set_title(f"Bayesian correlated t-test: {model_1} vs {model_2}")
-    ax.legend()
+    # Right of the Axes: never on the curve or the ROPE.
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", frameon=False)
     return ax
 
 
@@ -153,9 +182,11 @@ def bayes_matrix_plot(
     result: pd.DataFrame,
     *,
     ax=None,
+    top: int | None = None,
     cmap: str = "viridis",
     annot: bool | None = None,
     fmt: str = ".2f",
+    title: str | None = None,
     **kwargs: Any,
 ) -> Any:
     """Heatmap of ``prob_better`` of a Bayesian result: P(row model better than column model).
@@ -172,13 +203,19 @@ def bayes_matrix_plot(
     result : pandas.DataFrame
         A result frame of ``bayes``.
     ax : matplotlib.axes.Axes, optional
-        Where to draw; the current Axes when None.
+        Where to draw; by default a new figure sized to the content.
+    top : int, optional
+        Show the best ``top`` models; by default all up to 20, the best 20
+        beyond, as the title says.
     cmap : str, default "viridis"
         Colormap of probabilities from 0 to 1.
     annot : bool, optional
-        Write the probability in each cell; by default when at most 20 models.
+        Write the probability in each cell; by default only when it fits the
+        cell at 6 points or more.
     fmt : str, default ".2f"
         Format of the annotations.
+    title : str, optional
+        Title of the Axes.
     **kwargs
         Passed to ``ax.imshow``.
 
@@ -202,38 +239,45 @@ def bayes_matrix_plot(
     """
     import numpy as np
 
+    from pdcompare.plotting._base import require_columns
+
+    require_columns(result, ("model_1", "model_2", "prob_better", "prob_worse"), "A Bayes plot")
     meta = pdcompare_attrs(result)
-    present = pd.unique(pd.concat([result["model_1"], result["model_2"]], ignore_index=True))
-    known = [name for name in meta.get("models", []) if name in set(present)]
-    order = pd.Index(known + [name for name in present if name not in set(known)])
-    rows = order.get_indexer(result["model_1"])
-    columns = order.get_indexer(result["model_2"])
+    models, note = top_models(result_models(result), top)
+    order = pd.Index(models)
+    keep = (result["model_1"].isin(order) & result["model_2"].isin(order)).to_numpy()
+    kept = result[keep]
+    rows = order.get_indexer(kept["model_1"])
+    columns = order.get_indexer(kept["model_2"])
     matrix = np.full((len(order), len(order)), np.nan)
-    matrix[rows, columns] = result["prob_better"].to_numpy(dtype=float)
-    matrix[columns, rows] = result["prob_worse"].to_numpy(dtype=float)
-    ax = _axes(ax)
-    image = ax.imshow(np.ma.masked_invalid(matrix), cmap=cmap, vmin=0.0, vmax=1.0, **kwargs)
-    ax.figure.colorbar(image, ax=ax, label="P(row model better than column model)")
-    ticks = np.arange(len(order))
-    ax.set_xticks(ticks, labels=[str(name) for name in order], rotation=45, ha="right")
-    ax.set_yticks(ticks, labels=[str(name) for name in order])
+    matrix[rows, columns] = kept["prob_better"].to_numpy(dtype=float)
+    matrix[columns, rows] = kept["prob_worse"].to_numpy(dtype=float)
+    ax = _axes(ax, figsize=heatmap_figsize(models))
+    with matplotlib_options("the Bayes plot", "Axes.imshow", kwargs):
+        image = ax.imshow(np.ma.masked_invalid(matrix), cmap=cmap, vmin=0.0, vmax=1.0, **kwargs)
+    ax.figure.colorbar(image, ax=ax, shrink=0.8, label="P(row model better than column model)")
+    cell = cell_points(ax, len(order), len(order))
+    _heatmap_ticks(ax, list(order), list(order), cell)
     ax.set_xlabel("compared with")
     ax.set_ylabel("model")
     low, high = meta.get("rope", (0.0, 0.0))
-    ax.set_title(f"P(row better than column), ROPE [{low:g}, {high:g}]")
-    if annot or (annot is None and len(order) <= 20):
+    _figure_title(ax, title, f"P(row better than column), ROPE [{low:g}, {high:g}]", note)
+    cells = np.argwhere(~np.isnan(matrix))
+    texts = [format(matrix[r, c], fmt) for r, c in cells]
+    size = annotation_points(cell, texts)
+    if annot or (annot is None and size >= MIN_ANNOTATION_POINTS):
         colormap = image.get_cmap()
-        for r, c in zip(*np.nonzero(~np.isnan(matrix)), strict=True):
-            value = matrix[r, c]
+        for (r, c), text in zip(cells, texts, strict=True):
             # Dark text on light cells and light text on dark ones.
-            red, green, blue, _ = colormap(value)
+            red, green, blue, _ = colormap(matrix[r, c])
             light = 0.299 * red + 0.587 * green + 0.114 * blue > 0.5
             ax.text(
                 c,
                 r,
-                format(value, fmt),
+                text,
                 ha="center",
                 va="center",
+                fontsize=size,
                 color="black" if light else "white",
             )
     return ax

@@ -8,24 +8,40 @@ import pandas as pd
 
 from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.plotting._base import (
-    _annotate_pvalues,
     _axes,
     _figure_title,
     _interval_segments,
     _result_kind,
+    matplotlib_options,
+    model_colours,
+    require_columns,
+    result_models,
+    row_figsize,
+    row_fontsize,
+    top_models,
 )
 
 
 @_result_kind("bootstrap", "accuracy_ci")
-def plot_model_intervals(frame: pd.DataFrame, *, ax=None, title: str | None = None, **kwargs: Any):
-    """Each model's score with its confidence interval, best model on top.
+def plot_model_intervals(
+    frame: pd.DataFrame,
+    *,
+    ax=None,
+    top: int | None = None,
+    title: str | None = None,
+    **kwargs: Any,
+):
+    """Each model's score with its confidence interval, best model on top, in its colour.
 
     Parameters
     ----------
     frame : pandas.DataFrame
         A result of ``bootstrap`` or ``accuracy_ci`` (indexed by model).
     ax : matplotlib.axes.Axes, optional
-        Where to draw; the current Axes when None.
+        Where to draw; by default a new figure sized to the content.
+    top : int, optional
+        Show the best ``top`` models; by default all up to 20, the best 20
+        beyond, as the title says.
     title : str, optional
         The Axes title; by default it names the interval and its level.
     **kwargs
@@ -35,8 +51,9 @@ def plot_model_intervals(frame: pd.DataFrame, *, ax=None, title: str | None = No
     -------
     matplotlib.axes.Axes
         One horizontal line per model (``ax.collections[0]``), its point
-        estimate as markers (``ax.lines[0]``), models as y tick labels (the
-        best on top), the score's name as the x label.
+        estimate as markers (``ax.collections[1]``), each in the model's
+        colour, models as y tick labels (the best on top), the score's name
+        as the x label.
 
     Examples
     --------
@@ -52,52 +69,81 @@ def plot_model_intervals(frame: pd.DataFrame, *, ax=None, title: str | None = No
 
     meta = pdcompare_attrs(frame)
     value = "accuracy" if meta.get("test") == "accuracy_ci" else "estimate"
+    require_columns(frame, (value, "ci_low", "ci_high"), "An interval plot")
     ordered = frame.sort_values(
         value, ascending=not meta.get("greater_is_better", True), kind="stable"
     )
-    ax = _axes(ax)
+    colours = model_colours(ordered.index.tolist())
+    shown, note = top_models(ordered.index.tolist(), top)
     # Drawn bottom-up from the worst model, so that the best one is on top.
-    ordered = ordered.iloc[::-1]
+    ordered = ordered.loc[shown].iloc[::-1]
+    names = [str(name) for name in ordered.index]
+    ax = _axes(ax, figsize=row_figsize(len(ordered), max(map(len, names), default=1)))
     positions = np.arange(len(ordered))
     low, high = _interval_segments(ordered[value], ordered["ci_low"], ordered["ci_high"])
-    ax.hlines(positions, low, high, **{"linewidth": 2, **kwargs})
-    ax.plot(ordered[value].to_numpy(dtype=float), positions, "o", color="black")
-    ax.set_yticks(positions, labels=[str(name) for name in ordered.index])
+    row_colours = [colours[name] for name in ordered.index]
+    with matplotlib_options("the interval plot", "Axes.hlines", kwargs):
+        ax.hlines(positions, low, high, **{"linewidth": 2, "colors": row_colours, **kwargs})
+    ax.scatter(
+        ordered[value].to_numpy(dtype=float),
+        positions,
+        c=row_colours,
+        edgecolors="black",
+        linewidths=0.5,
+        zorder=3,
+    )
+    ax.set_yticks(positions, labels=names, fontsize=row_fontsize(ax, len(ordered)))
     ax.set_ylim(-0.5, len(ordered) - 0.5)
     ax.set_xlabel(str(meta.get("score", value)))
     ax.set_ylabel("model")
+    ax.grid(axis="x", alpha=0.3)
     level = f"{meta['ci']:.0%} " if meta.get("ci") is not None else ""
     if meta.get("test") == "accuracy_ci":
         default = f"Accuracy with {level}{meta.get('method', 'binomial')} interval"
     else:
         default = f"Bootstrap {level}{meta.get('method', 'percentile')} interval per model"
-    _figure_title(ax, title, default)
+    _figure_title(ax, title, default, note)
     return ax
 
 
 @_result_kind("bootstrap_diff")
-def plot_differences(frame: pd.DataFrame, *, ax=None, title: str | None = None, **kwargs: Any):
-    """Bootstrap difference of each pair with its interval, and a line at zero.
+def plot_differences(
+    frame: pd.DataFrame,
+    *,
+    ax=None,
+    top: int | None = None,
+    title: str | None = None,
+    **kwargs: Any,
+):
+    """Forest plot of a paired bootstrap: each pair's difference with its interval.
+
+    Drawn like the t-test forest plot (:func:`pdcompare.plotting.results.plot_forest`):
+    one row per pair ``model_1 − model_2``, the first row on top, interval
+    and marker in ``model_2``'s colour, filled when the pair is significant,
+    a dashed line at 0 and each pair's (adjusted) p-value at the right. The
+    bootstrap intervals are not adjusted for multiple comparisons; the x
+    label says so when the p-values are.
 
     Parameters
     ----------
     frame : pandas.DataFrame
         A result of ``bootstrap_diff`` (one row per pair).
     ax : matplotlib.axes.Axes, optional
-        Where to draw; the current Axes when None.
+        Where to draw; by default a new figure sized to the content.
+    top : int, optional
+        Show the comparisons among the best ``top`` models (see
+        :func:`pdcompare.plotting.results.top_pairs`).
     title : str, optional
         The Axes title; by default it names the paired bootstrap and its level.
     **kwargs
-        Passed to ``Axes.hlines`` (the interval lines).
+        Passed to ``Axes.errorbar`` (the interval lines).
 
     Returns
     -------
     matplotlib.axes.Axes
-        One horizontal line per pair (``ax.collections[0]``, a one-sided
-        interval drawn up to the point), the differences as markers
-        (``ax.lines[0]``), a dashed vertical line at 0 (``ax.lines[1]``), pairs
-        "model_1 − model_2" as y tick labels, the first row on top, and each
-        pair's (adjusted) p-value written at the right.
+        One ``errorbar`` container for the significant pairs and one for the
+        others (``ax.containers``), the markers as scatter collections, a
+        dashed vertical line at 0, pairs "model_1 − model_2" as y tick labels.
 
     Examples
     --------
@@ -109,25 +155,24 @@ def plot_differences(frame: pd.DataFrame, *, ax=None, title: str | None = None, 
     >>> [t.get_text() for t in ax.get_yticklabels()]
     ['a − b']
     """
-    import numpy as np
+    from pdcompare.plotting.results import _draw_forest, _forest_figure, top_pairs
 
+    require_columns(
+        frame, ("model_1", "model_2", "mean_diff", "ci_low", "ci_high", "pvalue"), "A forest plot"
+    )
     meta = pdcompare_attrs(frame)
-    ax = _axes(ax)
-    # Drawn bottom-up from the last row, so that the first row is on top.
-    frame = frame.iloc[::-1]
-    positions = np.arange(len(frame))
-    low, high = _interval_segments(frame["mean_diff"], frame["ci_low"], frame["ci_high"])
-    ax.hlines(positions, low, high, **{"linewidth": 2, **kwargs})
-    ax.plot(frame["mean_diff"].to_numpy(dtype=float), positions, "o", color="black")
-    ax.axvline(0.0, color="0.4", linestyle="--", linewidth=1)
-    pairs = zip(frame["model_1"], frame["model_2"], strict=True)
-    labels = [f"{first} − {second}" for first, second in pairs]
-    ax.set_yticks(positions, labels=labels)
-    ax.set_ylim(-0.5, len(frame) - 0.5)
-    ax.set_xlabel(f"difference in {meta.get('score', 'score')}")
-    ax.set_ylabel("pair")
-    adjusted = "pvalue_adj" in frame.columns
-    _annotate_pvalues(ax, positions, frame["pvalue_adj" if adjusted else "pvalue"], adjusted)
+    colours = model_colours(result_models(frame))
+    rows, note = top_pairs(frame, top)
+    ax, fontsize = _forest_figure(ax, rows)
+    low, high = (rows[c].to_numpy(dtype=float) for c in ("ci_low", "ci_high"))
+    _draw_forest(ax, rows, low, high, colours=colours, fontsize=fontsize, kwargs=kwargs)
     level = f"{meta['ci']:.0%} " if meta.get("ci") is not None else ""
-    _figure_title(ax, title, f"Paired bootstrap: differences with {level}intervals")
+    sided = meta.get("alternative", "two-sided")
+    sided_text = "" if sided in (None, "two-sided") else f", one-sided ({sided})"
+    label = f"difference in {meta.get('score', 'score')} with {level}interval{sided_text}"
+    correction = meta.get("correction")
+    if correction and "pvalue_adj" in frame:
+        label = f"{label}\n(interval unadjusted; markers and p-values {correction}-adjusted)"
+    ax.set_xlabel(label)
+    _figure_title(ax, title, f"Paired bootstrap: differences with {level}intervals", note)
     return ax

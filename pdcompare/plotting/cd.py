@@ -155,7 +155,47 @@ def _bar_rows(groups: list[tuple[float, float]], gap: float) -> list[int]:
     return rows
 
 
-def plot_cd(result: pd.DataFrame, *, ax=None, fontsize: float | None = None, **kwargs: Any):
+def _top_layout(layout: dict[str, Any], top: int | None) -> tuple[dict[str, Any], str]:
+    """The layout of the best ``top`` models (default 20): their bars, and the note saying so.
+
+    A bar keeps the shown models it joined; bars left with one model, or
+    inside another bar, are dropped.
+    """
+    from pdcompare.plotting._base import top_models
+
+    shown, note = top_models(layout["names"], top)
+    if not note:
+        return layout, note
+    keep = set(shown)
+    rank = dict(zip(layout["names"], layout["ranks"], strict=True))
+    members = [[m for m in group if m in keep] for group in layout["members"]]
+    extents = sorted(
+        {(float(min(rank[m] for m in g)), float(max(rank[m] for m in g))) for g in members
+         if len(g) >= 2}
+    )
+    groups = [
+        (low, high)
+        for low, high in extents
+        if not any(o_low <= low and high <= o_high and (o_low, o_high) != (low, high)
+                   for o_low, o_high in extents)
+    ]
+    return {
+        **layout,
+        "names": shown,
+        "ranks": np.asarray(layout["ranks"][: len(shown)]),
+        "groups": groups,
+        "members": [[m for m in shown if low <= rank[m] <= high] for low, high in groups],
+    }, note
+
+
+def plot_cd(
+    result: pd.DataFrame,
+    *,
+    ax=None,
+    top: int | None = None,
+    fontsize: float | None = None,
+    **kwargs: Any,
+):
     """Critical-difference diagram of a pairwise result over several data sets.
 
     Parameters
@@ -169,6 +209,10 @@ def plot_cd(result: pd.DataFrame, *, ax=None, fontsize: float | None = None, **k
         the bars follow its ``reject`` column.
     ax : matplotlib.axes.Axes, optional
         Where to draw; by default a new figure sized to the content.
+    top : int, optional
+        Draw the best ``top`` models (by mean rank); by default all up to 20,
+        the best 20 beyond, as the title says. The bars are those of the
+        test on all the models, restricted to the ones drawn.
     fontsize : float, optional
         Font size of the names; by default 9 points on a new figure, and what
         fits the rows on a given ``ax``.
@@ -202,7 +246,7 @@ def plot_cd(result: pd.DataFrame, *, ax=None, fontsize: float | None = None, **k
     >>> ax.get_title()
     'Nemenyi test, no correction, alpha = 0.05, 20 data sets'
     """
-    layout = cd_layout(result)
+    layout, note = _top_layout(cd_layout(result), top)
     names, ranks, groups = layout["names"], layout["ranks"], layout["groups"]
     k = len(names)
     n_left = (k + 1) // 2
@@ -210,18 +254,23 @@ def plot_cd(result: pd.DataFrame, *, ax=None, fontsize: float | None = None, **k
         f"{name} ({rank:.2f})" if position < n_left else f"({rank:.2f}) {name}"
         for position, (name, rank) in enumerate(zip(names, ranks, strict=True))
     ]
-    low_rank, high_rank = 1.0, float(max(k, math.ceil(ranks.max())))
+    if note:
+        # The best `top` of more models: the axis spans their mean ranks only.
+        low_rank = float(math.floor(ranks.min()))
+        high_rank = float(max(math.ceil(ranks.max()), low_rank + 1))
+    else:
+        low_rank, high_rank = 1.0, float(max(k, math.ceil(ranks.max())))
     span = high_rank - low_rank
     gap = 0.01 * span  # bars closer than this share no row
     bar_rows = _bar_rows(groups, gap)
     n_bar_rows = max(bar_rows, default=-1) + 1
     # Vertical layout in row units, downwards: axis at 0, CD and tick labels above.
-    top = -2.6 if layout["cd"] is not None else -1.4
+    top_row = -2.6 if layout["cd"] is not None else -1.4
     bar_y0, bar_pitch = 0.55, 0.4
     names_y0 = bar_y0 + bar_pitch * n_bar_rows + 0.5
     n_rows = max(n_left, k - n_left)
     bottom = names_y0 + n_rows - 0.4
-    total_rows = bottom - top
+    total_rows = bottom - top_row
 
     size = _FONT_POINTS if fontsize is None else float(fontsize)
     label_points = max(_text_width(label, size) for label in labels) + 12.0
@@ -246,14 +295,16 @@ def plot_cd(result: pd.DataFrame, *, ax=None, fontsize: float | None = None, **k
     data_width = (span + 2.0 * elbow) / (1.0 - 2.0 * share)
     pad = share * data_width
     ax.set_xlim(low_rank - elbow - pad, high_rank + elbow + pad)
-    ax.set_ylim(bottom, top)  # y grows downwards
+    ax.set_ylim(bottom, top_row)  # y grows downwards
     ax.set_axis_off()
 
     line = {"color": "0.2", "linewidth": 0.8, "solid_capstyle": "butt"}
     # The rank axis, its ticks and their labels.
     ax.plot([low_rank, high_rank], [0, 0], gid="cd-axis", **line)
-    step = 1 if k <= 20 else (2 if k <= 40 else 5)
-    ticks = [1, *range(step, int(high_rank) + 1, step)] if step > 1 else range(1, k + 1)
+    steps = [(20, 1), (40, 2), (100, 5), (200, 10)]
+    step = next((size for limit, size in steps if span <= limit), 50)
+    first = int(low_rank)
+    ticks = [first, *range((first // step + 1) * step, int(high_rank) + 1, step)]
     ticks = sorted(set(ticks) | {int(high_rank)})
     for tick in ticks:
         ax.plot([tick, tick], [0, -0.25], **line)
@@ -292,21 +343,20 @@ def plot_cd(result: pd.DataFrame, *, ax=None, fontsize: float | None = None, **k
         bar_style = {"color": "black", "linewidth": 3.0, "capstyle": "butt"} | kwargs
         ax.hlines(ys, lows, highs, gid="cd-groups", **bar_style)
     # Nemenyi: the critical difference to scale, from rank 1.
-    if layout["cd"] is not None:
+    if layout["cd"] is not None and layout["cd"] > span:
+        # Wider than the ranks drawn (the best few of many models): said, not drawn.
+        ax.text(low_rank, -1.7, f"CD = {layout['cd']:.2f} (wider than this axis)",
+                ha="left", va="bottom", fontsize=size * 0.9)
+    elif layout["cd"] is not None:
         cd = layout["cd"]
         y = -1.7
         ax.plot([low_rank, low_rank + cd], [y, y], gid="cd-segment", **(line | {"linewidth": 1.2}))
         for x in (low_rank, low_rank + cd):
             ax.plot([x, x], [y - 0.15, y + 0.15], **line)
-        ax.text(
-            low_rank + cd / 2,
-            y - 0.25,
-            f"CD = {cd:.2f}",
-            ha="center",
-            va="bottom",
-            fontsize=size * 0.9,
-        )
-    ax.set_title(layout["caption"], fontsize=size)
+        ax.text(low_rank + cd / 2, y - 0.25, f"CD = {cd:.2f}", ha="center", va="bottom",
+                fontsize=size * 0.9)
+    caption = f"{layout['caption']}\n({note})" if note else layout["caption"]
+    ax.set_title(caption, fontsize=size)
     return ax
 
 

@@ -1,20 +1,39 @@
-"""Pictures of frequentist result frames: forest plots and p-value dots."""
+"""Pictures of frequentist result frames: forest plots, p-value dots and matrices."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.plotting._base import (
+    DEFAULT_TOP,
     _alpha_label,
     _annotate_pvalues,
+    _annotated_heatmap,
     _axes,
     _figure_title,
+    _legend_above,
     _result_kind,
+    _short_pvalue,
     _test_label,
+    _value_label,
+    check_top,
+    heatmap_figsize,
+    matplotlib_options,
+    model_colours,
+    require_columns,
+    result_models,
+    row_figsize,
+    row_fontsize,
 )
+
+#: Default number of models whose pairs an all-pairs forest plot shows (45 pairs).
+DEFAULT_TOP_ALL_PAIRS = 10
+#: Corrections whose adjusted p-values have matching simultaneous intervals.
+SIMULTANEOUS = ("bonferroni", "sidak")
 
 
 def forest_data(result: pd.DataFrame) -> pd.DataFrame:
@@ -30,8 +49,9 @@ def forest_data(result: pd.DataFrame) -> pd.DataFrame:
         label  estimate   low  high  reject
     0  a − b       0.1  0.05   inf    True
     """
-    import numpy as np
-
+    require_columns(result, ("model_1", "model_2", "mean_diff"), "A forest plot")
+    if "pvalue_adj" not in result and "pvalue" not in result:
+        require_columns(result, ("pvalue",), "A forest plot")
     pvalues = result["pvalue_adj"] if "pvalue_adj" in result else result["pvalue"]
     reject = result["reject"] if "reject" in result else pd.Series(False, index=result.index)
     nan = pd.Series(np.nan, index=result.index)
@@ -47,22 +67,212 @@ def forest_data(result: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+def top_pairs(result: pd.DataFrame, top: int | None) -> tuple[pd.DataFrame, str]:
+    """The rows of a pairwise result among the best ``top`` models, and the note saying so.
+
+    When every row has the same ``model_1`` (one model against the others),
+    the rows of its best ``top`` opponents (default 20). Otherwise (all
+    pairs) the pairs among the best ``top`` models (default 10, 45 pairs).
+
+    Examples
+    --------
+    >>> result = pd.DataFrame({"model_1": ["a", "a", "b"], "model_2": ["b", "c", "c"]})
+    >>> result.attrs["pdcompare"] = {"models": ["a", "b", "c"]}
+    >>> rows, note = top_pairs(result, 2)
+    >>> rows.index.tolist(), note
+    ([0], 'pairs among the best 2 of 3 models')
+    """
+    top = check_top(top)
+    models = result_models(result)
+    first = pd.unique(result["model_1"])
+    if len(first) == 1:
+        others = [m for m in models if m != first[0]]
+        k = min(len(others), DEFAULT_TOP if top is None else top)
+        shown = set(others[:k])
+        note = f"the best {k} of {len(others)} other models" if k < len(others) else ""
+        return result[result["model_2"].isin(shown)], note
+    k = min(len(models), DEFAULT_TOP_ALL_PAIRS if top is None else top)
+    shown = set(models[:k])
+    rows = result[result["model_1"].isin(shown) & result["model_2"].isin(shown)]
+    note = f"pairs among the best {k} of {len(models)} models" if k < len(models) else ""
+    return rows, note
+
+
+def forest_intervals(result: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, bool]:
+    """The intervals a forest plot draws: ``(low, high, adjusted)``.
+
+    With a Bonferroni or Šidák correction, the simultaneous intervals that
+    agree with the adjusted p-values: each at level ``1 - alpha/m``
+    (Bonferroni) or ``(1 - alpha)**(1/m)`` (Šidák), ``m`` the number of
+    p-values of the result, from the stored ``1 - alpha`` interval and its
+    ``df`` (the half-width scales by ``t_{df}(1 - alpha_m/2) / t_{df}(1 - alpha/2)``,
+    one-sided ``1 - alpha_m`` over ``1 - alpha``). A pair is then rejected
+    exactly when its interval excludes 0. Other corrections have no such
+    interval: the stored unadjusted ones are returned, with ``adjusted`` False.
+
+    Examples
+    --------
+    >>> result = pd.DataFrame({"model_1": ["a", "a"], "model_2": ["b", "c"],
+    ...     "mean_diff": [1.0, 2.0], "df": [9.0, 9.0], "pvalue": [0.01, 0.2],
+    ...     "ci_low": [0.5, 1.0], "ci_high": [1.5, 3.0]})
+    >>> result.attrs["pdcompare"] = {"alpha": 0.05, "correction": "bonferroni"}
+    >>> low, high, adjusted = forest_intervals(result)
+    >>> from scipy import stats
+    >>> scale = stats.t.ppf(1 - 0.025 / 2, 9) / stats.t.ppf(1 - 0.05 / 2, 9)
+    >>> bool(np.allclose(high - low, [1.0 * scale, 2.0 * scale])), adjusted
+    (True, True)
+    """
+    meta = pdcompare_attrs(result)
+    missing = np.full(len(result), np.nan)
+    low = result["ci_low"].to_numpy(dtype=float) if "ci_low" in result else missing
+    high = result["ci_high"].to_numpy(dtype=float) if "ci_high" in result else missing
+    correction = meta.get("correction")
+    alpha = meta.get("alpha")
+    if correction not in SIMULTANEOUS or alpha is None or "df" not in result:
+        return low, high, False
+    from scipy import stats
+
+    pvalues = result["pvalue"].to_numpy(dtype=float)
+    m = max(int(np.sum(~np.isnan(pvalues))), 1)
+    each = alpha / m if correction == "bonferroni" else 1.0 - (1.0 - alpha) ** (1.0 / m)
+    tails = 2.0 if meta.get("alternative", "two-sided") in (None, "two-sided") else 1.0
+    df = result["df"].to_numpy(dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scale = stats.t.ppf(1 - each / tails, df) / stats.t.ppf(1 - alpha / tails, df)
+        estimate = result["mean_diff"].to_numpy(dtype=float)
+        return estimate - (estimate - low) * scale, estimate + (high - estimate) * scale, True
+
+
+def _draw_forest(
+    ax, result: pd.DataFrame, low, high, *, colours: dict, fontsize: float, kwargs: dict
+) -> None:
+    """Rows ``model_1 − model_2``: interval bar and marker in model_2's colour, filled if rejected.
+
+    One ``errorbar`` container for the rejected rows, then one for the others.
+    """
+    meta = pdcompare_attrs(result)
+    data = forest_data(result)
+    positions = np.arange(len(data))[::-1]
+    estimate = data["estimate"].to_numpy()
+    finite_ends = np.concatenate([estimate, low, high])
+    finite_ends = finite_ends[np.isfinite(finite_ends)]
+    span = np.ptp(finite_ends) if finite_ends.size else 1.0
+    span = span if span > 0 else 1.0
+    left = min(finite_ends.min(initial=0.0), 0.0) - 0.15 * span
+    right = max(finite_ends.max(initial=0.0), 0.0) + 0.15 * span
+    row_colours = np.array(
+        [colours.get(m, (0.35, 0.35, 0.35, 1.0)) for m in result["model_2"]], dtype=float
+    ).reshape(-1, 4)
+    for reject, name in ((True, "significant"), (False, "not significant")):
+        rows = data["reject"].to_numpy() == reject
+        if not rows.any():
+            continue
+        low_r = np.clip(low[rows], left, right)
+        high_r = np.clip(high[rows], left, right)
+        est = estimate[rows]
+        errors = np.vstack(
+            [
+                np.where(np.isnan(low_r), 0, est - low_r),
+                np.where(np.isnan(high_r), 0, high_r - est),
+            ]
+        )
+        with matplotlib_options("the forest plot", "Axes.errorbar", kwargs):
+            container = ax.errorbar(
+                est,
+                positions[rows],
+                xerr=errors,
+                fmt="none",
+                ecolor="0.35",
+                capsize=3,
+                elinewidth=1.5,
+                label=f"{name} at {_alpha_label(meta)}",
+                **kwargs,
+            )
+        for collection in container.lines[2]:
+            collection.set_color(row_colours[rows])
+        for cap in container.lines[1]:
+            cap.set_color("0.35")
+        ax.scatter(
+            est,
+            positions[rows],
+            s=36,
+            marker="o",
+            c=row_colours[rows] if reject else "white",
+            edgecolors=row_colours[rows],
+            linewidths=1.5,
+            zorder=3,
+        )
+    # Unbounded one-sided intervals: an arrow at the edge instead of a cap.
+    for position, lo, hi in zip(positions, low, high, strict=True):
+        if np.isinf(hi):
+            ax.plot([right], [position], marker=">", color="0.35", linestyle="none")
+        if np.isinf(lo):
+            ax.plot([left], [position], marker="<", color="0.35", linestyle="none")
+    ax.axvline(0.0, color="0.5", linestyle="--", linewidth=1)
+    ax.set_xlim(left, right)
+    ax.set_ylim(-0.6, len(data) - 0.4)
+    ax.set_yticks(positions, labels=data["label"].tolist(), fontsize=fontsize)
+    _annotate_pvalues(
+        ax, positions, data["pvalue"], adjusted="pvalue_adj" in result, fontsize=fontsize
+    )
+    ax.grid(axis="x", alpha=0.3)
+    _forest_legend(ax, meta)
+
+
+def _forest_legend(ax, meta: dict[str, Any]) -> None:
+    """Filled / open markers: significant or not; above the Axes, never over the rows."""
+    from matplotlib.lines import Line2D
+
+    handles = [
+        Line2D([], [], marker="o", linestyle="none", color="0.35", markerfacecolor="0.35"),
+        Line2D([], [], marker="o", linestyle="none", color="0.35", markerfacecolor="white"),
+    ]
+    labels = [
+        f"significant at {_alpha_label(meta)}",
+        f"not significant at {_alpha_label(meta)}",
+    ]
+    _legend_above(ax, handles, labels, ncols=2)
+
+
+def _forest_figure(ax, rows: pd.DataFrame):
+    labels = (rows["model_1"].astype(str) + " − " + rows["model_2"].astype(str)).tolist()
+    longest = max(map(len, labels), default=1)
+    ax = _axes(ax, figsize=row_figsize(len(rows) + 3, longest, extra_width=1.2))
+    return ax, row_fontsize(ax, len(rows) + 3)
+
+
 @_result_kind("corrected_ttest", "ttest")
-def plot_forest(result: pd.DataFrame, *, ax=None, title: str | None = None, **kwargs: Any):
+def plot_forest(
+    result: pd.DataFrame,
+    *,
+    ax=None,
+    top: int | None = None,
+    title: str | None = None,
+    **kwargs: Any,
+):
     """Forest plot of a t-test result: mean difference and its CI per pair, p-values aside.
 
-    Each row is one comparison ``model_1 − model_2``; the dot is the mean
+    Each row is one comparison ``model_1 − model_2``; the marker is the mean
     difference, the bar its confidence interval at level 1 − alpha (an arrow
     where a one-sided interval is unbounded), the dashed line no difference.
-    Rejected hypotheses are drawn filled and in colour; the adjusted p-value
-    is written at the right.
+    Bar and marker take the colour of ``model_2`` (its colour in every
+    picture); rejected hypotheses are drawn filled, the others open; the
+    (adjusted) p-value is written at the right.
+
+    With a Bonferroni or Šidák correction the intervals are the simultaneous
+    ones that agree with the markers (:func:`forest_intervals`); with any
+    other correction they are unadjusted, and the x label says so.
 
     Parameters
     ----------
     result : pandas.DataFrame
         Result of ``corrected_ttest`` or ``ttest`` (any scope).
     ax : matplotlib.axes.Axes, optional
-        Where to draw; the current Axes when None.
+        Where to draw; by default a new figure sized to the content.
+    top : int, optional
+        Show the comparisons among the best ``top`` models (see
+        :func:`top_pairs`); by default 20 opponents of one model, or the pairs
+        among the best 10 models of an all-pairs result, as the title says.
     title : str, optional
         Title of the Axes.
     **kwargs
@@ -72,76 +282,53 @@ def plot_forest(result: pd.DataFrame, *, ax=None, title: str | None = None, **kw
     -------
     matplotlib.axes.Axes
     """
-    import numpy as np
-
+    require_columns(
+        result, ("model_1", "model_2", "mean_diff", "pvalue", "ci_low", "ci_high"), "A forest plot"
+    )
     meta = pdcompare_attrs(result)
-    data = forest_data(result)
-    ax = _axes(ax)
-    positions = np.arange(len(data))[::-1]
-    estimate = data["estimate"].to_numpy()
-    finite_ends = np.concatenate([estimate, data["low"].to_numpy(), data["high"].to_numpy()])
-    finite_ends = finite_ends[np.isfinite(finite_ends)]
-    span = np.ptp(finite_ends) if finite_ends.size else 1.0
-    span = span if span > 0 else 1.0
-    left = min(finite_ends.min(initial=0.0), 0.0) - 0.15 * span
-    right = max(finite_ends.max(initial=0.0), 0.0) + 0.15 * span
-    for reject, color, marker_face, name in (
-        (True, "C3", "C3", "significant"),
-        (False, "0.35", "white", "not significant"),
-    ):
-        rows = data["reject"].to_numpy() == reject
-        if not rows.any():
-            continue
-        low = np.clip(data["low"].to_numpy()[rows], left, right)
-        high = np.clip(data["high"].to_numpy()[rows], left, right)
-        est = estimate[rows]
-        errors = np.vstack(
-            [np.where(np.isnan(low), 0, est - low), np.where(np.isnan(high), 0, high - est)]
-        )
-        ax.errorbar(
-            est,
-            positions[rows],
-            xerr=errors,
-            fmt="o",
-            color=color,
-            ecolor=color,
-            markerfacecolor=marker_face,
-            capsize=4,
-            label=f"{name} at {_alpha_label(meta)}",
-            **kwargs,
-        )
-    # Unbounded one-sided intervals: an arrow at the edge instead of a cap.
-    for position, low, high in zip(positions, data["low"], data["high"], strict=True):
-        if np.isinf(high):
-            ax.plot([right], [position], marker=">", color="0.35", linestyle="none")
-        if np.isinf(low):
-            ax.plot([left], [position], marker="<", color="0.35", linestyle="none")
-    ax.axvline(0.0, color="0.5", linestyle="--", linewidth=1)
-    ax.set_xlim(left, right)
-    ax.set_ylim(-0.6, len(data) - 0.4)
-    ax.set_yticks(positions)
-    ax.set_yticklabels(data["label"].tolist())
-    _annotate_pvalues(ax, positions, data["pvalue"], adjusted="pvalue_adj" in result)
-    ci_level = 1 - meta["alpha"] if meta.get("alpha") is not None else None
-    ci_text = f"{ci_level:.0%} CI" if ci_level is not None else "CI"
+    colours = model_colours(result_models(result))
+    low, high, adjusted = forest_intervals(result)
+    rows, note = top_pairs(result, top)
+    keep = result.index.get_indexer(rows.index) if result.index.is_unique else None
+    if keep is None:
+        msg = "`result` has duplicate index labels; plot one result at a time."
+        raise ValueError(msg)
+    ax, fontsize = _forest_figure(ax, rows)
+    _draw_forest(
+        ax, rows, low[keep], high[keep], colours=colours, fontsize=fontsize, kwargs=kwargs
+    )
+    alpha = meta.get("alpha")
+    ci_text = f"{1 - alpha:.0%} CI" if alpha is not None else "CI"
     sided = meta.get("alternative", "two-sided")
     sided_text = "" if sided in (None, "two-sided") else f", one-sided ({sided})"
-    ax.set_xlabel(f"mean difference model_1 − model_2 with {ci_text}{sided_text}")
-    ax.legend(fontsize="small", loc="best")
     correction = meta.get("correction")
+    label = f"mean difference model_1 − model_2 with {ci_text}{sided_text}"
+    if adjusted:
+        label = f"{label}\n(simultaneous, {correction}-adjusted like the p-values)"
+    elif correction:
+        label = f"{label}\n(interval unadjusted; markers and p-values {correction}-adjusted)"
+    ax.set_xlabel(label)
     correction_text = f", {correction} correction" if correction else ""
-    _figure_title(ax, title, f"{_test_label(meta, capital=True)}{correction_text}")
+    _figure_title(ax, title, f"{_test_label(meta, capital=True)}{correction_text}", note)
     return ax
 
 
 @_result_kind(
     "wilcoxon", "sign_test", "ttest_5x2cv", "ftest_5x2cv", "mcnemar", "proportions_ztest"
 )
-def plot_pvalue_dots(result: pd.DataFrame, *, ax=None, title: str | None = None, **kwargs: Any):
+def plot_pvalue_dots(
+    result: pd.DataFrame,
+    *,
+    ax=None,
+    top: int | None = None,
+    title: str | None = None,
+    **kwargs: Any,
+):
     """P-value of each comparison on a log scale, with the significance level marked.
 
     These tests give no confidence interval of the difference, so the picture
     is the (adjusted) p-value per pair: left of the alpha line is significant.
+    Each dot takes the colour of ``model_2``, filled when significant.
 
     Parameters
     ----------
@@ -149,7 +336,10 @@ def plot_pvalue_dots(result: pd.DataFrame, *, ax=None, title: str | None = None,
         Result of ``wilcoxon``, ``sign_test``, the 5x2cv tests, ``mcnemar`` or
         ``proportions_ztest``.
     ax : matplotlib.axes.Axes, optional
-        Where to draw; the current Axes when None.
+        Where to draw; by default a new figure sized to the content.
+    top : int, optional
+        Show the comparisons among the best ``top`` models (see
+        :func:`top_pairs`).
     title : str, optional
         Title of the Axes.
     **kwargs
@@ -159,9 +349,10 @@ def plot_pvalue_dots(result: pd.DataFrame, *, ax=None, title: str | None = None,
     -------
     matplotlib.axes.Axes
     """
-    import numpy as np
-
+    require_columns(result, ("model_1", "model_2", "pvalue"), "A p-value plot")
     meta = pdcompare_attrs(result)
+    colours = model_colours(result_models(result))
+    result, note = top_pairs(result, top)
     column = "pvalue_adj" if "pvalue_adj" in result else "pvalue"
     pvalues = result[column].to_numpy(dtype=float)
     alpha = meta.get("alpha", 0.05)
@@ -171,42 +362,142 @@ def plot_pvalue_dots(result: pd.DataFrame, *, ax=None, title: str | None = None,
         else np.asarray(pvalues <= alpha)
     )
     labels = (result["model_1"].astype(str) + " vs " + result["model_2"].astype(str)).tolist()
-    ax = _axes(ax)
+    ax = _axes(ax, figsize=row_figsize(len(result) + 3, max(map(len, labels), default=1), 1.2))
+    fontsize = row_fontsize(ax, len(result) + 3)
     positions = np.arange(len(result))[::-1]
+    row_colours = np.array(
+        [colours.get(m, (0.35, 0.35, 0.35, 1.0)) for m in result["model_2"]], dtype=float
+    ).reshape(-1, 4)
     # A p-value of 0 cannot sit on a log axis: it is drawn a decade below the
     # smallest positive p-value (or alpha), and its label says "<0.001".
     positive = pvalues[pvalues > 0]
     floor = min(positive.min(initial=1.0), alpha) / 10
     shown = np.clip(np.nan_to_num(pvalues, nan=1.0), floor, 1.0)
-    for rows, color, face, name in (
-        (reject, "C3", "C3", "significant"),
-        (~reject, "0.35", "white", "not significant"),
-    ):
+    for rows, name in ((reject, "significant"), (~reject, "not significant")):
         if rows.any():
-            ax.scatter(
-                shown[rows],
-                positions[rows],
-                color=face,
-                edgecolors=color,
-                s=40,
-                label=f"{name} at {_alpha_label(meta)}",
-                zorder=3,
-                **kwargs,
-            )
-    ax.hlines(positions, shown, 1.0, color="0.8", zorder=1)
-    ax.axvline(alpha, color="C3", linestyle="--", linewidth=1, label=f"alpha = {alpha:g}")
+            with matplotlib_options("the p-value plot", "Axes.scatter", kwargs):
+                ax.scatter(
+                    shown[rows],
+                    positions[rows],
+                    c=row_colours[rows] if name == "significant" else "white",
+                    edgecolors=row_colours[rows],
+                    linewidths=1.5,
+                    s=40,
+                    label=f"{name} at {_alpha_label(meta)}",
+                    zorder=3,
+                    **kwargs,
+                )
+    ax.hlines(positions, shown, 1.0, color="0.85", zorder=1)
+    alpha_line = ax.axvline(alpha, color="C3", linestyle="--", linewidth=1)
     ax.set_xscale("log")
     ax.set_xlim(floor / 2, 1.5)
     ax.set_ylim(-0.6, len(result) - 0.4)
-    _annotate_pvalues(ax, positions, pvalues, adjusted=column == "pvalue_adj")
-    ax.set_yticks(positions)
-    ax.set_yticklabels(labels)
+    _annotate_pvalues(ax, positions, pvalues, adjusted=column == "pvalue_adj", fontsize=fontsize)
+    ax.set_yticks(positions, labels=labels, fontsize=fontsize)
     adjusted = column == "pvalue_adj" and meta.get("correction")
     ax.set_xlabel(
         f"p-value, {meta['correction']}-adjusted (log scale)"
         if adjusted
         else "p-value (log scale)"
     )
-    ax.legend(fontsize="small", loc="best")
-    _figure_title(ax, title, _test_label(meta, capital=True))
+    from matplotlib.lines import Line2D
+
+    handles = [
+        Line2D([], [], marker="o", linestyle="none", color="0.35", markerfacecolor="0.35"),
+        Line2D([], [], marker="o", linestyle="none", color="0.35", markerfacecolor="white"),
+        alpha_line,
+    ]
+    labels = [
+        f"significant at {_alpha_label(meta)}",
+        f"not significant at {_alpha_label(meta)}",
+        f"alpha = {alpha:g}",
+    ]
+    _legend_above(ax, handles, labels, ncols=3)
+    _figure_title(ax, title, _test_label(meta, capital=True), note)
+    return ax
+
+
+def plot_matrix(
+    matrix: pd.DataFrame,
+    *,
+    ax=None,
+    top: int | None = None,
+    cmap: str | None = None,
+    annot: bool | None = None,
+    title: str | None = None,
+    **kwargs: Any,
+):
+    """Heatmap of a ``result.cmp.matrix(value)`` table, values written where they fit.
+
+    Drawn by ``matrix.cmp.plot()``. p-values and probabilities use the fixed
+    range 0 to 1; signed values (``mean_diff``, statistics) a diverging
+    colormap centred on 0.
+
+    Parameters
+    ----------
+    matrix : pandas.DataFrame
+        The square table of ``matrix``.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; by default a new figure sized to the content.
+    top : int, optional
+        Show the best ``top`` models; by default all up to 20, the best 20 beyond.
+    cmap : str, optional
+        Colormap; "viridis" for p-values and probabilities, "RdBu_r" otherwise.
+    annot : bool, optional
+        Write each value in its cell: by default only where it fits.
+    title : str, optional
+        Title of the Axes.
+    **kwargs
+        Passed to ``Axes.imshow``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> table = load_grid_search_scores().cmp.pairwise().cmp.matrix("mean_diff")
+    >>> ax = table.cmp.plot()  # the same as plot_matrix(table)
+    >>> ax.get_images()[0].get_array().shape
+    (4, 4)
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close("all")
+    """
+    from pdcompare.plotting._base import top_models
+
+    meta = pdcompare_attrs(matrix)
+    value = str(meta.get("value") or "value")
+    shown, note = top_models(matrix.index.tolist(), top)
+    table = matrix.loc[shown, shown]
+    if pd.api.types.is_bool_dtype(table.values.dtype) or table.dtypes.eq(object).any():
+        table = table.astype("float64")
+    values = table.to_numpy(dtype=float, na_value=np.nan)
+    if value in ("pvalue", "pvalue_adj", "prob_better", "prob_worse", "prob_rope", "reject"):
+        vmin, vmax, default_cmap = 0.0, 1.0, "viridis"
+    else:
+        bound = float(np.nanmax(np.abs(values))) if np.isfinite(values).any() else 1.0
+        vmin, vmax, default_cmap = -bound, bound, "RdBu_r"
+    fmt = _short_pvalue if value.startswith("pvalue") else (lambda v: f"{v:.2g}")
+    ax = _axes(ax, figsize=heatmap_figsize(shown))
+    with matplotlib_options("the matrix plot", "Axes.imshow", kwargs):
+        _annotated_heatmap(
+            ax,
+            table,
+            cmap=cmap or default_cmap,
+            vmin=vmin,
+            vmax=vmax,
+            fmt=fmt,
+            label=_value_label(value, meta),
+            annot=annot,
+            **kwargs,
+        )
+    ax.set_xlabel("model_2")
+    ax.set_ylabel("model_1")
+    default = f"{value} of model_1 (row) vs model_2 (column)"
+    if meta.get("test") is not None:
+        default = f"{_test_label(meta, capital=True)}: {default}"
+    _figure_title(ax, title, default, note)
     return ax

@@ -17,6 +17,12 @@ from pdcompare.plotting._base import (
     _short_pvalue,
     _test_label,
     _value_label,
+    heatmap_figsize,
+    matplotlib_options,
+    model_colours,
+    row_figsize,
+    row_fontsize,
+    top_models,
 )
 
 
@@ -52,6 +58,7 @@ def plot_folds(
     frame: pd.DataFrame,
     *,
     ax=None,
+    top: int | None = None,
     n_splits: int | None = 30,
     title: str | None = None,
     ylabel: str = "score",
@@ -64,12 +71,15 @@ def plot_folds(
     frame : pandas.DataFrame
         Scores frame, models as rows, splits as columns.
     ax : matplotlib.axes.Axes, optional
-        Where to draw; the current Axes when None.
+        Where to draw; by default a new figure sized to the content.
+    top : int, optional
+        Draw the best ``top`` models (by mean score); by default all up to
+        20 models, the best 20 beyond, as the title says.
     n_splits : int or None, default 30
         Draw the first ``n_splits`` splits only (None: all), so that a frame of
         100 splits stays readable.
     title : str, optional
-        Title; by default it says how many splits are shown.
+        Title; by default it says how many splits (and models) are shown.
     ylabel : str, default "score"
         Label of the y axis (the metric's name, say).
     **kwargs
@@ -78,6 +88,9 @@ def plot_folds(
     Returns
     -------
     matplotlib.axes.Axes
+        One line per model, best first, each in its model's colour
+        (:func:`~pdcompare.plotting._base.model_colours`); the legend, outside
+        the Axes at the right, lists them best first with their means.
 
     Examples
     --------
@@ -93,31 +106,47 @@ def plot_folds(
     """
     import numpy as np
 
-    table = folds_data(frame, n_splits)
-    ax = _axes(ax)
+    full = folds_data(frame, n_splits=None)
+    order = full.index.tolist()
+    shown, note = top_models(order, top)
+    colours = model_colours(order)
+    table = folds_data(frame, n_splits).loc[shown]
+    means = full.loc[shown].mean(axis=1)
+    labels = [f"{name} (mean {means[name]:.3f})" for name in shown]
+    longest = max(len(label) for label in labels)
+    ax = _axes(ax, figsize=(7.5 + min(0.075 * longest, 4.0), max(4.8, 1.8 + 0.19 * len(shown))))
     positions = np.arange(table.shape[1])
-    means = folds_data(frame, n_splits=None).mean(axis=1)
-    for name, row in table.iterrows():
-        label = f"{name} (mean {means[name]:.3f})"
-        ax.plot(positions, row.to_numpy(), marker="o", markersize=3, label=label, **kwargs)
+    with matplotlib_options('plot("folds")', "Axes.plot", kwargs):
+        for name, label in zip(shown, labels, strict=True):
+            style = {"marker": "o", "markersize": 3, "color": colours[name], **kwargs}
+            ax.plot(positions, table.loc[name].to_numpy(dtype=float), label=label, **style)
     total = frame.shape[1]
-    shown = table.shape[1]
+    n_shown = table.shape[1]
     ax.set_xlabel("CV split")
     ax.set_ylabel(ylabel)
-    step = max(1, int(np.ceil(shown / 10)))
+    step = max(1, int(np.ceil(n_shown / 8)))
     ax.set_xticks(positions[::step])
     ax.set_xticklabels([str(c) for c in table.columns[::step]], rotation=30, ha="right")
-    # Outside the Axes: inside, it would hide the splits where a model drops.
+    # Outside the Axes: inside, it would hide the splits where a model drops. In
+    # more columns when the models would not fit in the height of the Axes.
+    rows = max(_legend_rows(ax), 1)
     ax.legend(
         title="model (mean over\nall splits)",
         fontsize="small",
         loc="upper left",
         bbox_to_anchor=(1.01, 1.0),
+        ncols=int(np.ceil(len(shown) / rows)),
     )
     ax.grid(axis="y", alpha=0.3)
-    subset = f"first {shown} of {total} splits" if shown < total else f"all {total} splits"
-    _figure_title(ax, title, f"Score per CV split ({subset})")
+    subset = f"first {n_shown} of {total} splits" if n_shown < total else f"all {total} splits"
+    _figure_title(ax, title, f"Score per CV split ({subset})", note)
     return ax
+
+
+def _legend_rows(ax) -> int:
+    """How many legend entries (small font, about 0.17 inch each) fit the Axes' height."""
+    box = ax.get_position()
+    return int((box.height * ax.figure.get_figheight() - 0.3) / 0.17)
 
 
 @_scores_kind("corr")
@@ -125,12 +154,14 @@ def plot_corr(
     frame: pd.DataFrame,
     *,
     ax=None,
+    top: int | None = None,
     method: str = "pearson",
     cmap: str = "RdBu_r",
+    annot: bool | None = None,
     title: str | None = None,
     **kwargs: Any,
 ):
-    """Correlation of the models' scores across CV splits, as an annotated heatmap.
+    """Correlation of the models' scores across CV splits, as a heatmap.
 
     High correlations mean the splits affect all models alike: the scores are
     not independent samples, which is why plain tests are too optimistic.
@@ -140,12 +171,18 @@ def plot_corr(
     frame : pandas.DataFrame
         Scores frame, models as rows, splits as columns.
     ax : matplotlib.axes.Axes, optional
-        Where to draw; the current Axes when None.
+        Where to draw; by default a new figure sized to the content.
+    top : int, optional
+        Show the best ``top`` models (by mean score); by default all up to
+        20 models, the best 20 beyond, as the title says.
     method : {"pearson", "spearman", "kendall"}, default "pearson"
         Correlation coefficient (``DataFrame.corr``; missing scores are left
         out pair by pair).
     cmap : str, default "RdBu_r"
         Colormap, on the fixed range -1 to 1.
+    annot : bool, optional
+        Write the correlation in each cell: by default only when it fits the
+        cell at 6 points or more.
     title : str, optional
         Title of the Axes.
     **kwargs
@@ -169,19 +206,22 @@ def plot_corr(
     """
     check_option("method", method, ("pearson", "spearman", "kendall"))
     table = folds_data(frame, n_splits=None)
-    corr = table.T.corr(method=method)
-    ax = _axes(ax)
-    _annotated_heatmap(
-        ax,
-        corr,
-        cmap=cmap,
-        vmin=-1.0,
-        vmax=1.0,
-        fmt=lambda v: f"{v:.2f}",
-        label=f"{method.capitalize()} correlation",
-        **kwargs,
-    )
-    _figure_title(ax, title, f"Correlation across {table.shape[1]} CV splits")
+    shown, note = top_models(table.index.tolist(), top)
+    corr = table.loc[shown].T.corr(method=method)
+    ax = _axes(ax, figsize=heatmap_figsize(shown))
+    with matplotlib_options('plot("corr")', "Axes.imshow", kwargs):
+        _annotated_heatmap(
+            ax,
+            corr,
+            cmap=cmap,
+            vmin=-1.0,
+            vmax=1.0,
+            fmt=lambda v: f"{v:.2f}",
+            label=f"{method.capitalize()} correlation",
+            annot=annot,
+            **kwargs,
+        )
+    _figure_title(ax, title, f"Correlation across {table.shape[1]} CV splits", note)
     return ax
 
 
@@ -190,6 +230,7 @@ def plot_intervals(
     frame: pd.DataFrame,
     *,
     ax=None,
+    top: int | None = None,
     ci: float = 0.95,
     title: str | None = None,
     xlabel: str = "mean score",
@@ -207,7 +248,11 @@ def plot_intervals(
     frame : pandas.DataFrame
         Scores frame, models as rows, splits as columns.
     ax : matplotlib.axes.Axes, optional
-        Where to draw; the current Axes when None.
+        Where to draw; by default a new figure sized to the content.
+    top : int, optional
+        Show the best ``top`` models (by mean score, or by mean rank on a
+        benchmark frame, as ``summary`` orders them); by default all up to
+        20 models, the best 20 beyond, as the title says.
     ci : float, default 0.95
         Confidence level.
     title : str, optional
@@ -220,6 +265,8 @@ def plot_intervals(
     Returns
     -------
     matplotlib.axes.Axes
+        The intervals (``ax.collections[0]``) and the means (``ax.collections[1]``),
+        each in its model's colour, best model at the top.
 
     Examples
     --------
@@ -239,31 +286,42 @@ def plot_intervals(
     from pdcompare.compare.summary import summary_table
 
     summary = summary_table(frame, ci=ci, **design)
-    corrected = pdcompare_attrs(summary).get("interval") == "nadeau-bengio"
-    ax = _axes(ax)
+    meta = pdcompare_attrs(summary)
+    corrected = meta.get("interval") == "nadeau-bengio"
+    order = summary.index.tolist()
+    colours = model_colours(order)
+    shown, note = top_models(order, top)
+    summary = summary.loc[shown]
+    names = [str(m) for m in shown]
+    ax = _axes(ax, figsize=row_figsize(len(shown), max(map(len, names))))
     positions = np.arange(len(summary))[::-1]  # best model at the top
-    means = summary["mean"].to_numpy(dtype=float)
-    errors = np.vstack(
-        [means - summary["ci_low"].to_numpy(dtype=float), summary["ci_high"].to_numpy() - means]
-    )
-    ax.errorbar(
-        means,
+    if "ci_low" in summary:
+        low, high = summary["ci_low"].to_numpy(dtype=float), summary["ci_high"].to_numpy(float)
+        kind = "Nadeau–Bengio corrected" if corrected else "plain t, design unknown: too narrow"
+        label = f"{xlabel}, {ci:.0%} CI\n({kind})"
+        value = "mean"
+    else:
+        # A benchmark frame: the mean score over data sets, no interval.
+        value = "mean" if "mean" in summary else summary.columns[0]
+        low = high = summary[value].to_numpy(dtype=float)
+        label = f"{xlabel} over data sets (models ordered by mean rank)"
+        corrected = True
+    ax.hlines(positions, low, high, colors=[colours[m] for m in shown], linewidth=2)
+    ax.scatter(
+        summary[value].to_numpy(dtype=float),
         positions,
-        xerr=errors,
-        fmt="o",
-        color="C0",
-        ecolor="C0",
-        capsize=4,
-        label=f"mean with {ci:.0%} CI",
+        c=[colours[m] for m in shown],
+        edgecolors="black",
+        linewidths=0.5,
+        zorder=3,
     )
-    ax.set_yticks(positions)
-    ax.set_yticklabels([str(m) for m in summary.index])
-    kind = "Nadeau–Bengio corrected" if corrected else "plain t, design unknown: too narrow"
-    ax.set_xlabel(f"{xlabel}, {ci:.0%} CI\n({kind})")
+    ax.set_yticks(positions, labels=names, fontsize=row_fontsize(ax, len(shown)))
+    ax.set_ylim(-0.6, len(shown) - 0.4)
+    ax.set_xlabel(label)
     ax.set_ylabel("model")
     ax.grid(axis="x", alpha=0.3)
     default = "Mean score per model" + ("" if corrected else " (pass cv= for corrected CIs)")
-    _figure_title(ax, title, default)
+    _figure_title(ax, title, default, note)
     return ax
 
 
@@ -272,9 +330,11 @@ def plot_pvalues(
     frame: pd.DataFrame,
     *,
     ax=None,
+    top: int | None = None,
     test: str = "corrected_ttest",
     value: str = "pvalue_adj",
     cmap: str = "viridis",
+    annot: bool | None = None,
     title: str | None = None,
     **options: Any,
 ):
@@ -285,13 +345,20 @@ def plot_pvalues(
     frame : pandas.DataFrame
         Scores frame, models as rows, splits as columns.
     ax : matplotlib.axes.Axes, optional
-        Where to draw; the current Axes when None.
+        Where to draw; by default a new figure sized to the content.
+    top : int, optional
+        Show the best ``top`` models; by default all up to 20 models, the
+        best 20 beyond, as the title says. The p-values are those of
+        ``pairwise`` on all the models (adjusted over all pairs).
     test : str, default "corrected_ttest"
         The test of ``pairwise``.
     value : str, default "pvalue_adj"
         The result column shown (``"pvalue"`` for the uncorrected p-values).
     cmap : str, default "viridis"
         Colormap on the range 0 to 1.
+    annot : bool, optional
+        Write the p-value in each cell: by default only when it fits the cell
+        at 6 points or more.
     title : str, optional
         Title of the Axes.
     **options
@@ -303,12 +370,15 @@ def plot_pvalues(
     matplotlib.axes.Axes
     """
     result = frame.cmp.pairwise(test=test, **options)
-    matrix = result.cmp.matrix(value)
+    full = result.cmp.matrix(value)
+    shown, note = top_models(full.index.tolist(), top)
+    matrix = full.loc[shown, shown]
     meta = pdcompare_attrs(result)
     bold = None
     if "reject" in result.columns:
-        bold = result.cmp.matrix("reject").eq(True).to_numpy(dtype=bool, na_value=False)
-    ax = _axes(ax)
+        reject = result.cmp.matrix("reject").loc[shown, shown]
+        bold = reject.eq(True).to_numpy(dtype=bool, na_value=False)
+    ax = _axes(ax, figsize=heatmap_figsize(shown))
     _annotated_heatmap(
         ax,
         matrix,
@@ -318,6 +388,7 @@ def plot_pvalues(
         fmt=_short_pvalue,
         label=_value_label(value, meta),
         bold=bold,
+        annot=annot,
     )
     ax.set_xlabel("model")
     ax.set_ylabel("model")
@@ -326,8 +397,10 @@ def plot_pvalues(
     if sided not in (None, "two-sided"):
         # Pairs run best-first: each p-value is of the higher-ranked model vs the lower.
         lines.append(f"one-sided ({sided}): higher- vs lower-ranked model")
-    if bold is not None:
+    if bold is not None and ax.texts:
         lines.append(f"bold: significant at {_alpha_label(meta)}")
-    default = "\n".join(lines)
-    _figure_title(ax, title, default)
+    if note:
+        n_pairs = len(result)
+        note = f"{note}; adjusted over all {n_pairs} pairs" if value == "pvalue_adj" else note
+    _figure_title(ax, title, "\n".join(lines), note)
     return ax

@@ -7,7 +7,7 @@ from typing import Any
 import pandas as pd
 
 from pdcompare.inputs.attrs import pdcompare_attrs
-from pdcompare.plotting._base import _result_kind
+from pdcompare.plotting._base import _result_kind, top_models
 
 _RULES = {
     "best": "best mean",
@@ -18,7 +18,14 @@ _RULES = {
 
 
 @_result_kind("select")
-def plot_select(result: pd.DataFrame, *, ax=None, title: str | None = None, **kwargs: Any):
+def plot_select(
+    result: pd.DataFrame,
+    *,
+    ax=None,
+    top: int | None = None,
+    title: str | None = None,
+    **kwargs: Any,
+):
     """Means with their corrected intervals in complexity order, the best and the choice marked.
 
     Drawn by ``result.cmp.plot()`` on the result of ``select``. The models
@@ -34,6 +41,10 @@ def plot_select(result: pd.DataFrame, *, ax=None, title: str | None = None, **kw
         The result of ``select``.
     ax : matplotlib.axes.Axes, optional
         Where to draw; by default a new figure sized to the number of models.
+    top : int, optional
+        Draw the best ``top`` models by mean (and always the best and the
+        selected one), still in complexity order; by default all up to 20,
+        the best 20 beyond, as the title says.
     title : str, optional
         Title of the Axes; by default the rule and the reason of the choice.
     **kwargs
@@ -67,6 +78,12 @@ def plot_select(result: pd.DataFrame, *, ax=None, title: str | None = None, **kw
     if missing:
         msg = f"The select result lacks column(s) {missing}; plot the whole result of `select`."
         raise ValueError(msg)
+    ranked = result["mean"].sort_values(
+        ascending=not meta.get("greater_is_better", True), kind="stable"
+    )
+    shown, note = top_models(ranked.index.tolist(), top)
+    keep = set(shown) | {meta.get("best"), meta.get("selected")}
+    result = result[result.index.isin(keep)]
     n = len(result)
     if ax is None:
         _, ax = plt.subplots(figsize=(7.0, min(2.0 + 0.28 * n, 40.0)))
@@ -145,6 +162,7 @@ def plot_select(result: pd.DataFrame, *, ax=None, title: str | None = None, **kw
     ax.grid(axis="x", alpha=0.3)
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8, frameon=False)
     rule = _RULES.get(meta.get("rule"), str(meta.get("rule")))
-    ax.set_title(title if title is not None else f"Choosing a model: {rule}", fontsize=11)
+    default = f"Choosing a model: {rule}" + (f"\n({note})" if note else "")
+    ax.set_title(title if title is not None else default, fontsize=11)
     ax.figure.tight_layout()
     return ax
