@@ -247,7 +247,10 @@ def caption(frame: pd.DataFrame) -> str | None:
         parts.append("higher is better" if greater else "lower is better")
     if "correction" in meta:
         correction = meta.get("correction")
-        parts.append(f"{correction} correction" if correction else "no correction")
+        if correction:
+            parts.append(f"{correction} correction")
+        else:
+            parts.append("family-wise p-values" if test == "nemenyi" else "no correction")
     if meta.get("rope") is not None:
         low, high = meta["rope"]
         parts.append(f"ROPE [{low:g}, {high:g}]")

@@ -9,7 +9,7 @@ import pandas as pd
 
 from pdcompare._validation import check_option
 from pdcompare.compare import bayes, dietterich, paired
-from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.scores import ALL_PAIRS
 
 _TESTS = {
@@ -208,7 +208,7 @@ def matrix(result: pd.DataFrame, value: str = "pvalue_adj") -> pd.DataFrame:
         out = out.astype("boolean")
     elif boolean:
         out = out.astype(bool)
-    return out
+    return with_attrs(out, {**meta, "value": value})
 
 
 def _mirrored(frame: pd.DataFrame, value: str, meta: dict[str, Any]) -> Any:

@@ -124,7 +124,10 @@ def _caption(meta: dict[str, Any]) -> str:
     test = meta.get("test")
     parts = [f"{_TESTS.get(test, str(test))} test"]
     correction = meta.get("correction")
-    parts.append("no correction" if correction in (None, "none") else f"{correction} correction")
+    if correction not in (None, "none"):
+        parts.append(f"{correction} correction")
+    else:
+        parts.append("family-wise p-values" if test == "nemenyi" else "no correction")
     if meta.get("alpha") is not None:
         parts.append(f"alpha = {meta['alpha']:g}")
     if meta.get("n_datasets") is not None:
@@ -244,7 +247,7 @@ def plot_cd(
     ...     "n_datasets": 20, "cd": 0.741, "mean_ranks": {"a": 1.3, "b": 2.0, "c": 2.7}}
     >>> ax = plot_cd(result)
     >>> ax.get_title()
-    'Nemenyi test, no correction, alpha = 0.05, 20 data sets'
+    'Nemenyi test, family-wise p-values, alpha = 0.05, 20 data sets'
     """
     layout, note = _top_layout(cd_layout(result), top)
     names, ranks, groups = layout["names"], layout["ranks"], layout["groups"]
@@ -406,7 +409,7 @@ def plot_cd_of_benchmark(
     ...                      columns=pd.Index(range(10), name="dataset"))
     >>> ax = table.cmp.plot("cd")
     >>> ax.get_title()
-    'Nemenyi test, no correction, alpha = 0.05, 10 data sets'
+    'Nemenyi test, family-wise p-values, alpha = 0.05, 10 data sets'
     >>> import matplotlib.pyplot as plt
     >>> plt.close("all")
     """
