@@ -11,7 +11,7 @@ import pandas as pd
 from pdcompare import results
 from pdcompare._validation import check_fraction, check_option
 from pdcompare.compare._common import refuse_benchmark
-from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.inputs.attrs import stored_attr
 from pdcompare.inputs.cv_results import is_cv_results
 from pdcompare.inputs.scores import scores_data, scores_frame
 
@@ -21,7 +21,7 @@ RULES = ("best", "one_se", "not_worse", "equivalent")
 
 def _parameters(frame: pd.DataFrame, converted: pd.DataFrame) -> dict[Hashable, dict] | None:
     """Each model's parameter dict, as ``scores``/``from_search`` keep it in attrs."""
-    return pdcompare_attrs(converted).get("params") or pdcompare_attrs(frame).get("params")
+    return stored_attr(converted, "params") or stored_attr(frame, "params")
 
 
 def _complexity(by: Any, names: pd.Index, params: dict | None) -> np.ndarray:
@@ -419,7 +419,7 @@ def refit_rule(
         position = int(converted.index.get_loc(chosen.attrs["pdcompare"]["selected"]))
         # The cv_results_ row of each model, where the frame keeps a subset of the rows
         # (the last iteration of a successive-halving search).
-        rows = pdcompare_attrs(converted).get("rows")
+        rows = stored_attr(converted, "rows")
         return position if rows is None else int(rows[position])
 
     return choose

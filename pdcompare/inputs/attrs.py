@@ -17,6 +17,18 @@ def pdcompare_attrs(frame: pd.DataFrame) -> dict[str, Any]:
     return copy.deepcopy(stored) if isinstance(stored, dict) else {}
 
 
+def stored_attr(frame: pd.DataFrame, key: str, default: Any = None) -> Any:
+    """A deep copy of one entry of the frame's pdcompare metadata (``default`` when absent).
+
+    Cheaper than :func:`pdcompare_attrs` when the metadata holds large entries
+    (the parameters of every candidate of a search) that the caller does not read.
+    """
+    stored = frame.attrs.get(ATTRS_KEY)
+    if not isinstance(stored, dict) or key not in stored:
+        return default
+    return copy.deepcopy(stored[key])
+
+
 def with_attrs(frame: pd.DataFrame, meta: dict[str, Any]) -> pd.DataFrame:
     """Return ``frame`` with ``meta`` stored as its pdcompare metadata (frame is new)."""
     frame.attrs = {**frame.attrs, ATTRS_KEY: meta}

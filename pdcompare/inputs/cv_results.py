@@ -175,9 +175,9 @@ def _iteration_rows(frame: pd.DataFrame, iteration: int | None) -> np.ndarray:
     return np.flatnonzero(iterations == iteration)
 
 
-def _split_scores(frame: pd.DataFrame, columns: list[str]) -> np.ndarray:
-    """The split columns as one float array (text cells of a saved file become NaN)."""
-    block = frame[columns]
+def _split_scores(frame: pd.DataFrame, positions: list[int]) -> np.ndarray:
+    """The split columns (by position) as one float array (text cells become NaN)."""
+    block = frame.iloc[:, positions]
     try:
         return block.to_numpy(dtype=float)
     except (TypeError, ValueError):
@@ -202,11 +202,11 @@ def cv_results_to_scores(
     ``attrs["pdcompare"]`` holds each model's parameters (``params``) and
     its row in ``frame`` (``rows``).
     """
-    metrics: dict[str, dict[int, str]] = {}
-    for column in frame.columns:
+    metrics: dict[str, dict[int, int]] = {}  # metric -> split number -> column position
+    for position, column in enumerate(frame.columns):
         match = _SPLIT_COLUMN.match(column) if isinstance(column, str) else None
         if match:
-            metrics.setdefault(match.group(2), {})[int(match.group(1))] = column
+            metrics.setdefault(match.group(2), {})[int(match.group(1))] = position
     if metric is None:
         if len(metrics) > 1:
             msg = (
@@ -221,7 +221,7 @@ def cv_results_to_scores(
     columns = metrics[metric]
     rows = _iteration_rows(frame, iteration)
     kept = frame.iloc[rows] if len(rows) < len(frame) else frame
-    values = _split_scores(kept, [columns[i] for i in sorted(columns)])
+    values = _split_scores(kept, [columns[i] for i in sorted(columns)])  # split order
     try:
         params = candidate_params(kept)
     except ValueError:

@@ -17,7 +17,7 @@ from pdcompare._validation import (
     unknown_name_error,
     warn,
 )
-from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.inputs.attrs import stored_attr
 from pdcompare.inputs.cv_results import cv_results_to_scores, is_cv_results
 from pdcompare.inputs.design import Design, resolve_design
 
@@ -270,10 +270,10 @@ def scores_data(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
         return benchmark_data(frame, **keywords)
     if is_cv_results(frame):
         frame = cv_results_to_scores(frame, metric=metric, names=names, iteration=iteration)
-        stored = pdcompare_attrs(frame).get("design")
+        stored = stored_attr(frame, "design")
     else:
         stored = None
-    stored = stored or pdcompare_attrs(frame).get("design")
+    stored = stored or stored_attr(frame, "design")
     values = validate_scores(frame)
     design = resolve_design(stored, **keywords)
     return ScoresData(names=frame.index, values=values, splits=frame.columns, design=design)
