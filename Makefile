@@ -27,8 +27,14 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/python -m pytest
 
+# Every benchmark at a quick size (a few minutes): pdcompare against its floor, interleaved.
+# Full sizes: run a script without --quick (see its docstring).
+BENCH_QUICK := bench_first_call bench_typical bench_allpairs bench_predictions \
+	bench_bootstrap_loss bench_wilcoxon
+
 bench: $(STAMP)
-	$(BIN)/python benchmarks/bench_pairwise.py
+	for script in $(BENCH_QUICK); do $(BIN)/python benchmarks/$$script.py --quick || exit 1; done
+	$(BIN)/python benchmarks/bench_pairwise.py 10 100 300
 
 # The site, offline, warnings as errors, every internal reference checked (-n).
 docs: $(DOCS_STAMP)

@@ -29,6 +29,46 @@ def result_meta(test: str, **fields: Any) -> dict[str, Any]:
     return {"kind": "result", "test": test, **fields}
 
 
+def model_columns(names: pd.Index | np.ndarray, i: np.ndarray, j: np.ndarray) -> tuple[Any, Any]:
+    """The ``model_1`` and ``model_2`` columns: categoricals over the model names.
+
+    A pair's names are codes into the (unique) model names, so no per-row
+    string is built: on pandas 3 with pyarrow a string column of
+    ``(names[i], names[j])`` is re-made and re-inferred per row, which costs
+    more than the test itself on all pairs of many models. Both columns share
+    one set of categories, every model name in sorted order where the names
+    sort (so ``sort_values`` orders them as strings would), and compare equal
+    to the names themselves (``result["model_1"] == "rbf"``, ``query``,
+    ``merge``, ``to_csv`` as with strings). Names that cannot be categories
+    (missing or duplicated labels) give plain object columns.
+
+    Examples
+    --------
+    >>> first, second = model_columns(pd.Index(["rbf", "linear"]), np.array([0]), np.array([1]))
+    >>> first.tolist(), second.tolist(), list(first.categories)
+    (['rbf'], ['linear'], ['linear', 'rbf'])
+    """
+    labels = names if isinstance(names, pd.Index) else pd.Index(names)
+    if labels.hasnans or not labels.is_unique:
+        as_objects = np.asarray(labels, dtype=object)
+        return as_objects.take(i), as_objects.take(j)
+    codes_1, codes_2, categories = np.asarray(i), np.asarray(j), labels
+    if not labels.is_monotonic_increasing:
+        try:
+            order = labels.argsort()
+        except TypeError:  # names of mixed types that do not sort: frame order
+            order = None
+        if order is not None:
+            position = np.empty(len(labels), dtype=np.intp)
+            position[order] = np.arange(len(labels))
+            codes_1, codes_2, categories = position.take(i), position.take(j), labels.take(order)
+    dtype = pd.CategoricalDtype(categories, ordered=False)
+    return (
+        pd.Categorical.from_codes(codes_1, dtype=dtype),
+        pd.Categorical.from_codes(codes_2, dtype=dtype),
+    )
+
+
 def pair_result(
     names: pd.Index | np.ndarray,
     i: np.ndarray,
@@ -57,9 +97,8 @@ def pair_result(
             )
             raise ValueError(msg)
         n_models = len(names)
-    # Gathering from a plain object array is much faster than indexing an Index.
-    labels = np.asarray(names, dtype=object)
-    data: dict[str, Any] = {"model_1": labels.take(i), "model_2": labels.take(j)}
+    first, second = model_columns(names, i, j)
+    data: dict[str, Any] = {"model_1": first, "model_2": second}
     for name, values in columns.items():
         data[name] = values
         if name == "pvalue" and alpha is not None:

@@ -26,7 +26,7 @@ def _predictions(predictions: pd.DataFrame, y: Any, models: Any, nan_policy: str
     from pdcompare.stats.predictions import correctness
 
     check_option("nan_policy", nan_policy, NAN_POLICIES)
-    data = predictions_data(predictions, y=y, models=models)
+    data = predictions_data(predictions, y=y, models=models, as_codes=True)
     correct, valid = correctness(data.y_true, data.y_pred, data.missing)
     truth_missing = bool(data.missing[:, 0].any())
     model_missing = data.missing[:, 1:].any(axis=0)
@@ -46,12 +46,13 @@ def _predictions(predictions: pd.DataFrame, y: Any, models: Any, nan_policy: str
 
 def _prediction_pairs(predictions: pd.DataFrame, a: Any, b: Any, y: Any, nan_policy: str):
     """Pairs of models (best = highest accuracy) and their counts on common samples."""
-    from pdcompare.stats.predictions import accuracies, pair_counts
+    from pdcompare.stats.predictions import PackedCorrectness
 
     data, correct, valid, incomplete = _predictions(predictions, y, None, nan_policy)
-    accuracy = accuracies(correct, valid)
+    packed = PackedCorrectness(correct, valid)
+    accuracy = packed.accuracies()
     i, j, scope = select_pairs(data.names, accuracy, a, b)
-    counts = pair_counts(correct, valid, i, j)
+    counts = packed.pair_counts(i, j)
     nan_rows = incomplete[i] | incomplete[j]
     counts = {k: np.where(nan_rows, np.nan, v) for k, v in counts.items()}
     order = np.argsort(-np.where(np.isnan(accuracy), -np.inf, accuracy), kind="stable")
@@ -281,7 +282,7 @@ def cochrans_q(
         msg = f"`models`: Cochran's Q compares at least 2 models; got {list(data.names)}."
         raise ValueError(msg)
     complete = valid.all(axis=1)
-    out = cochrans_q(correct[complete])
+    out = cochrans_q(correct if complete.all() else correct[complete])
     if incomplete.any():
         out = {**out, "statistic": np.nan, "pvalue": np.nan, "degenerate": False}
     if out["degenerate"]:

@@ -34,9 +34,23 @@ class PredictionsData:
 
 
 def predictions_data(
-    frame: pd.DataFrame, y: Hashable = "y", models: Sequence[Hashable] | None = None
+    frame: pd.DataFrame,
+    y: Hashable = "y",
+    models: Sequence[Hashable] | None = None,
+    *,
+    as_codes: bool = False,
 ) -> PredictionsData:
-    """Validate a predictions frame (truth column ``y``, one column per model)."""
+    """Validate a predictions frame (truth column ``y``, one column per model).
+
+    With ``as_codes=True``, ``y_true`` and ``y_pred`` are only good for
+    comparing a prediction with the truth (what McNemar's and the other
+    correctness tests need): numeric labels as numbers (ints stay ints),
+    string and categorical labels as integer codes of the truth's labels
+    (a label the truth never has gets -2, a missing one -1), built without
+    a Python object per entry; other labels (mixed types) as objects. A
+    prediction equals the truth exactly when the labels compare equal in
+    Python.
+    """
     if frame.shape[0] == 0:
         msg = "The predictions frame is empty; it needs one row per test sample."
         raise ValueError(msg)
@@ -65,21 +79,37 @@ def predictions_data(
     y_series = frame[y]
     preds = frame[model_columns]
     missing = np.column_stack([y_series.isna().to_numpy(), preds.isna().to_numpy()])
+    if as_codes:
+        coded = _comparable_labels(y_series, [preds[c] for c in model_columns])
+        if coded is not None:
+            return PredictionsData(
+                names=pd.Index(model_columns), y_true=coded[0], y_pred=coded[1], missing=missing
+            )
     columns = [_labels(preds[c]) for c in model_columns]
     if len({column.dtype for column in columns}) == 1:
-        y_pred = np.column_stack(columns)
+        y_pred = _stack(columns, columns[0].dtype)
     else:
-        # column_stack would cast mixed label types to a common one (ints to strings),
-        # and a prediction 1 would no longer equal a truth 1.
-        y_pred = np.empty((len(frame), len(columns)), dtype=object)
-        for k, column in enumerate(columns):
-            y_pred[:, k] = column
+        # A common dtype would cast mixed label types (ints to strings), and a
+        # prediction 1 would no longer equal a truth 1.
+        y_pred = _stack(columns, object)
     return PredictionsData(
         names=pd.Index(model_columns),
         y_true=_labels(y_series),
         y_pred=y_pred,
         missing=missing,
     )
+
+
+def _stack(columns: list[np.ndarray], dtype) -> np.ndarray:
+    """Columns side by side, each contiguous in memory (Fortran order).
+
+    One model's predictions are then read (compared with the truth, gathered
+    by a bootstrap resample) from one block of memory.
+    """
+    out = np.empty((len(columns[0]), len(columns)), dtype=dtype, order="F")
+    for k, column in enumerate(columns):
+        out[:, k] = column
+    return out
 
 
 def _labels(series: pd.Series) -> np.ndarray:
@@ -89,3 +119,61 @@ def _labels(series: pd.Series) -> np.ndarray:
     if pd.api.types.is_extension_array_dtype(series.dtype):
         return series.to_numpy(dtype=object, na_value=np.nan)
     return series.to_numpy()
+
+
+def _numbers(series: pd.Series) -> np.ndarray | None:
+    """Numeric labels as a numpy array (missing entries filled, they are masked), else None."""
+    dtype = series.dtype
+    if isinstance(dtype, np.dtype):
+        return series.to_numpy() if dtype.kind in "biuf" else None
+    if not pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
+        return None
+    numpy_dtype = getattr(dtype, "numpy_dtype", None)
+    if numpy_dtype is None or numpy_dtype.kind not in "biuf":
+        return None
+    fill = np.nan if numpy_dtype.kind == "f" else numpy_dtype.type(0)
+    return series.to_numpy(dtype=numpy_dtype, na_value=fill)
+
+
+def _is_text(dtype) -> bool:
+    """String dtypes ("str", "string") and categoricals of strings: coded without objects."""
+    if isinstance(dtype, pd.StringDtype):
+        return True
+    if isinstance(dtype, pd.CategoricalDtype):
+        categories = dtype.categories
+        return isinstance(categories.dtype, pd.StringDtype) or (
+            categories.dtype == object and categories.inferred_type == "string"
+        )
+    return False
+
+
+def _comparable_labels(
+    truth: pd.Series, predictions: list[pd.Series]
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """Truth and predictions as numbers or integer codes that compare as the labels do.
+
+    None when the labels are neither all numeric nor all strings: the caller
+    compares them as Python objects.
+    """
+    numbers = [_numbers(series) for series in (truth, *predictions)]
+    if all(values is not None for values in numbers):
+        common = np.result_type(*(values.dtype for values in numbers))
+        if common.kind == "f":
+            # Integers compared as floats are exact below 2**53 only.
+            for values in numbers:
+                large = values.dtype.kind in "iu" and values.size
+                if large and max(-int(values.min()), int(values.max())) >= 2**53:
+                    return None
+        return numbers[0], _stack(numbers[1:], np.result_type(*numbers[1:]))
+    if not all(_is_text(series.dtype) for series in (truth, *predictions)):
+        return None
+    truth_codes, labels = pd.factorize(truth)
+    labels = pd.Index(np.asarray(labels, dtype=object))
+    codes = np.empty((len(truth), len(predictions)), dtype=np.intp)
+    for k, series in enumerate(predictions):
+        column_codes, column_labels = pd.factorize(series)
+        # The few distinct labels of the column, looked up among the truth's.
+        position = labels.get_indexer(pd.Index(np.asarray(column_labels, dtype=object)))
+        position = np.append(np.where(position < 0, -2, position), -1)  # -1: missing
+        codes[:, k] = position[column_codes]
+    return truth_codes.astype(np.intp, copy=False), codes

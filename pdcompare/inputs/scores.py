@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -27,12 +28,11 @@ ALL_PAIRS = object()
 
 def _numeric_values(frame: pd.DataFrame) -> np.ndarray:
     """The frame's values as float64, NaN for missing, after checking the dtypes."""
-    bad = [
-        c
-        for c, dtype in frame.dtypes.items()
-        if not (pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype))
-    ]
-    if bad:
+    dtypes = frame.dtypes
+    # One check per distinct dtype (usually one), not per column.
+    wrong = [dtype for dtype in set(dtypes.tolist()) if not _is_score_dtype(dtype)]
+    if wrong:
+        bad = [c for c, dtype in dtypes.items() if dtype in wrong]
         shown = ", ".join(repr(c) for c in bad[:5]) + (", ..." if len(bad) > 5 else "")
         msg = (
             f"Split columns must hold numeric scores; column(s) {shown} do not. A scores frame "
@@ -42,6 +42,13 @@ def _numeric_values(frame: pd.DataFrame) -> np.ndarray:
         raise TypeError(msg)
     # Nullable dtypes (Float64 with pd.NA) become NaN.
     return frame.to_numpy(dtype=float, na_value=np.nan)
+
+
+def _is_score_dtype(dtype) -> bool:
+    """Numbers, not booleans (numpy or nullable)."""
+    if isinstance(dtype, np.dtype):
+        return dtype.kind in "iufc"
+    return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
 
 
 def row_means(values: np.ndarray) -> np.ndarray:
@@ -190,12 +197,12 @@ class ScoresData:
     splits: pd.Index
     design: Design
 
-    @property
+    @cached_property
     def means(self) -> np.ndarray:
         """Mean score of each model over its non-missing splits."""
         return row_means(self.values)
 
-    @property
+    @cached_property
     def order(self) -> np.ndarray:
         """Model positions, best first (by mean; ties keep frame order; NaN last)."""
         return rank_order(self.means, self.design.greater_is_better)

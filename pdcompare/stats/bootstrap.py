@@ -303,17 +303,21 @@ def _index_replicates(
     if metric.row_loss is not None:
         losses = _row_losses(y_true, y_pred, metric)
         estimate = losses.mean(axis=0)
+        # The weights form: a resample's mean loss is (times each row is drawn) @ losses / N,
+        # one pass over the losses of every model instead of a gather per model.
         for index in _index_chunks(n_rows, n_resamples, rng, per_row_bytes=16):
-            size = index.shape[0]
-            for k in range(n_models):
-                replicates[done : done + size, k] = losses[:, k][index].mean(axis=1)
-            done += size
+            for rows in index:
+                replicates[done] = np.bincount(rows, minlength=n_rows) @ losses
+                done += 1
+        replicates /= n_rows
         return estimate, replicates
-    estimate = np.array([_call(metric, y_true, y_pred[:, k]) for k in range(n_models)])
+    # Each model's predictions contiguous, so that a resample gathers from one block.
+    columns = y_pred.T if y_pred.flags.f_contiguous else np.ascontiguousarray(y_pred.T)
+    estimate = np.array([_call(metric, y_true, column) for column in columns])
     for index in _index_chunks(n_rows, n_resamples, rng, per_row_bytes=8):
         for rows in index:
             truth = y_true[rows]
-            replicates[done] = [_call(metric, truth, y_pred[rows, k]) for k in range(n_models)]
+            replicates[done] = [_call(metric, truth, column[rows]) for column in columns]
             done += 1
     return estimate, replicates
 

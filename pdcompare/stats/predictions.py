@@ -45,11 +45,111 @@ def correctness(y_true, y_pred, missing) -> tuple[np.ndarray, np.ndarray]:
     """
     missing = np.asarray(missing, dtype=bool)
     valid = ~missing[:, 1:] & ~missing[:, [0]]
-    # Comparing as Python objects matches labels of any dtype (1 == 1.0, strings, ...).
-    y_true = np.asarray(y_true, dtype=object)
-    y_pred = np.asarray(y_pred, dtype=object)
-    correct = np.asarray(y_pred == y_true[:, None], dtype=bool) & valid
+    y_true = np.asarray(y_true)
+    y_pred = np.asarray(y_pred)
+    if not _numpy_compares_like_python(y_true, y_pred):
+        # Comparing as Python objects matches labels of any dtype (1 == 1.0, strings, ...).
+        y_true = y_true.astype(object)
+        y_pred = y_pred.astype(object)
+    correct = np.asarray(y_pred == y_true[:, None], dtype=bool)
+    correct &= valid
     return correct, valid
+
+
+def _numpy_compares_like_python(y_true: np.ndarray, y_pred: np.ndarray) -> bool:
+    """Whether numpy's ``==`` on these arrays gives what Python's ``==`` on the labels would.
+
+    Numbers with numbers (bool, int, float; integers against floats only below
+    2**53, where the float conversion is exact) and text with text of one kind.
+    """
+    kinds = {y_true.dtype.kind, y_pred.dtype.kind}
+    if kinds <= set("US"):
+        return len(kinds) == 1
+    if not kinds <= set("biuf"):
+        return False
+    if "f" not in kinds or not kinds & set("iu"):
+        return True
+    return all(
+        values.dtype.kind not in "iu"
+        or not values.size
+        or max(-int(values.min()), int(values.max())) < 2**53
+        for values in (y_true, y_pred)
+    )
+
+
+#: Set bits of every byte, for counting without ``np.bitwise_count`` (numpy < 2).
+_BITS = np.array([bin(value).count("1") for value in range(256)], dtype=np.uint8)
+
+
+def _set_bits(packed: np.ndarray) -> np.ndarray:
+    """Number of set bits along the last axis of a packed uint8 array, as int64."""
+    counts = np.bitwise_count(packed) if hasattr(np, "bitwise_count") else _BITS[packed]
+    return counts.sum(axis=-1, dtype=np.int64)
+
+
+class PackedCorrectness:
+    """Correctness and usability of every model, one bit per sample, for counting pairs.
+
+    Every count a pair needs is the number of samples where two such bit
+    rows are both set: one ``&`` and a bit count over ``samples / 8`` bytes
+    per pair, for only the pairs asked for (m − 1 for one model against the
+    rest), instead of the m × m matrix products of all pairs.
+
+    Parameters
+    ----------
+    correct, valid : array_like of bool, shape (samples, models)
+        As returned by :func:`correctness`.
+    """
+
+    def __init__(self, correct, valid) -> None:
+        correct = np.asarray(correct, dtype=bool)
+        valid = np.asarray(valid, dtype=bool)
+        self.n_samples = correct.shape[0]
+        self.correct = np.packbits(np.ascontiguousarray(correct.T), axis=1)
+        self.n_correct = _set_bits(self.correct)
+        # Without missing entries every pair has every sample: no valid bits needed.
+        self.valid = None if valid.all() else np.packbits(np.ascontiguousarray(valid.T), axis=1)
+        self.n_valid = (
+            np.full(correct.shape[1], self.n_samples, dtype=np.int64)
+            if self.valid is None
+            else _set_bits(self.valid)
+        )
+
+    def accuracies(self) -> np.ndarray:
+        """Accuracy of each model on the samples where it and the truth are present."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return self.n_correct / self.n_valid
+
+    def pair_counts(self, i, j) -> dict[str, np.ndarray]:
+        """The counts of :func:`pair_counts` for the pairs ``(i, j)``, as float64."""
+        i = np.asarray(i, dtype=np.intp)
+        j = np.asarray(j, dtype=np.intp)
+        both_right = self._both(self.correct, i, self.correct, j)
+        if self.valid is None:
+            n = np.full(i.size, self.n_samples, dtype=np.int64)
+            correct_1, correct_2 = self.n_correct[i], self.n_correct[j]
+        else:
+            n = self._both(self.valid, i, self.valid, j)
+            # Model_1 right where model_2 is usable (model_1 right implies it is usable).
+            correct_1 = self._both(self.correct, i, self.valid, j)
+            correct_2 = self._both(self.correct, j, self.valid, i)
+        return {
+            "n": n.astype(float),
+            "correct_1": correct_1.astype(float),
+            "correct_2": correct_2.astype(float),
+            "only_1": (correct_1 - both_right).astype(float),
+            "only_2": (correct_2 - both_right).astype(float),
+        }
+
+    @staticmethod
+    def _both(first: np.ndarray, i: np.ndarray, second: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """Set bits of ``first[i] & second[j]``, pair by pair, in bounded memory."""
+        out = np.empty(i.size, dtype=np.int64)
+        step = max(1, (1 << 24) // max(first.shape[1], 1))
+        for start in range(0, i.size, step):
+            part = slice(start, start + step)
+            out[part] = _set_bits(first[i[part]] & second[j[part]])
+        return out
 
 
 def pair_counts(correct, valid, i, j) -> dict[str, np.ndarray]:
@@ -66,20 +166,7 @@ def pair_counts(correct, valid, i, j) -> dict[str, np.ndarray]:
     >>> {k: v.tolist() for k, v in out.items()}
     {'n': [4.0], 'correct_1': [3.0], 'correct_2': [2.0], 'only_1': [2.0], 'only_2': [1.0]}
     """
-    valid = np.asarray(valid, dtype=float)
-    right = np.asarray(correct, dtype=float) * valid
-    wrong = valid - right
-    # One matrix product gives a count for every pair; floats count exactly up to 2**53.
-    n = valid.T @ valid
-    right_on_common = right.T @ valid  # [p, q]: model p right where both p and q are usable
-    right_wrong = right.T @ wrong  # [p, q]: p right and q wrong
-    return {
-        "n": n[i, j],
-        "correct_1": right_on_common[i, j],
-        "correct_2": right_on_common[j, i],
-        "only_1": right_wrong[i, j],
-        "only_2": right_wrong[j, i],
-    }
+    return PackedCorrectness(correct, valid).pair_counts(i, j)
 
 
 def mcnemar(
@@ -127,17 +214,20 @@ def mcnemar(
     >>> round(float(sm_mcnemar([[0, 10], [25, 0]], exact=False).pvalue), 4)
     0.018
     """
-    from scipy import stats
-
     b = np.asarray(only_1, dtype=float)
     c = np.asarray(only_2, dtype=float)
     total = b + c
     use_exact = total < EXACT_BELOW if exact is None else np.full(np.shape(total), bool(exact))
     # Exact binomial test, as statsmodels: twice the lower tail at min(b, c), capped at 1.
     smaller = np.minimum(b, c)
-    trials = np.where(np.isnan(total), 0.0, total)
-    exact_p = np.minimum(2.0 * stats.binom.cdf(smaller, trials, 0.5), 1.0)
-    exact_p = np.where(np.isnan(total), np.nan, exact_p)
+    exact_p = np.full(np.shape(total), np.nan)
+    needed = use_exact & ~np.isnan(total)
+    if needed.any():  # scipy.stats (a slow first import) only when some pair needs it
+        from scipy import stats
+
+        exact_p[needed] = np.minimum(
+            2.0 * stats.binom.cdf(smaller[needed], total[needed], 0.5), 1.0
+        )
     # Chi-square approximation; no discordant sample makes it 0/0, which means "no evidence".
     no_discordant = (total == 0) & ~use_exact
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -193,10 +283,11 @@ def cochrans_q(correct) -> dict[str, float | bool]:
     >>> round(float(sm_cochrans_q(correct.astype(int)).pvalue), 4)
     0.1054
     """
-    correct = np.asarray(correct, dtype=float)
+    correct = np.asarray(correct, dtype=bool)
     k = correct.shape[1]
-    per_model = correct.sum(axis=0)
-    per_sample = correct.sum(axis=1)
+    # Counts as floats (exact integers) for the sums of squares below.
+    per_model = np.count_nonzero(correct, axis=0).astype(float)
+    per_sample = correct.sum(axis=1, dtype=np.int64).astype(float)
     total = per_model.sum()
     numerator = (k - 1) * (k * np.sum(per_model**2) - total**2)
     denominator = k * total - np.sum(per_sample**2)
@@ -292,6 +383,4 @@ def accuracies(correct, valid) -> np.ndarray:
     >>> accuracies(correct, np.array([[1, 1], [1, 1], [1, 0]], dtype=bool)).round(3).tolist()
     [0.667, 0.5]
     """
-    counted = np.asarray(valid, dtype=float).sum(axis=0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.asarray(correct, dtype=float).sum(axis=0) / counted
+    return PackedCorrectness(correct, valid).accuracies()

@@ -1,0 +1,71 @@
+"""Helpers shared by the benchmarks: interleaved timing, peak memory, ratio lines.
+
+Every benchmark times pdcompare and its floor (the shortest numpy code that
+computes the same numbers, result frame included) in one process, taking
+turns, and keeps each candidate's minimum: load on the machine then hits all
+candidates alike. Peak memory is the largest ``tracemalloc`` figure of one
+call (numpy and Python allocations), plus the growth of pyarrow's memory pool
+when pyarrow is loaded (Arrow strings are allocated outside tracemalloc's view).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+
+import numpy as np
+
+
+def interleaved(cases: dict[str, Callable[[], object]], rounds: int) -> dict[str, float]:
+    """Time every case once per round, in turn; keep each case's minimum (seconds)."""
+    best = dict.fromkeys(cases, np.inf)
+    for _ in range(rounds):
+        for name, function in cases.items():
+            start = time.perf_counter()
+            function()
+            best[name] = min(best[name], time.perf_counter() - start)
+    return best
+
+
+def _arrow_pool():
+    pyarrow = sys.modules.get("pyarrow")
+    return pyarrow.default_memory_pool() if pyarrow is not None else None
+
+
+def peak_mib(function: Callable[[], object]) -> float:
+    """Peak memory of one call in MiB: tracemalloc's peak plus Arrow's pool growth."""
+    pool = _arrow_pool()
+    arrow_before = pool.bytes_allocated() if pool is not None else 0
+    arrow_peak_before = pool.max_memory() if pool is not None else 0
+    tracemalloc.start()
+    try:
+        function()
+        traced = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    pool = _arrow_pool()
+    arrow = 0
+    if pool is not None:
+        # max_memory never decreases: only a new peak above the old one is visible.
+        arrow = max(0, pool.max_memory() - max(arrow_peak_before, arrow_before))
+    return (traced + arrow) / 2**20
+
+
+def frame_mib(frame) -> float:
+    """Memory of a result frame (deep: strings and categories included), in MiB."""
+    return float(frame.memory_usage(deep=True, index=True).sum()) / 2**20
+
+
+def report(title: str, best: dict[str, float], peaks: dict[str, float],
+           pairs: list[tuple[str, str]]) -> None:
+    """Print each case's time and peak, then the ratio of each (candidate, floor) pair."""
+    print(f"\n{title}")
+    print(f"  {'':44}{'time ms':>11}{'peak MiB':>10}")
+    for name, seconds in best.items():
+        peak = peaks.get(name)
+        shown = f"{peak:10.1f}" if peak is not None else f"{'':>10}"
+        print(f"  {name:44}{seconds * 1000:11.3f}{shown}")
+    for candidate, floor in pairs:
+        print(f"  {candidate} / {floor}: {best[candidate] / best[floor]:.2f}x")

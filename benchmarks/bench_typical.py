@@ -1,0 +1,139 @@
+"""A typical call: 20 models x 100 splits, ``summary``, ``corrected_ttest`` and ``bayes``.
+
+At this size the statistics are microseconds; what a call costs is what
+surrounds them (validation, the design, the pairs, the result frame). Each
+call is compared with its floor: the numpy code for the same numbers plus
+building the same result frame (``pd.DataFrame`` of the columns, model names
+as categoricals over the model index). Times are interleaved minima of many
+calls in one process.
+
+Target (issue 16): every call within 2x of floor + frame.
+
+Run: python benchmarks/bench_typical.py [--quick]
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pandas as pd
+from _bench import interleaved, peak_mib, report
+from scipy import special
+
+import pdcompare  # noqa: F401  (registers DataFrame.cmp)
+
+N_MODELS, N_SPLITS = 20, 100
+N_TRAIN, N_TEST = 90, 10
+RATIO = N_TEST / N_TRAIN
+ROPE = 0.01
+
+
+def make_scores(seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    fold = rng.normal(0.0, 0.04, size=N_SPLITS)
+    level = rng.normal(0.85, 0.02, size=(N_MODELS, 1))
+    values = level + fold + rng.normal(0.0, 0.02, size=(N_MODELS, N_SPLITS))
+    names = [f"model_{k:02d}" for k in range(N_MODELS)]
+    splits = [f"split{k}" for k in range(N_SPLITS)]
+    scores = pd.DataFrame(values, index=names, columns=splits)
+    return scores.cmp.set_design(n_train=N_TRAIN, n_test=N_TEST)
+
+
+def summary_floor(scores: pd.DataFrame) -> pd.DataFrame:
+    values = scores.to_numpy(dtype=float)
+    n = values.shape[1]
+    mean = values.mean(axis=1)
+    std = values.std(axis=1, ddof=1)
+    half = special.stdtrit(n - 1, 0.975) * std * np.sqrt(1.0 / n + RATIO)
+    order = np.argsort(-mean, kind="stable")
+    rank = np.empty(mean.size, dtype=np.int64)
+    rank[order] = np.arange(1, mean.size + 1)
+    frame = pd.DataFrame(
+        {"mean": mean, "std": std, "n_splits": np.full(mean.size, n), "rank": rank,
+         "ci_low": mean - half, "ci_high": mean + half},
+        index=pd.Index(scores.index, name="model"),
+    )
+    return frame.iloc[order]
+
+
+def _best_vs_rest(scores: pd.DataFrame):
+    values = scores.to_numpy(dtype=float)
+    n = values.shape[1]
+    means = values.mean(axis=1)
+    order = np.argsort(-means, kind="stable")
+    i, j = np.full(order.size - 1, order[0]), order[1:]
+    diff = values[i] - values[j]
+    mean = diff.mean(axis=1)
+    se = np.sqrt(diff.var(axis=1, ddof=1) * (1.0 / n + RATIO))
+    names = {
+        "model_1": pd.Categorical.from_codes(i, categories=scores.index),
+        "model_2": pd.Categorical.from_codes(j, categories=scores.index),
+    }
+    return i, j, mean, se, n - 1, names
+
+
+def ttest_floor(scores: pd.DataFrame) -> pd.DataFrame:
+    _, _, mean, se, df, names = _best_vs_rest(scores)
+    statistic = mean / se
+    pvalue = np.minimum(2.0 * special.stdtr(df, -np.abs(statistic)), 1.0)
+    k = pvalue.size
+    order = np.argsort(pvalue, kind="stable")
+    adjusted = np.empty_like(pvalue)
+    adjusted[order] = np.minimum(np.maximum.accumulate(pvalue[order] * (k - np.arange(k))), 1)
+    half = special.stdtrit(df, 0.975) * se
+    return pd.DataFrame({
+        **names, "mean_diff": mean, "statistic": statistic, "df": np.full(k, float(df)),
+        "pvalue": pvalue, "pvalue_adj": adjusted, "reject": adjusted <= 0.05,
+        "ci_low": mean - half, "ci_high": mean + half,
+    })
+
+
+def bayes_floor(scores: pd.DataFrame) -> pd.DataFrame:
+    i, j, mean, se, df, names = _best_vs_rest(scores)
+    worse = special.stdtr(df, (-ROPE - mean) / se)
+    below_high = special.stdtr(df, (ROPE - mean) / se)
+    better, rope = 1.0 - below_high, below_high - worse
+    half = special.stdtrit(df, 0.975) * se
+    n_models = len(scores.index)
+    code = np.select([better >= 0.95, worse >= 0.95, rope >= 0.95],
+                     [i, j, np.full(i.size, n_models + 1)], n_models)
+    decision = pd.Categorical.from_codes(
+        code, categories=[*map(str, scores.index), "undecided", "equivalent"]
+    )
+    return pd.DataFrame({
+        **names, "mean_diff": mean, "prob_better": better, "prob_rope": rope,
+        "prob_worse": worse, "ci_low": mean - half, "ci_high": mean + half, "decision": decision,
+    })
+
+
+def main() -> None:
+    rounds = 100 if "--quick" in sys.argv[1:] else 400
+    scores = make_scores()
+    cases = {
+        "summary()": lambda: scores.cmp.summary(),
+        "floor: summary": lambda: summary_floor(scores),
+        "corrected_ttest()": lambda: scores.cmp.corrected_ttest(),
+        "floor: corrected_ttest": lambda: ttest_floor(scores),
+        "bayes(rope=0.01)": lambda: scores.cmp.bayes(rope=ROPE),
+        "floor: bayes": lambda: bayes_floor(scores),
+    }
+    for function in cases.values():
+        function()
+    # The numbers agree with the floors.
+    mine, floor = scores.cmp.corrected_ttest(), ttest_floor(scores)
+    assert np.allclose(mine["pvalue_adj"], floor["pvalue_adj"], rtol=1e-9, atol=0)
+    assert (mine["model_2"].astype(str) == floor["model_2"].astype(str)).all()
+    mine, floor = scores.cmp.summary(), summary_floor(scores)
+    assert np.allclose(mine[["mean", "ci_low", "ci_high"]], floor[["mean", "ci_low", "ci_high"]])
+    best = interleaved(cases, rounds)
+    peaks = {name: peak_mib(function) for name, function in cases.items()}
+    names = list(cases)
+    report(f"typical call, {N_MODELS} models x {N_SPLITS} splits (best against the rest)",
+           best, peaks,
+           [(names[k], names[k + 1]) for k in range(0, len(names), 2)])
+    print(f"  (per call, minimum over {rounds} interleaved rounds)")
+
+
+if __name__ == "__main__":
+    main()
