@@ -70,3 +70,39 @@ def test_report_and_command_line_say_each_warning_once(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("pdcompare: warning:") == 1
     assert "2_poly" in err
+
+
+@pytest.mark.parametrize(
+    "method", ["mcnemar", "cochrans_q", "proportions_ztest", "accuracy_ci", "bootstrap"]
+)
+def test_probabilities_are_refused_where_labels_are_counted(method):
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, 60)
+    frame = pd.DataFrame({"y": y, "a": rng.random(60), "b": y})
+    with pytest.raises(ValueError, match=rf"`{method}` compares predicted labels.*column 'a'"):
+        getattr(frame.cmp, method)()
+    # Integer-valued floats are labels; a regression loss takes any number.
+    frame["a"] = (frame["a"] >= 0.5).astype(float)
+    getattr(frame.cmp, method)()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pd.DataFrame({"y": y * 1.5, "a": rng.random(60), "b": y + 0.25}).cmp.bootstrap(
+            score="mean_squared_error", n_resamples=20, random_state=0
+        )
+
+
+@pytest.mark.parametrize("method", ["mcnemar", "cochrans_q", "proportions_ztest"])
+def test_pd_na_in_object_predictions_is_a_missing_value(method):
+    rng = np.random.default_rng(3)
+    y = list(rng.integers(0, 2, 40))
+    a = [v if rng.random() < 0.8 else 1 - v for v in y]
+    b = [v if rng.random() < 0.6 else 1 - v for v in y]
+    frame = pd.DataFrame({"y": y, "a": a, "b": b}, dtype=object)
+    holed = frame.copy()
+    holed.loc[3, "a"] = pd.NA
+    got = getattr(holed.cmp, method)(nan_policy="omit")
+    expected = getattr(frame.drop(index=3).astype(int).cmp, method)()
+    pd.testing.assert_frame_equal(
+        got.drop(columns=["model_1", "model_2"], errors="ignore"),
+        expected.drop(columns=["model_1", "model_2"], errors="ignore"),
+    )

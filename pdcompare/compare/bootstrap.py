@@ -21,7 +21,13 @@ from pdcompare.inputs.predictions import predictions_data
 from pdcompare.inputs.scores import ALL_PAIRS, rank_order, select_pairs
 
 
-def _prediction_arrays(predictions: pd.DataFrame, y: Any, nan_policy: str, involved: Any = None):
+def _prediction_arrays(
+    predictions: pd.DataFrame,
+    y: Any,
+    nan_policy: str,
+    involved: Any = None,
+    labels_for: str | None = None,
+):
     """Names, truth, predictions and the models to score, after the missing-value policy.
 
     ``involved`` (model positions; all models when None) are the columns the
@@ -31,7 +37,7 @@ def _prediction_arrays(predictions: pd.DataFrame, y: Any, nan_policy: str, invol
     truth is missing, and warns; "raise" raises a ValueError naming them.
     """
     check_option("nan_policy", nan_policy, NAN_POLICIES)
-    data = predictions_data(predictions, y=y)
+    data = predictions_data(predictions, y=y, labels_for=labels_for)
     n_models = len(data.names)
     valid = np.zeros(n_models, dtype=bool)
     valid[np.arange(n_models) if involved is None else np.asarray(involved)] = True
@@ -155,7 +161,10 @@ def bootstrap(
     ci = check_fraction("ci", ci)
     check_option("method", method, INTERVAL_METHODS)
     rng = check_random_state(random_state)
-    names, y_true, y_pred, valid = _prediction_arrays(predictions, y, nan_policy)
+    labels_for = "bootstrap" if metric.count_based else None
+    names, y_true, y_pred, valid = _prediction_arrays(
+        predictions, y, nan_policy, labels_for=labels_for
+    )
     distribution = paired_bootstrap(
         y_true, y_pred, metric, n_resamples=n_resamples, random_state=rng, valid=valid
     )
@@ -239,7 +248,9 @@ def accuracy_ci(
 
     ci = check_fraction("ci", ci)
     check_option("method", method, PROPORTION_METHODS)
-    names, y_true, y_pred, valid = _prediction_arrays(predictions, y, nan_policy)
+    names, y_true, y_pred, valid = _prediction_arrays(
+        predictions, y, nan_policy, labels_for="accuracy_ci"
+    )
     table = accuracy_interval(y_true, y_pred, confidence=ci, method=method, valid=valid)
     order = rank_order(table["accuracy"])
     meta = results.result_meta(
@@ -371,7 +382,10 @@ def bootstrap_diff(
         names = predictions_data(predictions, y=y).names
         i, j, _ = select_pairs(names, np.zeros(len(names)), a, b)
         involved = [int(i[0]), int(j[0])]
-    names, y_true, y_pred, valid = _prediction_arrays(predictions, y, nan_policy, involved)
+    labels_for = "bootstrap_diff" if metric.count_based else None
+    names, y_true, y_pred, valid = _prediction_arrays(
+        predictions, y, nan_policy, involved, labels_for=labels_for
+    )
     distribution = paired_bootstrap(
         y_true, y_pred, metric, n_resamples=n_resamples, random_state=rng, valid=valid
     )

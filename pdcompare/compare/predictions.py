@@ -16,7 +16,7 @@ from pdcompare.inputs.predictions import predictions_data
 from pdcompare.inputs.scores import select_pairs
 
 
-def _predictions(predictions: pd.DataFrame, y: Any, models: Any, nan_policy: str):
+def _predictions(predictions: pd.DataFrame, y: Any, models: Any, nan_policy: str, test: str):
     """The predictions frame as arrays, with correctness and the models with missing values.
 
     Returns ``(data, correct, valid, incomplete)``: ``incomplete`` marks the
@@ -26,7 +26,7 @@ def _predictions(predictions: pd.DataFrame, y: Any, models: Any, nan_policy: str
     from pdcompare.stats.predictions import correctness
 
     check_option("nan_policy", nan_policy, NAN_POLICIES)
-    data = predictions_data(predictions, y=y, models=models, as_codes=True)
+    data = predictions_data(predictions, y=y, models=models, as_codes=True, labels_for=test)
     correct, valid = correctness(data.y_true, data.y_pred, data.missing)
     truth_missing = bool(data.missing[:, 0].any())
     model_missing = data.missing[:, 1:].any(axis=0)
@@ -44,11 +44,13 @@ def _predictions(predictions: pd.DataFrame, y: Any, models: Any, nan_policy: str
     return data, correct, valid, incomplete
 
 
-def _prediction_pairs(predictions: pd.DataFrame, a: Any, b: Any, y: Any, nan_policy: str):
+def _prediction_pairs(
+    predictions: pd.DataFrame, a: Any, b: Any, y: Any, nan_policy: str, test: str
+):
     """Pairs of models (best = highest accuracy) and their counts on common samples."""
     from pdcompare.stats.predictions import PackedCorrectness
 
-    data, correct, valid, incomplete = _predictions(predictions, y, None, nan_policy)
+    data, correct, valid, incomplete = _predictions(predictions, y, None, nan_policy, test)
     packed = PackedCorrectness(correct, valid)
     accuracy = packed.accuracies()
     i, j, scope = select_pairs(data.names, accuracy, a, b)
@@ -169,7 +171,9 @@ def mcnemar(
     alpha, p_adjust = check_test_options(
         alpha=alpha, correction=p_adjust, correction_keyword="p_adjust"
     )
-    data, i, j, scope, counts, models = _prediction_pairs(predictions, a, b, y, nan_policy)
+    data, i, j, scope, counts, models = _prediction_pairs(
+        predictions, a, b, y, nan_policy, "mcnemar"
+    )
     out = mcnemar(counts["only_1"], counts["only_2"], exact=exact, correction=correction)
     warn_pairs(
         data.names,
@@ -277,7 +281,9 @@ def cochrans_q(
     if models is not None and (isinstance(models, str) or not np.iterable(models)):
         msg = f"`models` must be a list of column names; got {models!r}."
         raise TypeError(msg)
-    data, correct, valid, incomplete = _predictions(predictions, y, models, nan_policy)
+    data, correct, valid, incomplete = _predictions(
+        predictions, y, models, nan_policy, "cochrans_q"
+    )
     if len(data.names) < 2:
         msg = f"`models`: Cochran's Q compares at least 2 models; got {list(data.names)}."
         raise ValueError(msg)
@@ -395,7 +401,9 @@ def proportions_ztest(
     alpha, correction = check_test_options(
         alternative=alternative, alpha=alpha, correction=correction
     )
-    data, i, j, scope, counts, models = _prediction_pairs(predictions, a, b, y, nan_policy)
+    data, i, j, scope, counts, models = _prediction_pairs(
+        predictions, a, b, y, nan_policy, "proportions_ztest"
+    )
     alternative = raw_alternative(alternative, True)  # higher accuracy is better
     out = proportions_ztest(
         counts["correct_1"], counts["correct_2"], counts["n"], alternative=alternative

@@ -33,12 +33,38 @@ class PredictionsData:
     missing: np.ndarray
 
 
+def refuse_probabilities(frame: pd.DataFrame, columns: Sequence[Hashable], test: str) -> None:
+    """A ValueError when a column of labels holds non-integer numbers (probabilities).
+
+    McNemar's test, Cochran's Q, the two-proportion z-test, the accuracy
+    interval and the classification scores of the bootstrap count correct
+    predictions: a probability never equals a label, so every prediction would
+    count as wrong and the test would be confidently wrong.
+    """
+    for column in columns:
+        series = frame[column]
+        if not pd.api.types.is_float_dtype(series.dtype):
+            continue
+        values = series.to_numpy(dtype=float, na_value=np.nan)
+        values = values[np.isfinite(values)]
+        fractional = values[values != np.round(values)]
+        if fractional.size:
+            msg = (
+                f"`{test}` compares predicted labels with the truth, but column {column!r} "
+                f"holds non-integer numbers ({fractional[0]:g}, ...), such as probabilities "
+                "or decision values. Pass labels: the classifier's predict(), or a threshold "
+                "such as (proba >= 0.5).astype(int)."
+            )
+            raise ValueError(msg)
+
+
 def predictions_data(
     frame: pd.DataFrame,
     y: Hashable = "y",
     models: Sequence[Hashable] | None = None,
     *,
     as_codes: bool = False,
+    labels_for: str | None = None,
 ) -> PredictionsData:
     """Validate a predictions frame (truth column ``y``, one column per model).
 
@@ -49,7 +75,8 @@ def predictions_data(
     (a label the truth never has gets -2, a missing one -1), built without
     a Python object per entry; other labels (mixed types) as objects. A
     prediction equals the truth exactly when the labels compare equal in
-    Python.
+    Python. ``labels_for`` (the name of a test that counts correct
+    predictions) refuses columns of non-integer numbers.
     """
     if frame.shape[0] == 0:
         msg = "The predictions frame is empty; it needs one row per test sample."
@@ -76,6 +103,8 @@ def predictions_data(
     if not model_columns:
         msg = f"The predictions frame has no model column besides the truth {y!r}."
         raise ValueError(msg)
+    if labels_for is not None:
+        refuse_probabilities(frame, [y, *model_columns], labels_for)
     y_series = frame[y]
     preds = frame[model_columns]
     missing = np.column_stack([y_series.isna().to_numpy(), preds.isna().to_numpy()])
@@ -118,7 +147,15 @@ def _labels(series: pd.Series) -> np.ndarray:
         series = series.astype(series.cat.categories.dtype)
     if pd.api.types.is_extension_array_dtype(series.dtype):
         return series.to_numpy(dtype=object, na_value=np.nan)
-    return series.to_numpy()
+    values = series.to_numpy()
+    if values.dtype == object:
+        # pd.NA (or None) in an object column: `pd.NA == label` has no truth value. The
+        # entry is masked as missing anyway; NaN compares as unequal to every label.
+        missing = series.isna().to_numpy()
+        if missing.any():
+            values = values.copy()
+            values[missing] = np.nan
+    return values
 
 
 def _numbers(series: pd.Series) -> np.ndarray | None:
