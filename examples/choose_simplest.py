@@ -23,7 +23,7 @@ Run: ``python examples/choose_simplest.py [FOLDER]``.
 
 from __future__ import annotations
 
-import argparse
+import sys
 import tempfile
 from pathlib import Path
 
@@ -55,11 +55,8 @@ def search(refit=True) -> GridSearchCV:
     return GridSearchCV(model, GRID, cv=CV, scoring="accuracy", refit=refit).fit(X, y)
 
 
-def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("folder", nargs="?", default=None, help="where to save the figure")
-    args = parser.parse_args(argv)
-    folder = Path(args.folder or tempfile.mkdtemp(prefix="pdcompare-"))
+def main(folder: str | Path | None = None) -> dict:
+    folder = Path(folder) if folder is not None else Path(tempfile.mkdtemp(prefix="pdcompare-"))
     folder.mkdir(parents=True, exist_ok=True)
 
     fitted = search()
@@ -89,4 +86,4 @@ def main(argv: list[str] | None = None) -> dict:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1] if len(sys.argv) > 1 else None)

@@ -23,7 +23,7 @@ two); the diagram is saved to FOLDER (a new temporary folder by default).
 
 from __future__ import annotations
 
-import argparse
+import sys
 import tempfile
 from pathlib import Path
 
@@ -38,11 +38,8 @@ import pdcompare  # noqa: F401  (registers DataFrame.cmp)
 from pdcompare.datasets import load_benchmark
 
 
-def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("folder", nargs="?", default=None, help="where to save the figure")
-    args = parser.parse_args(argv)
-    folder = Path(args.folder or tempfile.mkdtemp(prefix="pdcompare-"))
+def main(folder: str | Path | None = None) -> dict:
+    folder = Path(folder) if folder is not None else Path(tempfile.mkdtemp(prefix="pdcompare-"))
     folder.mkdir(parents=True, exist_ok=True)
 
     bench = load_benchmark()
@@ -85,4 +82,4 @@ def main(argv: list[str] | None = None) -> dict:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1] if len(sys.argv) > 1 else None)

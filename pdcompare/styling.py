@@ -343,7 +343,7 @@ def style(
         matrix. By default every row.
     caption : str, optional
         The table's caption; by default the test, the direction (higher or
-        lower is better), the correction and alpha (:func:`caption`); ``""``
+        lower is better), the correction and alpha (``pdcompare.styling.caption``); ``""``
         for none.
 
     Returns

@@ -20,7 +20,7 @@ def run(tmp_path_factory):
     spec.loader.exec_module(module)
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
-        out = module.main([str(tmp_path_factory.mktemp("figures"))])
+        out = module.main(tmp_path_factory.mktemp("figures"))
     return out, printed.getvalue()
 
 
