@@ -19,12 +19,19 @@ def bayes(
     b: Any = None,
     *,
     rope: float | tuple[float, float] = 0.0,
-    ci: float = 0.95,
+    ci: float | None = None,
     alpha: float = 0.05,
     nan_policy: str = "propagate",
+    prior: float | None = None,
+    n_samples: int | None = None,
+    random_state: Any = None,
     **design: Any,
 ) -> pd.DataFrame:
-    """Bayesian correlated t-test: the probability that one model is better than another.
+    """Bayesian comparison: the probability that one model is better than another.
+
+    On a scores frame, the Bayesian correlated t-test over the CV splits; on
+    a benchmark frame (several data sets), the Bayesian signed-rank test over
+    the data sets (see Notes).
 
     For each pair, the posterior of the mean score difference
     ``mu = model_1 - model_2`` over the CV splits gives the probability that
@@ -46,9 +53,14 @@ def bayes(
         means ``[-r, r]``; a ``(low, high)`` pair may be asymmetric. In the
         units of the scores (0.01 = one point of accuracy).
     ci : float, default 0.95
-        Level of the equal-tailed credible interval of ``mu``.
+        Level of the equal-tailed credible interval of ``mu`` (scores frames).
     alpha : float, default 0.05
         A decision needs a posterior probability of at least ``1 - alpha``.
+    prior, n_samples, random_state
+        Benchmark frames only: the weight of the pseudo-observation at 0
+        (default 0.5), the number of posterior samples (default 50000) and
+        the seed (an int or a ``numpy.random.Generator``) of the Dirichlet
+        draws of the Bayesian signed-rank test.
     nan_policy : {"propagate", "omit", "raise"}, default "propagate"
         "propagate": a pair with a missing score gets NaN results (with a
         warning); "omit": the splits missing for either model are dropped
@@ -62,7 +74,8 @@ def bayes(
     -------
     pandas.DataFrame
         One row per pair with columns ``model_1, model_2, mean_diff,
-        prob_better, prob_rope, prob_worse, ci_low, ci_high, decision``.
+        prob_better, prob_rope, prob_worse, ci_low, ci_high, decision``
+        (no interval on a benchmark frame).
         ``decision`` is model_1's name when ``prob_better >= 1 - alpha``,
         model_2's when ``prob_worse >= 1 - alpha``, ``"equivalent"`` when
         ``prob_rope >= 1 - alpha``, else ``"undecided"`` (missing for a NaN
@@ -92,6 +105,15 @@ def bayes(
     With ``greater_is_better=False`` (losses), "better" means lower scores:
     ``prob_better = P(mu < low)`` and ``prob_worse = P(mu > high)``, while
     ``mean_diff`` and the interval stay about ``model_1 - model_2``.
+
+    On a benchmark frame the unit is the data set: the test is the Bayesian
+    signed-rank test (Benavoli et al. 2014) on the per-data-set mean
+    differences, with a Dirichlet process prior whose pseudo-observation at
+    0 weighs ``prior``, as ``baycomp.SignedRankTest``: each probability is
+    the share of posterior samples in which that region (better, rope,
+    worse) has the largest mass, and ``mean_diff`` is the mean of the
+    per-data-set differences. Every pair is computed in one vectorised pass
+    from shared Dirichlet draws; the design is not needed.
 
     There is no multiple-testing correction, on purpose: posterior
     probabilities are not error rates controlled over a family of tests,
@@ -132,13 +154,36 @@ def bayes(
     >>> round(float(post.sf(0.01)), 3)
     0.5
     """
+    from pdcompare.inputs.benchmark import BenchmarkData
     from pdcompare.inputs.design import require_ratio
     from pdcompare.stats import bayes as core
 
     low, high = core.check_rope(rope)
-    ci = check_fraction("ci", ci)
     alpha = check_fraction("alpha", alpha)
     data = scores_data(scores, **design)
+    if isinstance(data, BenchmarkData):
+        if ci is not None:
+            msg = (
+                "`ci` applies to the correlated t-test of a scores frame; the signed-rank "
+                "test across data sets gives probabilities, not an interval."
+            )
+            raise TypeError(msg)
+        return _signed_rank(
+            data, a, b, (low, high), alpha, nan_policy, prior, n_samples, random_state
+        )
+    for keyword, value in (
+        ("prior", prior),
+        ("n_samples", n_samples),
+        ("random_state", random_state),
+    ):
+        if value is not None:
+            msg = (
+                f"`{keyword}` applies to the Bayesian signed-rank test of a benchmark frame "
+                "(several data sets); the correlated t-test of a scores frame is exact and "
+                "draws no samples."
+            )
+            raise TypeError(msg)
+    ci = check_fraction("ci", 0.95 if ci is None else ci)
     ratio = require_ratio(data.design, "bayes")
     i, j, scope = data.pairs(a, b)
     data.nan_pairs(i, j, nan_policy)
@@ -153,16 +198,8 @@ def bayes(
         greater_is_better=data.design.greater_is_better,
         nan_policy=nan_policy,
     )
-    model_1 = np.asarray(data.names[i], dtype=object)
-    model_2 = np.asarray(data.names[j], dtype=object)
     _warn_point_masses(data.names, i, j, out["mean_diff"], out["scale"])
-    code = out["decision"]
-    labels = np.array([None, "undecided", "equivalent"], dtype=object)
-    decision = labels[np.minimum(code, core.DECISION_EQUIVALENT) - core.DECISION_MISSING]
-    first = code == core.DECISION_MODEL_1
-    second = code == core.DECISION_MODEL_2
-    decision[first] = model_1[first]
-    decision[second] = model_2[second]
+    decision = decision_column(data.names, i, j, out["decision"])
     columns = {
         name: out[name]
         for name in (
@@ -177,6 +214,101 @@ def bayes(
     columns["decision"] = decision
     meta = scores_meta(
         "bayes", data, scope, rope=(low, high), ci=ci, alpha=alpha, nan_policy=nan_policy
+    )
+    return results.pair_result(data.names, i, j, columns, meta)
+
+
+def decision_column(names: pd.Index, i: np.ndarray, j: np.ndarray, code: np.ndarray) -> Any:
+    """The ``decision`` column: a model's name, "equivalent", "undecided", or missing.
+
+    Plain objects rather than a categorical: a categorical would save memory on
+    all pairs of many models, but could not be compared with ``model_1`` (whose
+    categories are the names alone), and ``decision == model_1`` is how a
+    reader asks which pairs model_1 wins.
+    """
+    from pdcompare.stats import bayes as core
+
+    labels = np.array([*np.asarray(names, dtype=object), "undecided", "equivalent", None])
+    codes = np.select(
+        [
+            code == core.DECISION_MODEL_1,
+            code == core.DECISION_MODEL_2,
+            code == core.DECISION_UNDECIDED,
+            code == core.DECISION_EQUIVALENT,
+        ],
+        [i, j, len(names), len(names) + 1],
+        len(names) + 2,
+    )
+    return labels[codes]
+
+
+def _signed_rank(
+    data: Any,
+    a: Any,
+    b: Any,
+    rope: tuple[float, float],
+    alpha: float,
+    nan_policy: str,
+    prior: float | None,
+    n_samples: int | None,
+    random_state: Any,
+) -> pd.DataFrame:
+    """The Bayesian signed-rank test of :func:`bayes` on a benchmark frame."""
+    from pdcompare._validation import check_positive_int
+    from pdcompare.compare._common import seed_of
+    from pdcompare.stats.bootstrap import check_random_state
+    from pdcompare.stats.signed_rank_bayes import signed_rank_pairs
+
+    low, high = rope
+    if low != -high:
+        msg = (
+            f"`rope` must be symmetric for the signed-rank test across data sets (a "
+            f"half-width r, or (-r, r)); got ({low:g}, {high:g})."
+        )
+        raise ValueError(msg)
+    prior = 0.5 if prior is None else prior
+    if isinstance(prior, bool) or not isinstance(prior, int | float) or not prior > 0:
+        msg = (
+            "`prior` must be a positive number (the weight of the pseudo-observation); "
+            f"got {prior!r}."
+        )
+        raise ValueError(msg)
+    n_samples = check_positive_int(
+        "n_samples", 50000 if n_samples is None else n_samples, minimum=100
+    )
+    rng = check_random_state(random_state)
+    i, j, scope = data.pairs(a, b)
+    data.nan_pairs(i, j, nan_policy)
+    out = signed_rank_pairs(
+        data.values,
+        i,
+        j,
+        rope=high,
+        prior=float(prior),
+        n_samples=n_samples,
+        alpha=alpha,
+        greater_is_better=data.design.greater_is_better,
+        random_state=rng,
+        omit=nan_policy == "omit",
+    )
+    columns = {name: out[name] for name in ("mean_diff", "prob_better", "prob_rope", "prob_worse")}
+    columns["decision"] = decision_column(data.names, i, j, out["decision"])
+    fields = {}
+    if scope == "pair":  # what the simplex plot of this one pair redraws its posterior from
+        differences = data.values[i[0]] - data.values[j[0]]
+        fields["differences"] = [None if np.isnan(d) else float(d) for d in differences]
+    meta = scores_meta(
+        "bayes",
+        data,
+        scope,
+        method="signed_rank",
+        rope=(low, high),
+        alpha=alpha,
+        prior=float(prior),
+        n_samples=n_samples,
+        random_state=seed_of(random_state),
+        nan_policy=nan_policy,
+        **fields,
     )
     return results.pair_result(data.names, i, j, columns, meta)
 

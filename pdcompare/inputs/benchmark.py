@@ -149,6 +149,34 @@ class BenchmarkData(ScoresData):
         )
         return complete
 
+    def nan_pairs(self, i: np.ndarray, j: np.ndarray, nan_policy: str) -> np.ndarray:
+        """Boolean mask of the pairs with a data set where either model has no score.
+
+        The tests of one pair at a time (Wilcoxon, sign, t, Bayesian signed-rank
+        across data sets): "omit" drops those data sets pair by pair and warns
+        naming them, "propagate" warns (those pairs get NaN results), "raise"
+        raises.
+        """
+        check_option("nan_policy", nan_policy, NAN_POLICIES)
+        missing = np.isnan(self.values)
+        has_nan = missing.any(axis=1)
+        mask = has_nan[i] | has_nan[j]
+        if mask.any():
+            models = [str(self.names[k]) for k in np.flatnonzero(has_nan)]
+            datasets = [str(d) for d in self.splits[missing.any(axis=0)]]
+            shown = datasets if len(datasets) <= 10 else [*datasets[:10], "..."]
+            problem = f"Model(s) {models} have no score on data set(s) {shown}"
+            if nan_policy == "omit":
+                warn(f"{problem}: each pair with them leaves those data sets out.")
+                return mask
+            apply_nan_policy(
+                nan_policy,
+                problem,
+                omit="drop those data sets pair by pair",
+                propagate="give those pairs NaN results",
+            )
+        return mask
+
 
 def benchmark_data(frame: pd.DataFrame, **keywords: Any) -> BenchmarkData:
     """Validate a benchmark frame and resolve its design (``greater_is_better`` above all)."""

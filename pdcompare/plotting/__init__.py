@@ -95,7 +95,12 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
         return plot_matrix(frame, ax=ax, **options)
     if meta.get("kind") == "result":
         test = meta.get("test")
-        if meta.get("unit") == "dataset" and meta.get("scope") == "all_pairs" and kind is None:
+        if meta.get("method") == "signed_rank" and meta.get("scope") == "pair":
+            from pdcompare.plotting.bayes import draw_simplex
+
+            return draw_simplex(frame, ax=ax, **options)
+        all_pairs = meta.get("unit") == "dataset" and meta.get("scope") == "all_pairs"
+        if all_pairs and test != "bayes" and kind is None:
             return cd.plot_cd(frame, ax=ax, **options)
         if kind is not None and kind in _SCORES_KINDS:
             msg = f"`kind`: {kind!r} draws a scores frame; a result frame draws with kind=None."

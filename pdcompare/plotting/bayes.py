@@ -281,3 +281,176 @@ def bayes_matrix_plot(
                 color="black" if light else "white",
             )
     return ax
+
+
+def draw_simplex(result: pd.DataFrame, *, ax=None, n_points: int = 3000, **kwargs: Any) -> Any:
+    """The posterior of a one-pair Bayesian signed-rank result in the barycentric triangle.
+
+    Each point is one posterior sample of the masses (model_1 better,
+    practically equivalent, model_2 better), drawn at the corners "better"
+    (bottom left), "rope" (top) and "worse" (bottom right), as baycomp's
+    ``plot_simplex``; the dashed lines split the triangle where each mass is
+    the largest, and each point takes the colour of its winner. The
+    probabilities at the corners are the result's, from all its samples.
+
+    Parameters
+    ----------
+    result : pandas.DataFrame
+        A one-pair result of ``bayes`` on a benchmark frame.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; by default a new figure.
+    n_points : int, default 3000
+        Posterior samples drawn (again, from the result's seed) as points.
+    **kwargs
+        Passed to ``Axes.scatter``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    import numpy as np
+
+    from pdcompare.stats.bootstrap import check_random_state
+    from pdcompare.stats.signed_rank_bayes import signed_rank_samples
+
+    meta = pdcompare_attrs(result)
+    if meta.get("method") != "signed_rank" or len(result) != 1 or "differences" not in meta:
+        msg = (
+            "The simplex shows one pair of a Bayesian signed-rank result: "
+            "bench.cmp.bayes(a, b, rope=...) on a benchmark frame, or "
+            'bench.cmp.plot("simplex", a=..., b=..., rope=...).'
+        )
+        raise ValueError(msg)
+    row = result.iloc[0]
+    first, second = row["model_1"], row["model_2"]
+    differences = np.array([np.nan if d is None else d for d in meta["differences"]], dtype=float)
+    z = -differences if meta.get("greater_is_better", True) else differences
+    rope = float(meta["rope"][1])
+    seed = meta.get("random_state")
+    samples = signed_rank_samples(
+        z[None, :],
+        rope=rope,
+        prior=meta.get("prior", 0.5),
+        n_samples=n_points,
+        random_state=check_random_state(seed),
+    )[:, 0, :]
+    height = np.sqrt(3.0) / 2.0
+    x = 0.5 * samples[:, 1] + samples[:, 2]
+    y = height * samples[:, 1]
+    colours = model_colours(result_models(result))
+    palette = np.array([colours.get(first, "C0"), "0.55", colours.get(second, "C1")], dtype=object)
+    winner = np.argmax(samples, axis=1)
+    ax = _axes(ax, figsize=(6.0, 5.6))
+    ax.plot([0, 1, 0.5, 0], [0, 0, height, 0], color="black", linewidth=1)
+    centre = (0.5, height / 3.0)
+    for edge in ((0.5, 0.0), (0.25, height / 2.0), (0.75, height / 2.0)):
+        ax.plot(
+            [centre[0], edge[0]], [centre[1], edge[1]], color="0.4", linestyle="--", linewidth=0.8
+        )
+    with matplotlib_options("the simplex plot", "Axes.scatter", kwargs):
+        ax.scatter(
+            x,
+            y,
+            s=kwargs.pop("s", 4),
+            c=list(palette[winner]),
+            alpha=kwargs.pop("alpha", 0.35),
+            linewidths=0,
+            **kwargs,
+        )
+    labels = (
+        (0.0, -0.05, f"{first} better\nP = {row['prob_better']:.3f}", "center", "top"),
+        (0.5, height + 0.03, f"rope ±{rope:g}\nP = {row['prob_rope']:.3f}", "center", "bottom"),
+        (1.0, -0.05, f"{second} better\nP = {row['prob_worse']:.3f}", "center", "top"),
+    )
+    for px, py, text, ha, va in labels:
+        ax.text(px, py, text, ha=ha, va=va, fontsize="small")
+    ax.set_xlim(-0.2, 1.2)
+    ax.set_ylim(-0.2, height + 0.18)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    n_datasets = int(np.sum(~np.isnan(differences)))
+    _figure_title(
+        ax,
+        None,
+        f"Bayesian signed-rank test: {first} vs {second}",
+        f"{n_datasets} data sets; posterior samples, each coloured by its largest region",
+    )
+    return ax
+
+
+@_scores_kind("simplex")
+def simplex_plot(
+    frame: pd.DataFrame,
+    *,
+    a: Any = None,
+    b: Any = None,
+    rope: float = 0.0,
+    prior: float | None = None,
+    n_samples: int | None = None,
+    random_state: Any = 0,
+    nan_policy: str = "propagate",
+    ax=None,
+    top: int | None = None,
+    **kwargs: Any,
+) -> Any:
+    """The Bayesian signed-rank test of two models across data sets, in a triangle.
+
+    Drawn by ``bench.cmp.plot("simplex", a=..., b=..., rope=...)`` on a
+    benchmark frame (several data sets); the picture of
+    :func:`draw_simplex` for the result of ``bench.cmp.bayes(a, b, ...)``.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A benchmark frame.
+    a, b : model name, optional
+        The pair. Without ``b``, ``a`` against the best other model; without
+        either, the best model against the runner-up.
+    rope : float, default 0.0
+        Half-width of the region of practical equivalence.
+    prior, n_samples, random_state, nan_policy
+        As for ``bayes`` on a benchmark frame; ``random_state`` defaults to 0
+        so that the picture is the same on every call.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; by default a new figure.
+    top : int, optional
+        Ignored (the picture shows two models).
+    **kwargs
+        Passed to ``Axes.scatter``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from pdcompare.datasets import load_benchmark
+    >>> ax = load_benchmark().cmp.plot("simplex", a="svc_rbf", b="forest", rope=0.01)
+    >>> ax.get_title().splitlines()[0]
+    'Bayesian signed-rank test: svc_rbf vs forest'
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close("all")
+    """
+    from pdcompare.compare.bayes import bayes
+    from pdcompare.inputs.benchmark import is_benchmark
+
+    if not is_benchmark(frame):
+        msg = (
+            'plot("simplex") draws the Bayesian signed-rank test across data sets: it needs a '
+            'benchmark frame; for the folds of one data set use plot("posterior").'
+        )
+        raise ValueError(msg)
+    options = {
+        "rope": rope,
+        "prior": prior,
+        "n_samples": n_samples,
+        "random_state": random_state,
+        "nan_policy": nan_policy,
+    }
+    if b is None:
+        first = bayes(frame, a, **{**options, "n_samples": 200}).iloc[0]
+        a, b = first["model_1"], first["model_2"]
+    result = bayes(frame, a, b, **options)
+    return draw_simplex(result, ax=ax, **kwargs)
