@@ -28,8 +28,10 @@ from pdcompare.compare.bayes import bayes, posterior
 from pdcompare.compare.bootstrap import accuracy_ci, bootstrap, bootstrap_diff
 from pdcompare.compare.datasets import friedman
 from pdcompare.compare.dietterich import ftest_5x2cv, ttest_5x2cv
+from pdcompare.compare.meta import random_effects
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
+from pdcompare.compare.per_dataset import per_dataset
 from pdcompare.compare.predictions import cochrans_q, mcnemar, proportions_ztest
 from pdcompare.compare.select import refit_rule, select
 from pdcompare.compare.summary import scores, set_design, summary
@@ -57,9 +59,11 @@ __all__ = [
     "mcnemar",
     "means",
     "pairwise",
+    "per_dataset",
     "plot",
     "posterior",
     "proportions_ztest",
+    "random_effects",
     "refit_rule",
     "report",
     "scores",

@@ -27,7 +27,10 @@ def _caller_stacklevel() -> int:
     """Return the stacklevel of the first frame outside the pdcompare package."""
     frame = sys._getframe(1)
     level = 1
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR):
+    while frame is not None and (
+        os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR)
+        or frame.f_code.co_filename == contextlib.__file__  # warnings_once's `with`
+    ):
         frame = frame.f_back
         level += 1
     return level

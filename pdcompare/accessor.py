@@ -21,8 +21,10 @@ from pdcompare.compare.bayes import bayes, posterior
 from pdcompare.compare.bootstrap import accuracy_ci, bootstrap, bootstrap_diff
 from pdcompare.compare.datasets import friedman
 from pdcompare.compare.dietterich import ftest_5x2cv, ttest_5x2cv
+from pdcompare.compare.meta import random_effects
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
+from pdcompare.compare.per_dataset import per_dataset
 from pdcompare.compare.predictions import cochrans_q, mcnemar, proportions_ztest
 from pdcompare.compare.select import select
 from pdcompare.compare.summary import scores, set_design, summary
@@ -88,6 +90,8 @@ class CompareAccessor:
     # benchmark frames (models x data sets)
     means = _method(means)
     friedman = _method(friedman)
+    per_dataset = _method(per_dataset)
+    random_effects = _method(random_effects)
 
     # tests on a scores frame
     corrected_ttest = _method(corrected_ttest)

@@ -30,8 +30,9 @@ def _predictions():
 
 def _benchmark():
     rng = np.random.default_rng(5)
-    columns = pd.MultiIndex.from_product([["d1", "d2", "d3", "d4"], range(3)],
-                                         names=["dataset", "split"])
+    columns = pd.MultiIndex.from_product(
+        [["d1", "d2", "d3", "d4"], range(3)], names=["dataset", "split"]
+    )
     return pd.DataFrame(rng.uniform(0.6, 0.9, (3, 12)), index=["a", "b", "c"], columns=columns)
 
 
@@ -57,6 +58,8 @@ FRAME_CALLS = {
     "select": (SCORES, ("one_se",), {"by": ["2_poly", "linear", "3_poly", "rbf"]}),
     "means": (_benchmark(), (), {}),
     "friedman": (_benchmark(), (), {}),
+    "per_dataset": (_benchmark(), ("corrected_ttest",), {"cv": 3}),
+    "random_effects": (_benchmark(), (), {"cv": 3, "method": "pm"}),
 }
 
 PUBLIC = [*FRAME_CALLS, "matrix", "posterior", "plot", "style", "report"]
