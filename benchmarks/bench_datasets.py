@@ -24,7 +24,10 @@ Target (issue 14): 1,000 models x 200 data sets, summary + Friedman + Nemenyi
 all pairs, at least 20x faster than scikit-posthocs' Nemenyi plus scipy's
 Friedman.
 
-Run: python benchmarks/bench_datasets.py [n_models ...]   (default: 10 100 1000)
+Then the Bayesian signed-rank test of all pairs against baycomp's per-pair
+loop (``signed_rank_section``).
+
+Run: python benchmarks/bench_datasets.py [--quick] [n_models ...]   (default: 10 100 1000)
 
 To add a section (all-pairs Wilcoxon, Bayesian signed-rank, ...), write a
 function ``name_case(values) -> Row`` and list it in ``CASES`` below.
@@ -75,8 +78,12 @@ def make_table(n_models: int, n_datasets: int = N_DATASETS, seed: int = 0) -> np
     return np.minimum(1.0, difficulty + skill + noise).round(3)
 
 
-def interleaved(core: Callable[[], object], reference: Callable[[], object],
-                repeats: int, reference_repeats: int):
+def interleaved(
+    core: Callable[[], object],
+    reference: Callable[[], object],
+    repeats: int,
+    reference_repeats: int,
+):
     """Median times of alternating runs, and the last results of each."""
     core_times, reference_times = [], []
     core_result = reference_result = None
@@ -89,8 +96,12 @@ def interleaved(core: Callable[[], object], reference: Callable[[], object],
             start = time.perf_counter()
             reference_result = reference()
             reference_times.append(time.perf_counter() - start)
-    return (statistics.median(core_times), statistics.median(reference_times),
-            core_result, reference_result)
+    return (
+        statistics.median(core_times),
+        statistics.median(reference_times),
+        core_result,
+        reference_result,
+    )
 
 
 def peak_mb(function: Callable[[], object]) -> float:
@@ -155,9 +166,18 @@ def nemenyi_case(values: np.ndarray) -> Row:
     if m == k:
         diff = max(diff, float(np.max(np.abs(pairs["pvalue"] - matrix[i, j]))))
     assert abs(test["statistic"] - friedman.statistic) <= 1e-9 * friedman.statistic
-    return Row("mean ranks + friedman + nemenyi", k, n, i.size, core_time,
-               reference_time * scale if m < k else reference_time, m, diff,
-               peak_mb(core), peak_mb(reference))
+    return Row(
+        "mean ranks + friedman + nemenyi",
+        k,
+        n,
+        i.size,
+        core_time,
+        reference_time * scale if m < k else reference_time,
+        m,
+        diff,
+        peak_mb(core),
+        peak_mb(reference),
+    )
 
 
 def conover_case(values: np.ndarray) -> Row:
@@ -175,8 +195,18 @@ def conover_case(values: np.ndarray) -> Row:
     core()
     core_time, reference_time, out, matrix = interleaved(core, reference, REPEATS, 3)
     diff = float(np.max(np.abs(out["pvalue"] - matrix[i, j])))
-    return Row("conover", k, n, i.size, core_time, reference_time, k, diff,
-               peak_mb(core), peak_mb(reference))
+    return Row(
+        "conover",
+        k,
+        n,
+        i.size,
+        core_time,
+        reference_time,
+        k,
+        diff,
+        peak_mb(core),
+        peak_mb(reference),
+    )
 
 
 # Sections run for every size. Add new ones here (all-pairs Wilcoxon across data
@@ -186,6 +216,60 @@ CASES: list[Callable[[np.ndarray], Row]] = [
     nemenyi_case,
     conover_case,
 ]
+
+
+def signed_rank_section(quick: bool = False) -> None:
+    """The Bayesian signed-rank test on all pairs against baycomp's per-pair loop.
+
+    baycomp's ``SignedRankTest`` makes an (n+1) x (n+1) product per sample and
+    pair; a few pairs are timed and the time scaled by the number of pairs.
+    Target (issue 15): 30 models x 100 data sets, 10,000 samples, at least
+    100x faster; and the time and peak memory at 100 models x 200 data sets.
+    """
+    from baycomp import SignedRankTest
+
+    from pdcompare.stats.signed_rank_bayes import signed_rank_pairs
+
+    sizes = [(10, 50, 2000)] if quick else [(30, 100, 10_000), (100, 200, 10_000)]
+    for n_models, n_datasets, n_samples in sizes:
+        values = make_table(n_models, n_datasets)
+        i, j = np.triu_indices(n_models, 1)
+
+        def core(values=values, i=i, j=j, n_samples=n_samples):
+            return signed_rank_pairs(
+                values,
+                i,
+                j,
+                rope=0.01,
+                n_samples=n_samples,
+                random_state=np.random.default_rng(0),
+            )
+
+        probe = 2 if n_models > 30 else 3
+        core_times, reference_times = [], []
+        for _ in range(2 if n_models > 30 else 3):  # interleaved
+            start = time.perf_counter()
+            out = core()
+            core_times.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            reference = [
+                SignedRankTest.probs(
+                    values[a], values[b], rope=0.01, nsamples=n_samples, random_state=0
+                )
+                for a, b in zip(i[:probe], j[:probe], strict=True)
+            ]
+            reference_times.append((time.perf_counter() - start) / probe * i.size)
+        ours = np.column_stack([out["prob_better"], out["prob_rope"], out["prob_worse"]])[:probe]
+        diff = float(np.max(np.abs(ours - np.array(reference))))
+        core_time, reference_time = min(core_times), min(reference_times)
+        print(
+            f"{'bayesian signed-rank, rope 0.01':34s} {n_models:5d} models x {n_datasets} data "
+            f"sets ({i.size:7d} pairs, {n_samples} samples): pdcompare {core_time:8.3f} s, "
+            f"baycomp loop {reference_time:9.1f} s* -> {reference_time / core_time:7.1f}x; "
+            f"max |P diff| {diff:.3f} (Monte Carlo); peak memory {peak_mb(core):.0f} MB  "
+            f"(* baycomp timed on {probe} pairs, scaled by pairs)",
+            flush=True,
+        )
 
 
 def main(sizes: list[int]) -> None:
@@ -204,11 +288,17 @@ def main(sizes: list[int]) -> None:
                 f"{row.reference:9.3f} s{'*' if scaled else ' '} -> "
                 f"{row.reference / row.core:7.1f}x; max |p diff| {row.max_abs_pvalue_diff:.1e}; "
                 f"peak memory {row.core_peak_mb:.0f} MB vs {row.reference_peak_mb:.0f} MB"
-                + (f"  (* reference timed on {row.reference_models} models, scaled by pairs)"
-                   if scaled else ""),
+                + (
+                    f"  (* reference timed on {row.reference_models} models, scaled by pairs)"
+                    if scaled
+                    else ""
+                ),
                 flush=True,
             )
 
 
 if __name__ == "__main__":
-    main([int(arg) for arg in sys.argv[1:]] or [10, 100, 1000])
+    quick = "--quick" in sys.argv
+    arguments = [int(arg) for arg in sys.argv[1:] if arg != "--quick"]
+    main(arguments or ([10, 100] if quick else [10, 100, 1000]))
+    signed_rank_section(quick)

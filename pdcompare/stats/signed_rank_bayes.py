@@ -32,8 +32,10 @@ from pdcompare.stats.bayes import (
     DECISION_UNDECIDED,
 )
 
-#: Elements of the (samples, pairs, data sets) blocks worked on at once.
-CHUNK_ELEMENTS = 1_000_000
+#: Elements of the (data sets, pairs, samples) blocks worked on at once.
+CHUNK_ELEMENTS = 1 << 19
+#: Samples per block: long contiguous rows make the gathers copies of whole rows.
+SAMPLE_BLOCK = 2048
 
 
 def _prefix_lengths(z: np.ndarray, threshold: float) -> tuple[np.ndarray, ...]:
@@ -58,6 +60,15 @@ def _prefix_lengths(z: np.ndarray, threshold: float) -> tuple[np.ndarray, ...]:
     return tuple(counts)
 
 
+def _flat_positions(strict: np.ndarray, loose: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """Rows of prefix lengths (pairs, m) in the running sums ((m + 1) * pairs), data-set major."""
+    pairs, _ = strict.shape
+    pair = np.arange(pairs)[:, None]
+    ties = not np.array_equal(strict, loose)
+    rows = (strict * pairs + pair).T.ravel()
+    return rows, (loose * pairs + pair).T.ravel() if ties else None
+
+
 def _walsh_mass(
     w: np.ndarray, running: np.ndarray, strict: np.ndarray, loose: np.ndarray | None
 ) -> np.ndarray:
@@ -76,13 +87,66 @@ def _walsh_mass(
     return np.einsum("mps,mps->ps", w, gathered)
 
 
-def _flat_positions(strict: np.ndarray, loose: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-    """Rows of prefix lengths (pairs, m) in the running sums ((m + 1) * pairs), data-set major."""
-    pairs, _ = strict.shape
-    pair = np.arange(pairs)[:, None]
-    ties = not np.array_equal(strict, loose)
-    rows = (strict * pairs + pair).T.ravel()
-    return rows, (loose * pairs + pair).T.ravel() if ties else None
+def _mass_blocks(
+    z: np.ndarray, *, rope: float, prior: float, n_samples: int, rng: np.random.Generator
+):
+    """Posterior masses of the pairs' Walsh sums, block by block.
+
+    ``z`` (pairs, n) are the differences, NaN for a data set a pair leaves
+    out. Yields ``(samples, pairs, below, not_above)``: two slices and the
+    masses below the rope and not above it, each (pairs in the slice, samples
+    in the slice). The Dirichlet draws of a block of samples are made once and
+    shared by every pair, so the result does not depend on how pairs are
+    grouped.
+    """
+    pairs, n = z.shape
+    # z_0 = 0 is the pseudo-observation; missing data sets go last (at +inf) with weight 0.
+    z = np.concatenate([np.zeros((pairs, 1)), z], axis=1)
+    valid = ~np.isnan(z)
+    z = np.where(valid, z, np.inf)
+    order = np.argsort(z, axis=1, kind="stable")
+    z_sorted = np.take_along_axis(z, order, axis=1)
+    valid_sorted = np.take_along_axis(valid, order, axis=1)
+    prefix = _prefix_lengths(z_sorted, 2.0 * rope)
+    incomplete = not valid.all()
+    m = n + 1
+    alphas = np.ones(m)
+    alphas[0] = prior
+    sample_step = max(1, min(n_samples, SAMPLE_BLOCK))
+    pair_step = max(1, CHUNK_ELEMENTS // (m * sample_step))
+    # Per block of pairs: the sorted order and the rows of the prefix lengths, data-set major.
+    pair_blocks = []
+    for first in range(0, pairs, pair_step):
+        chosen = slice(first, min(first + pair_step, pairs))
+        low = _flat_positions(prefix[0][chosen], prefix[1][chosen])
+        high = _flat_positions(prefix[2][chosen], prefix[3][chosen]) if rope > 0 else None
+        keep = valid_sorted[chosen].T[:, :, None] if incomplete else None
+        pair_blocks.append((chosen, order[chosen].T.ravel(), low, high, keep))
+    for start in range(0, n_samples, sample_step):
+        samples = slice(start, min(start + sample_step, n_samples))
+        size = samples.stop - samples.start
+        draws = np.ascontiguousarray(rng.dirichlet(alphas, size=size).T)  # (m, samples)
+        for chosen, flat_order, low, high, keep in pair_blocks:
+            width = chosen.stop - chosen.start
+            # The draws in each pair's sorted order, laid out (m, pairs, samples): the k-th
+            # smallest of every pair is one contiguous block, so the running sums are one
+            # vector addition per data set, over the pairs and samples of the block.
+            w = np.take(draws, flat_order, axis=0).reshape(m, width, size)
+            if keep is not None:
+                # A pair's missing data sets weigh 0 and its other weights are renormalised:
+                # again Dirichlet, by the aggregation property.
+                w *= keep
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    w /= w.sum(axis=0, keepdims=True)
+            running = np.empty((m + 1, width, size))
+            running[0] = 0.0
+            for k in range(m):
+                np.add(running[k], w[k], out=running[k + 1])
+            running = running.reshape((m + 1) * width, size)
+            below = _walsh_mass(w, running, *low)
+            # One threshold when rope is 0: what is not below is above (ties split half and half).
+            not_above = _walsh_mass(w, running, *high) if high is not None else below
+            yield samples, chosen, below, not_above
 
 
 def signed_rank_samples(
@@ -128,56 +192,16 @@ def signed_rank_samples(
     the same distribution, sampled by an ``n x n`` product per sample.
     """
     differences = np.atleast_2d(np.asarray(differences, dtype=float))
-    pairs, n = differences.shape
+    pairs = differences.shape[0]
     rng = np.random.default_rng() if random_state is None else random_state
-    # z_0 = 0 is the pseudo-observation; missing data sets go last (at +inf) with weight 0.
-    z = np.concatenate([np.zeros((pairs, 1)), differences], axis=1)
-    valid = ~np.isnan(z)
-    z = np.where(valid, z, np.inf)
-    order = np.argsort(z, axis=1, kind="stable")
-    z_sorted = np.take_along_axis(z, order, axis=1)
-    valid_sorted = np.take_along_axis(valid, order, axis=1)
-    lt_low, le_low, lt_high, le_high = _prefix_lengths(z_sorted, 2.0 * rope)
-    low_strict, low_loose = _flat_positions(lt_low, le_low)
-    high_strict, high_loose = _flat_positions(lt_high, le_high)
-    flat_order = order.T.ravel()  # data-set major: (m, pairs)
-    incomplete = not valid.all()
-    alphas = np.ones(n + 1)
-    alphas[0] = prior
-    m = n + 1
     out = np.empty((n_samples, pairs, 3))
-    step = max(1, CHUNK_ELEMENTS // max(pairs * m, 1))
-    valid_sorted = valid_sorted.T[:, :, None]
-    for start in range(0, n_samples, step):
-        draws = rng.dirichlet(alphas, size=min(step, n_samples - start))
-        size = len(draws)
-        # The draws in each pair's sorted order, laid out (m, pairs, samples): the k-th
-        # smallest of every pair is one contiguous block, so the running sums are one
-        # vector addition per data set, over all pairs and samples at once.
-        w = np.take(np.ascontiguousarray(draws.T), flat_order, axis=0).reshape(m, pairs, size)
-        if incomplete:
-            # A pair's missing data sets weigh 0 and its other weights are renormalised:
-            # again Dirichlet, by the aggregation property.
-            w *= valid_sorted
-            with np.errstate(invalid="ignore", divide="ignore"):
-                w /= w.sum(axis=0, keepdims=True)
-        running = np.empty((m + 1, pairs, size))
-        running[0] = 0.0
-        for k in range(m):
-            np.add(running[k], w[k], out=running[k + 1])
-        running = running.reshape((m + 1) * pairs, size)
-        below_rope = _walsh_mass(w, running, low_strict, low_loose).T
-        block = out[start : start + size]
-        block[..., 0] = below_rope
-        if rope > 0:
-            not_above = _walsh_mass(w, running, high_strict, high_loose).T
-            block[..., 1] = not_above - below_rope
-            block[..., 2] = 1.0 - not_above
-        else:  # one threshold, 0: what is not below is above (ties split half and half)
-            block[..., 1] = 0.0
-            block[..., 2] = 1.0 - below_rope
-    empty = ~valid[:, 1:].any(axis=1)
-    out[:, empty, :] = np.nan
+    blocks = _mass_blocks(differences, rope=rope, prior=prior, n_samples=n_samples, rng=rng)
+    for samples, chosen, below, not_above in blocks:
+        block = out[samples, chosen]
+        block[..., 0] = below.T
+        block[..., 1] = (not_above - below).T
+        block[..., 2] = 1.0 - not_above.T
+    out[:, np.isnan(differences).all(axis=1), :] = np.nan
     return out
 
 
@@ -252,12 +276,20 @@ def signed_rank_pairs(
     if not omit:
         z = np.where(incomplete[:, None], np.nan, z)
         mean_diff = np.where(incomplete, np.nan, mean_diff)
-    samples = signed_rank_samples(
-        z, rope=rope, prior=prior, n_samples=n_samples, random_state=random_state
-    )
-    winners = np.argmax(samples, axis=2)  # first of equal masses, as baycomp
-    shares = np.stack([(winners == k).mean(axis=0) for k in range(3)], axis=1)
-    nan = np.isnan(samples[0, :, 0])
+    rng = np.random.default_rng() if random_state is None else random_state
+    # Each sample goes to the region of largest mass, the first of equal ones (as
+    # baycomp's argmax); only the counts are kept, not the samples.
+    wins = np.zeros((len(i), 3))
+    blocks = _mass_blocks(z, rope=rope, prior=prior, n_samples=n_samples, rng=rng)
+    for _, chosen, below, not_above in blocks:
+        inside, above = not_above - below, 1.0 - not_above
+        first = (below >= inside) & (below >= above)
+        second = ~first & (inside >= above)
+        wins[chosen, 0] += first.sum(axis=1)
+        wins[chosen, 1] += second.sum(axis=1)
+        wins[chosen, 2] += below.shape[1] - first.sum(axis=1) - second.sum(axis=1)
+    shares = wins / n_samples
+    nan = np.isnan(z).all(axis=1)
     shares[nan] = np.nan
     better, inside, worse = shares.T
     threshold = 1.0 - alpha
