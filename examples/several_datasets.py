@@ -15,7 +15,12 @@ data set, and the tests compare those means.
    sets (Holm-corrected), and with Nemenyi's mean-rank test;
 4. the critical-difference diagram, drawn from the Nemenyi result itself: a
    bar joins models that no test tells apart;
-5. the report in plain words.
+5. the Bayesian signed-rank test with a region of practical equivalence of
+   one point of accuracy: P(better), P(equivalent), P(worse) per pair, and
+   one pair's posterior in a triangle;
+6. the folds kept: a random-effects meta-analysis of the per-data-set
+   differences, with the prediction interval for a new data set;
+7. the report in plain words.
 
 Run: ``python examples/several_datasets.py [FOLDER]`` (headless, a second or
 two); the diagram is saved to FOLDER (a new temporary folder by default).
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 
 import matplotlib
@@ -34,7 +40,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
 
-import pdcompare  # noqa: F401  (registers DataFrame.cmp)
+import pdcompare
 from pdcompare.datasets import load_benchmark
 
 
@@ -68,9 +74,30 @@ def main(folder: str | Path | None = None) -> dict:
     plt.close(ax.figure)
     print(f"figure: {path}\n")
 
-    report = bench.cmp.report()
+    bayes = bench.cmp.bayes(rope=0.01, random_state=0)  # best against the rest
+    print(bayes.round(3).to_string(index=False), end="\n\n")
+    ax = bench.cmp.plot("simplex", a="svc_rbf", b="forest", rope=0.01)
+    simplex = folder / "several_datasets_simplex.png"
+    ax.figure.savefig(simplex, dpi=110, bbox_inches="tight")
+    plt.close(ax.figure)
+
+    pooled = bench.cmp.random_effects("svc_rbf", "knn")
+    columns = ["mean_diff", "ci_low", "ci_high", "pvalue", "tau2", "i2", "pi_low", "pi_high"]
+    print("svc_rbf - knn pooled over the data sets (random effects):")
+    print(pooled[columns].round(4).to_string(index=False), end="\n\n")
+
+    # Easy data sets where two models differ by the same amount on every fold make
+    # pdcompare warn (the pooling cannot give them an infinite weight); shown here.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", pdcompare.PdcompareWarning)
+        report = bench.cmp.report(rope=0.01, pooled=True)
+    for warning in caught:
+        print(f"pdcompare warned: {warning.message}\n")
     print(report)
     return {
+        "bayes": bayes,
+        "pooled": pooled,
+        "simplex": simplex,
         "bench": bench,
         "summary": summary,
         "friedman": friedman,

@@ -425,6 +425,58 @@ def _bayes_lines(
     return lines
 
 
+def _pooled_lines(
+    frame: pd.DataFrame,
+    alpha: float,
+    correction: str | None,
+    nan_policy: str,
+    top: int,
+    design: dict[str, Any],
+) -> list[str]:
+    """The random-effects part of the report of a benchmark frame."""
+    if not is_benchmark(frame):
+        msg = "`pooled=True` pools over data sets: it needs a benchmark frame."
+        raise ValueError(msg)
+    holm = "holm" if correction == "default" else correction
+    result = frame.cmp.random_effects(
+        ALL_PAIRS, alpha=alpha, correction=holm, nan_policy=nan_policy, **design
+    )
+    meta = pdcompare_attrs(result)
+    names = pdcompare_attrs(frame.cmp.summary(**design)).get("models") or []
+    best = names[0]
+    top_names = pd.Index(names[:top])
+    level = 1 - alpha
+    corrected = f"{holm} correction" if holm else "no correction"
+    lines = [
+        "Pooled over data sets: random-effects meta-analysis "
+        f"({'DerSimonian–Laird' if meta.get('method') == 'dl' else 'Paule–Mandel'}) of the "
+        "per-data-set differences with their corrected variances, every pair, "
+        f"{corrected} over the {_plural(len(result), 'pair', 'pairs')}, alpha = {alpha:g}."
+    ]
+    shown = _shown_pairs(result, best, top_names)
+    rows = result.loc[shown]
+    for a, b, d, low, high, p, p_adj, reject, tau2, i2, pi_low, pi_high in zip(
+        *(
+            rows[c].to_numpy(dtype=object if c in ("model_1", "model_2") else float)
+            for c in (
+                "model_1", "model_2", "mean_diff", "ci_low", "ci_high", "pvalue",
+                "pvalue_adj", "reject", "tau2", "i2", "pi_low", "pi_high",
+            )
+        ),
+        strict=True,
+    ):  # fmt: skip
+        verdict = "no result" if np.isnan(p) else ("SIGNIFICANT" if reject else "not significant")
+        adjusted = f", {holm}-adjusted p {_pvalue(p_adj)}" if holm else ""
+        lines.append(
+            f"  {a} vs {b}: pooled difference {_signed(d)}, {level:.0%} CI {_number(low)} to "
+            f"{_number(high)}, p {_pvalue(p)}{adjusted}: {verdict}; tau² = {tau2:.2g}, "
+            f"I² = {i2:.0%}; on a new data set {_number(pi_low)} to {_number(pi_high)}."
+        )
+    lines += _left_out_line(result, shown, "random_effects() on all pairs")
+    lines += _conclusion_lines(result, best, top_names, True)
+    return lines
+
+
 def _select_report(result: pd.DataFrame) -> str:
     meta = pdcompare_attrs(result)
     chosen = result.index[result["selected"].to_numpy(dtype=bool)]
@@ -461,6 +513,7 @@ def report(
     ci: float = 0.95,
     nan_policy: str = "propagate",
     top: int | None = DEFAULT_TOP,
+    pooled: bool = False,
     **design: Any,
 ) -> str:
     """The comparison of the models of a scores frame, in plain words with its numbers.
@@ -499,6 +552,11 @@ def report(
         Number of best models with lines of their own: up to ``top`` models
         every pair is listed; beyond, the best model against the next
         ``top - 1``, and the other models are counted. None lists every pair.
+    pooled : bool, default False
+        On a benchmark frame with ``(dataset, split)`` columns, add the
+        random-effects pooling of the per-data-set differences
+        (``random_effects``): the pooled difference, its interval, and the
+        prediction interval for a new data set.
     **design
         ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=``, and
         ``greater_is_better=``.
@@ -542,6 +600,8 @@ def report(
         lines = _report_lines(
             frame, test, rope, alpha, correction, alternative, ci, nan_policy, top, design
         )
+        if pooled:
+            lines += ["", *_pooled_lines(frame, alpha, correction, nan_policy, top, design)]
     return "\n".join(lines) + "\n"
 
 

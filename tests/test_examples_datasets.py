@@ -58,3 +58,29 @@ def test_nemenyi_cd_is_demsar_table(run):
     assert f"Nemenyi critical difference of mean ranks: {shown:.3f}" in printed
     assert out["report"] in printed
     assert out["figure"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_bayesian_and_pooled_views(run):
+    from baycomp import SignedRankTest
+    from statsmodels.stats.meta_analysis import combine_effects
+
+    out, printed = run
+    means = out["bench"].cmp.means()
+    row = out["bayes"].iloc[0]
+    ref = SignedRankTest.probs(
+        means.loc[row.model_1].to_numpy(),
+        means.loc[row.model_2].to_numpy(),
+        rope=0.01,
+        nsamples=50000,
+        random_state=0,
+    )
+    assert_allclose([row.prob_better, row.prob_rope, row.prob_worse], ref, atol=0.012)
+    bench = out["bench"]
+    diff = bench.loc["svc_rbf"] - bench.loc["knn"]
+    by_set = diff.groupby(level="dataset", sort=False)
+    ratio = bench.attrs["pdcompare"]["design"]["test_train_ratio"]
+    variance = (by_set.var() * (1 / by_set.count() + ratio)).to_numpy()
+    ref = combine_effects(by_set.mean().to_numpy(), variance, method_re="chi2", use_t=False)
+    assert out["pooled"].loc[0, "mean_diff"] == pytest.approx(ref.mean_effect_re, rel=1e-9)
+    assert out["simplex"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "Pooled over data sets" in printed

@@ -177,3 +177,26 @@ def test_report_does_not_touch_the_frame(sixty):
     pd.testing.assert_frame_equal(sixty, before)
     assert sixty.attrs == attrs
     assert pdcompare.report is not None
+
+
+def test_report_on_a_benchmark_adds_the_bayesian_and_pooled_views():
+    import warnings
+
+    bench = load_benchmark()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        text = bench.cmp.report(rope=0.01, pooled=True)
+        bayes = bench.cmp.bayes(pdcompare.inputs.scores.ALL_PAIRS, rope=0.01)
+        pooled = bench.cmp.random_effects(pdcompare.inputs.scores.ALL_PAIRS)
+    assert "Bayesian signed-rank test across data sets (Benavoli et al. 2014)" in text
+    row = pooled.iloc[1]
+    assert (
+        f"  {row['model_1']} vs {row['model_2']}: pooled difference {row['mean_diff']:+.4f}, "
+        f"95% CI {row['ci_low']:.4f} to {row['ci_high']:.4f}" in text
+    )
+    assert f"on a new data set {row['pi_low']:.4f} to {row['pi_high']:.4f}." in text
+    lda = bayes[(bayes["model_1"] == "lda") & (bayes["model_2"] == "logistic")].iloc[0]
+    assert lda["decision"] == "equivalent"
+    assert "lda vs logistic: difference" in text
+    with pytest.raises(ValueError, match="`pooled=True` pools over data sets"):
+        load_grid_search_scores().cmp.report(pooled=True)

@@ -49,6 +49,8 @@ API_SECTIONS = [
             "ttest_5x2cv",
             "ftest_5x2cv",
             "friedman",
+            "per_dataset",
+            "random_effects",
         ],
     ),
     (
