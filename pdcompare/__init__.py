@@ -36,7 +36,8 @@ from pdcompare.compare.predictions import cochrans_q, mcnemar, proportions_ztest
 from pdcompare.compare.select import refit_rule, select
 from pdcompare.compare.summary import scores, set_design, summary
 from pdcompare.inputs.benchmark import from_long, means
-from pdcompare.inputs.search import cv_scores, from_search
+from pdcompare.inputs.experiments import cv_predictions, cv_scores
+from pdcompare.inputs.search import from_search
 from pdcompare.plotting import plot
 from pdcompare.report import report
 from pdcompare.styling import style
@@ -49,6 +50,7 @@ __all__ = [
     "bootstrap_diff",
     "cochrans_q",
     "corrected_ttest",
+    "cv_predictions",
     "cv_scores",
     "datasets",
     "friedman",

@@ -1,4 +1,4 @@
-"""Scores frames from scikit-learn: a fitted search, or every estimator on the same splits."""
+"""Scores frames from a fitted scikit-learn search."""
 
 from __future__ import annotations
 
@@ -9,11 +9,7 @@ import pandas as pd
 
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.cv_results import cv_results_to_scores
-from pdcompare.inputs.design import Design, design_from_cv, explicit_splits_design
-
-
-def _attach_design(scores: pd.DataFrame, design: Design) -> pd.DataFrame:
-    return with_attrs(scores, {"design": design.to_attrs()})
+from pdcompare.inputs.design import design_from_cv
 
 
 def from_search(
@@ -73,78 +69,3 @@ def from_search(
     cv = getattr(search, "cv", None)
     design = design_from_cv(5 if cv is None else cv)
     return with_attrs(scores, {**pdcompare_attrs(scores), "design": design.to_attrs()})
-
-
-def cv_scores(
-    estimators: dict[str, Any],
-    X: Any,
-    y: Any,
-    *,
-    cv: Any,
-    scoring: Any = None,
-    groups: Any = None,
-    n_jobs: int | None = None,
-) -> pd.DataFrame:
-    """Cross-validate every estimator on the same splits: the paired experiment.
-
-    Needs scikit-learn (``pip install pdcompare[sklearn]``). The splits are drawn
-    once and every estimator is fitted and scored on exactly those splits, as
-    every test of pdcompare assumes.
-
-    Parameters
-    ----------
-    estimators : dict of str to estimator
-        The models to compare, by name.
-    X, y : array-like
-        Data and target.
-    cv : int or scikit-learn splitter
-        As in ``cross_val_score``; an int means (stratified, for classifiers) k-fold.
-    scoring : str or callable, optional
-        One scikit-learn scorer (default: the estimator's ``score``).
-    groups : array-like, optional
-        Group labels for group splitters.
-    n_jobs : int, optional
-        Parallel jobs for ``cross_val_score``.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per estimator, one column per split, with the design (the
-        splits' real mean train and test sizes) in ``attrs["pdcompare"]``.
-
-    Examples
-    --------
-    >>> from sklearn.datasets import load_iris
-    >>> from sklearn.linear_model import LogisticRegression
-    >>> from sklearn.tree import DecisionTreeClassifier
-    >>> X, y = load_iris(return_X_y=True)
-    >>> scores = cv_scores({"logreg": LogisticRegression(max_iter=1000),
-    ...                     "tree": DecisionTreeClassifier(random_state=0)}, X, y, cv=5)
-    >>> scores.shape
-    (2, 5)
-    >>> scores.attrs["pdcompare"]["design"]["n_test"]
-    30.0
-    """
-    try:
-        from sklearn.base import is_classifier
-        from sklearn.model_selection import check_cv, cross_val_score
-    except ImportError:  # pragma: no cover - exercised without the extra only
-        msg = "`cv_scores` needs scikit-learn: pip install 'pdcompare[sklearn]'."
-        raise ImportError(msg) from None
-    if not isinstance(estimators, dict) or not estimators:
-        msg = "`estimators` must be a non-empty dict {name: estimator}."
-        raise TypeError(msg)
-    design_from_cv(cv)  # reject splitters whose design is unknowable before fitting anything
-    first = next(iter(estimators.values()))
-    splitter = check_cv(cv, y, classifier=is_classifier(first))
-    splits = list(splitter.split(X, y, groups))
-    rows = {
-        name: cross_val_score(estimator, X, y, cv=splits, scoring=scoring, n_jobs=n_jobs)
-        for name, estimator in estimators.items()
-    }
-    scores = pd.DataFrame.from_dict(rows, orient="index")
-    scores.index.name = "model"
-    scores.columns = pd.Index([f"split{i}" for i in range(len(splits))], name="split")
-    design = explicit_splits_design(splits, "")
-    source = design_from_cv(cv).source
-    return _attach_design(scores, Design(**{**design.to_attrs(), "source": source}))
