@@ -28,7 +28,7 @@ def _prediction_arrays(
     involved: Any = None,
     labels_for: str | None = None,
 ):
-    """Names, truth, predictions and the models to score, after the missing-value policy.
+    """Names, truth, predictions, the models to score and the row weights, after the NaN policy.
 
     ``involved`` (model positions; all models when None) are the columns the
     call compares: "omit" drops the rows with a missing truth or a missing
@@ -44,7 +44,7 @@ def _prediction_arrays(
     truth_missing = data.missing[:, 0]
     model_missing = data.missing[:, 1:] & valid
     if not (truth_missing.any() or model_missing.any()):
-        return data.names, data.y_true, data.y_pred, valid
+        return data.names, data.y_true, data.y_pred, valid, data.weights
     culprits = [f"the truth {y!r}"] if truth_missing.any() else []
     culprits += [repr(data.names[k]) for k in np.flatnonzero(model_missing.any(axis=0))]
     where = ", ".join(culprits)
@@ -59,9 +59,10 @@ def _prediction_arrays(
         if not keep.any():
             msg = f"No row is left after dropping the missing values (NaN) in {where}."
             raise ValueError(msg)
-        return data.names, data.y_true[keep], data.y_pred[keep], valid
+        weights = None if data.weights is None else data.weights[keep]
+        return data.names, data.y_true[keep], data.y_pred[keep], valid, weights
     valid &= ~model_missing.any(axis=0) & ~truth_missing.any()
-    return data.names, data.y_true, data.y_pred, valid
+    return data.names, data.y_true, data.y_pred, valid, data.weights
 
 
 def bootstrap(
@@ -162,11 +163,17 @@ def bootstrap(
     check_option("method", method, INTERVAL_METHODS)
     rng = check_random_state(random_state)
     labels_for = "bootstrap" if metric.count_based else None
-    names, y_true, y_pred, valid = _prediction_arrays(
+    names, y_true, y_pred, valid, weights = _prediction_arrays(
         predictions, y, nan_policy, labels_for=labels_for
     )
     distribution = paired_bootstrap(
-        y_true, y_pred, metric, n_resamples=n_resamples, random_state=rng, valid=valid
+        y_true,
+        y_pred,
+        metric,
+        n_resamples=n_resamples,
+        random_state=rng,
+        valid=valid,
+        weights=weights,
     )
     order = rank_order(distribution.estimate, metric.greater_is_better)
     meta = results.result_meta(
@@ -248,10 +255,12 @@ def accuracy_ci(
 
     ci = check_fraction("ci", ci)
     check_option("method", method, PROPORTION_METHODS)
-    names, y_true, y_pred, valid = _prediction_arrays(
+    names, y_true, y_pred, valid, weights = _prediction_arrays(
         predictions, y, nan_policy, labels_for="accuracy_ci"
     )
-    table = accuracy_interval(y_true, y_pred, confidence=ci, method=method, valid=valid)
+    table = accuracy_interval(
+        y_true, y_pred, confidence=ci, method=method, valid=valid, weights=weights
+    )
     order = rank_order(table["accuracy"])
     meta = results.result_meta(
         "accuracy_ci",
@@ -383,11 +392,17 @@ def bootstrap_diff(
         i, j, _ = select_pairs(names, np.zeros(len(names)), a, b)
         involved = [int(i[0]), int(j[0])]
     labels_for = "bootstrap_diff" if metric.count_based else None
-    names, y_true, y_pred, valid = _prediction_arrays(
+    names, y_true, y_pred, valid, weights = _prediction_arrays(
         predictions, y, nan_policy, involved, labels_for=labels_for
     )
     distribution = paired_bootstrap(
-        y_true, y_pred, metric, n_resamples=n_resamples, random_state=rng, valid=valid
+        y_true,
+        y_pred,
+        metric,
+        n_resamples=n_resamples,
+        random_state=rng,
+        valid=valid,
+        weights=weights,
     )
     i, j, scope = select_pairs(names, distribution.estimate, a, b, metric.greater_is_better)
     alternative = raw_alternative(alternative, metric.greater_is_better)

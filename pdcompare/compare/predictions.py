@@ -48,10 +48,13 @@ def _prediction_pairs(
     predictions: pd.DataFrame, a: Any, b: Any, y: Any, nan_policy: str, test: str
 ):
     """Pairs of models (best = highest accuracy) and their counts on common samples."""
-    from pdcompare.stats.predictions import PackedCorrectness
+    from pdcompare.stats.predictions import PackedCorrectness, WeightedCorrectness
 
     data, correct, valid, incomplete = _predictions(predictions, y, None, nan_policy, test)
-    packed = PackedCorrectness(correct, valid)
+    if data.weights is None:
+        packed = PackedCorrectness(correct, valid)
+    else:
+        packed = WeightedCorrectness(correct, valid, data.weights)
     accuracy = packed.accuracies()
     i, j, scope = select_pairs(data.names, accuracy, a, b)
     counts = packed.pair_counts(i, j)
@@ -288,7 +291,11 @@ def cochrans_q(
         msg = f"`models`: Cochran's Q compares at least 2 models; got {list(data.names)}."
         raise ValueError(msg)
     complete = valid.all(axis=1)
-    out = cochrans_q(correct if complete.all() else correct[complete])
+    weights = data.weights
+    if complete.all():
+        out = cochrans_q(correct, weights)
+    else:
+        out = cochrans_q(correct[complete], None if weights is None else weights[complete])
     if incomplete.any():
         out = {**out, "statistic": np.nan, "pvalue": np.nan, "degenerate": False}
     if out["degenerate"]:
@@ -300,7 +307,7 @@ def cochrans_q(
     meta = results.result_meta(
         "cochrans_q",
         models=list(data.names),
-        n_samples=int(complete.sum()),
+        n_samples=int(complete.sum() if weights is None else weights[complete].sum()),
         nan_policy=nan_policy,
         y=y,
     )

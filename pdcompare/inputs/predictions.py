@@ -25,12 +25,39 @@ class PredictionsData:
         Predictions, shape (n_samples, n_models), in the truth's dtype where possible.
     missing : np.ndarray
         Boolean mask (n_samples, n_models + 1): missing truth (column 0) or prediction.
+    weights : np.ndarray or None
+        How many samples each row stands for (int64), for the distinct rows of
+        a :class:`WeightedPredictions`; None when every row is one sample.
     """
 
     names: pd.Index
     y_true: np.ndarray
     y_pred: np.ndarray
     missing: np.ndarray
+    weights: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class WeightedPredictions:
+    """The distinct rows of a predictions frame and how many samples show each.
+
+    What ``pdcompare.dask`` computes from a frame too large for memory (one
+    ``groupby(...).size()``): the tests that count correct predictions, and the
+    bootstrap of the named classification scores, depend on the rows only
+    through these counts, so they give on it exactly what they give on the
+    whole frame.
+
+    Attributes
+    ----------
+    frame : pandas.DataFrame
+        One row per distinct (truth, predictions) combination, missing values
+        included, with the columns and dtypes of the predictions frame.
+    weights : numpy.ndarray of int64
+        The number of samples of each row.
+    """
+
+    frame: pd.DataFrame
+    weights: np.ndarray
 
 
 def refuse_probabilities(frame: pd.DataFrame, columns: Sequence[Hashable], test: str) -> None:
@@ -76,8 +103,12 @@ def predictions_data(
     a Python object per entry; other labels (mixed types) as objects. A
     prediction equals the truth exactly when the labels compare equal in
     Python. ``labels_for`` (the name of a test that counts correct
-    predictions) refuses columns of non-integer numbers.
+    predictions) refuses columns of non-integer numbers. A
+    :class:`WeightedPredictions` gives its rows with their ``weights``.
     """
+    weights = None
+    if isinstance(frame, WeightedPredictions):
+        frame, weights = frame.frame, np.asarray(frame.weights, dtype=np.int64)
     if frame.shape[0] == 0:
         msg = "The predictions frame is empty; it needs one row per test sample."
         raise ValueError(msg)
@@ -112,7 +143,11 @@ def predictions_data(
         coded = _comparable_labels(y_series, [preds[c] for c in model_columns])
         if coded is not None:
             return PredictionsData(
-                names=pd.Index(model_columns), y_true=coded[0], y_pred=coded[1], missing=missing
+                names=pd.Index(model_columns),
+                y_true=coded[0],
+                y_pred=coded[1],
+                missing=missing,
+                weights=weights,
             )
     columns = [_labels(preds[c]) for c in model_columns]
     if len({column.dtype for column in columns}) == 1:
@@ -126,6 +161,7 @@ def predictions_data(
         y_true=_labels(y_series),
         y_pred=y_pred,
         missing=missing,
+        weights=weights,
     )
 
 

@@ -140,13 +140,17 @@ def encode_labels(y_true, y_pred) -> tuple[np.ndarray, np.ndarray, int]:
 
 
 def pattern_counts(
-    true_codes: np.ndarray, pred_codes: np.ndarray, n_classes: int
+    true_codes: np.ndarray,
+    pred_codes: np.ndarray,
+    n_classes: int,
+    weights: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The distinct rows ``(truth, prediction_1, ..., prediction_m)`` and how often each occurs.
 
     Rows are combined into one integer code (base ``K``) and counted with
     ``np.bincount`` (one linear pass) when the number of possible patterns is
-    small, with ``np.unique`` (one sort) otherwise.
+    small, with ``np.unique`` (one sort) otherwise. With ``weights`` (int), row
+    ``r`` counts ``weights[r]`` times. Patterns come in lexicographic order.
 
     Returns
     -------
@@ -164,7 +168,11 @@ def pattern_counts(
     if n_columns * np.log2(max(n_classes, 2)) >= 62:
         # The combined code would overflow int64: count the rows themselves.
         rows = np.concatenate([true_codes[:, None], pred_codes], axis=1)
-        patterns, counts = np.unique(rows, axis=0, return_counts=True)
+        patterns, inverse, counts = np.unique(
+            rows, axis=0, return_inverse=True, return_counts=True
+        )
+        if weights is not None:
+            counts = _weighted_counts(inverse.ravel(), weights, len(patterns))
         return patterns.astype(np.int64, copy=False), counts.astype(np.int64)
     code = true_codes.astype(np.int64, copy=True)
     for k in range(pred_codes.shape[1]):
@@ -172,11 +180,17 @@ def pattern_counts(
         code += pred_codes[:, k]
     n_possible = n_classes**n_columns
     if n_possible <= max(_MAX_BINCOUNT_PATTERNS, code.size):
-        all_counts = np.bincount(code, minlength=n_possible)
+        all_counts = (
+            np.bincount(code, minlength=n_possible)
+            if weights is None
+            else _weighted_counts(code, weights, n_possible)
+        )
         unique_codes = np.flatnonzero(all_counts)
         counts = all_counts[unique_codes]
     else:
-        unique_codes, counts = np.unique(code, return_counts=True)
+        unique_codes, inverse, counts = np.unique(code, return_inverse=True, return_counts=True)
+        if weights is not None:
+            counts = _weighted_counts(inverse, weights, unique_codes.size)
     patterns = np.empty((unique_codes.size, n_columns), dtype=np.int64)
     rest = unique_codes.astype(np.int64, copy=True)
     for column in range(n_columns - 1, -1, -1):
@@ -184,18 +198,30 @@ def pattern_counts(
     return patterns, counts.astype(np.int64)
 
 
-def label_patterns(y_true, y_pred) -> tuple[np.ndarray, np.ndarray, int]:
+def _weighted_counts(codes: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
+    """``np.bincount`` of ``codes`` with integer weights, as exact int64 counts.
+
+    Every row has a positive weight, so a code that occurs has a positive count.
+    """
+    out = np.zeros(size, dtype=np.int64)
+    np.add.at(out, codes, np.asarray(weights, dtype=np.int64))
+    return out
+
+
+def label_patterns(y_true, y_pred, weights=None) -> tuple[np.ndarray, np.ndarray, int]:
     """Distinct (truth, predictions) patterns of the rows, as label codes, and their counts.
 
     Integer labels in a narrow range are combined as they are (offset by their
     minimum) and recoded afterwards on the patterns only, so that the rows are
     read in a few linear passes and never sorted; other labels are coded by
-    :func:`encode_labels` first.
+    :func:`encode_labels` first. With ``weights`` (the counts of distinct
+    rows), the result is that of the rows repeated that many times.
 
     Returns
     -------
     patterns : ndarray of int64, shape (p, m + 1)
-        Codes ``0..K-1``: the truth in column 0, then each model's prediction.
+        Codes ``0..K-1`` (the labels in sorted order): the truth in column 0,
+        then each model's prediction; the patterns in lexicographic order.
     counts : ndarray of int64, shape (p,)
     n_classes : int
         ``K``, the number of distinct labels.
@@ -211,11 +237,11 @@ def label_patterns(y_true, y_pred) -> tuple[np.ndarray, np.ndarray, int]:
         true_int, pred_int, low, high = integers
         if low:
             true_int, pred_int = true_int - low, pred_int - low
-        patterns, counts = pattern_counts(true_int, pred_int, high - low + 1)
+        patterns, counts = pattern_counts(true_int, pred_int, high - low + 1, weights)
         labels, recoded = np.unique(patterns, return_inverse=True)
         return recoded.reshape(patterns.shape).astype(np.int64), counts, len(labels)
     true_codes, pred_codes, n_classes = encode_labels(y_true, y_pred)
-    patterns, counts = pattern_counts(true_codes, pred_codes, n_classes)
+    patterns, counts = pattern_counts(true_codes, pred_codes, n_classes, weights)
     return patterns, counts, n_classes
 
 
@@ -446,6 +472,7 @@ def paired_bootstrap(
     greater_is_better: bool | None = None,
     valid: np.ndarray | None = None,
     resampling: str = "auto",
+    weights: np.ndarray | None = None,
 ) -> BootstrapDistribution:
     """Paired bootstrap distribution of the score of every model on the same resampled rows.
 
@@ -468,6 +495,10 @@ def paired_bootstrap(
     resampling : {"auto", "counts", "index"}
         "auto" draws multinomial pattern counts for count-based scores and row
         indices otherwise; "index" forces index resampling (slow, for checks).
+    weights : ndarray of int, shape (n,), optional
+        How many samples each row stands for (the distinct rows of a larger
+        frame and their counts): the bootstrap of the expanded rows, exactly,
+        for the count-based scores (the only ones it allows).
 
     Returns
     -------
@@ -497,6 +528,13 @@ def paired_bootstrap(
     if y_pred.ndim == 1:
         y_pred = y_pred[:, None]
     rng = check_random_state(random_state)
+    if weights is not None and not (metric.count_based and resampling != "index"):
+        msg = (
+            f"`score`: {metric.name!r} needs every row of predictions, not counts of "
+            "distinct rows; compute the frame first (`.compute()`), or use a named "
+            "classification score such as 'accuracy'."
+        )
+        raise TypeError(msg)
     n_models = y_pred.shape[1]
     valid = np.ones(n_models, dtype=bool) if valid is None else np.asarray(valid, dtype=bool)
     estimate = np.full(n_models, np.nan)
@@ -505,7 +543,7 @@ def paired_bootstrap(
         columns = np.flatnonzero(valid)
         chosen = y_pred[:, columns] if not valid.all() else y_pred
         if metric.count_based and resampling != "index":
-            patterns, counts, n_classes = label_patterns(y_true, chosen)
+            patterns, counts, n_classes = label_patterns(y_true, chosen, weights)
             est, reps = _counts_replicates(patterns, counts, n_classes, metric, n_resamples, rng)
         else:
             est, reps = _index_replicates(y_true, chosen, metric, n_resamples, rng)
@@ -521,8 +559,11 @@ def accuracy_interval(
     confidence: float = 0.95,
     method: str = "wilson",
     valid: np.ndarray | None = None,
+    weights: np.ndarray | None = None,
 ) -> dict:
     """Per model: ``accuracy, n, ci_low, ci_high`` by ``statsmodels`` ``proportion_confint``.
+
+    ``weights`` (int, one per row) counts row ``r`` as ``weights[r]`` samples.
 
     The number of correct predictions out of ``n`` rows is treated as a
     binomial count; ``method`` is any of :data:`PROPORTION_METHODS`. "normal"
@@ -544,13 +585,14 @@ def accuracy_interval(
         y_pred = y_pred[:, None]
     n_models = y_pred.shape[1]
     valid = np.ones(n_models, dtype=bool) if valid is None else np.asarray(valid, dtype=bool)
-    n_rows = len(y_true)
+    n_rows = len(y_true) if weights is None else int(np.sum(weights, dtype=np.int64))
     out = {name: np.full(n_models, np.nan) for name in ("accuracy", "ci_low", "ci_high")}
     out["n"] = np.full(n_models, n_rows, dtype=np.int64)
     columns = np.flatnonzero(valid)
     if columns.size and n_rows > 0:
         true_codes, pred_codes, _ = encode_labels(y_true, y_pred[:, columns])
-        correct = (pred_codes == true_codes[:, None]).sum(axis=0)
+        right = pred_codes == true_codes[:, None]
+        correct = right.sum(axis=0) if weights is None else np.asarray(weights) @ right
         if method == "normal":
             # statsmodels >= 0.15 clips the Wald interval to [0, 1]; the textbook
             # interval is reported as it is, so that its flaw stays visible.

@@ -152,6 +152,43 @@ class PackedCorrectness:
         return out
 
 
+class WeightedCorrectness(PackedCorrectness):
+    """The counts of :class:`PackedCorrectness` for rows that each stand for several samples.
+
+    ``weights[r]`` samples share row ``r`` (the distinct rows of a large
+    predictions frame and their counts): every count is a weighted sum, in
+    exact integers, so it equals the count on the expanded rows.
+
+    Examples
+    --------
+    >>> correct = np.array([[1, 0], [1, 1], [0, 1]], dtype=bool)
+    >>> weighted = WeightedCorrectness(correct, np.ones_like(correct), [2, 1, 1])
+    >>> expanded = PackedCorrectness(np.repeat(correct, [2, 1, 1], axis=0),
+    ...                              np.ones((4, 2), dtype=bool))
+    >>> def counts(c):
+    ...     return {k: v.tolist() for k, v in c.pair_counts([0], [1]).items()}
+    >>> counts(weighted) == counts(expanded), counts(weighted)["only_1"]
+    (True, [2.0])
+    """
+
+    def __init__(self, correct, valid, weights) -> None:
+        self.weights = np.asarray(weights, dtype=np.int64)
+        self.n_samples = int(self.weights.sum())
+        self.correct = np.ascontiguousarray(np.asarray(correct, dtype=bool).T)
+        self.valid = np.ascontiguousarray(np.asarray(valid, dtype=bool).T)
+        self.n_correct = self.correct @ self.weights
+        self.n_valid = self.valid @ self.weights
+
+    def _both(self, first: np.ndarray, i: np.ndarray, second: np.ndarray, j: np.ndarray):
+        """Samples where both ``first[i]`` and ``second[j]`` hold, pair by pair."""
+        out = np.empty(i.size, dtype=np.int64)
+        step = max(1, (1 << 24) // max(first.shape[1], 1))
+        for start in range(0, i.size, step):
+            part = slice(start, start + step)
+            out[part] = (first[i[part]] & second[j[part]]) @ self.weights
+        return out
+
+
 def pair_counts(correct, valid, i, j) -> dict[str, np.ndarray]:
     """Counts of each pair ``(i, j)`` of models on the samples usable for both.
 
@@ -242,13 +279,16 @@ def mcnemar(
     }
 
 
-def cochrans_q(correct) -> dict[str, float | bool]:
+def cochrans_q(correct, weights=None) -> dict[str, float | bool]:
     """Cochran's Q test of equal accuracy of several models on the same samples.
 
     Parameters
     ----------
     correct : array_like of bool, shape (samples, models)
         Whether each model classifies each sample correctly (complete rows only).
+    weights : array_like of int, shape (samples,), optional
+        How many samples each row stands for (distinct rows and their counts);
+        the sums are then weighted, in exact integers.
 
     Returns
     -------
@@ -286,11 +326,17 @@ def cochrans_q(correct) -> dict[str, float | bool]:
     correct = np.asarray(correct, dtype=bool)
     k = correct.shape[1]
     # Counts as floats (exact integers) for the sums of squares below.
-    per_model = np.count_nonzero(correct, axis=0).astype(float)
-    per_sample = correct.sum(axis=1, dtype=np.int64).astype(float)
+    per_sample = correct.sum(axis=1, dtype=np.int64)
+    if weights is None:
+        per_model = np.count_nonzero(correct, axis=0).astype(float)
+        squares = np.sum(per_sample.astype(float) ** 2)
+    else:
+        weights = np.asarray(weights, dtype=np.int64)
+        per_model = (weights @ correct).astype(float)
+        squares = float(weights @ per_sample**2)
     total = per_model.sum()
     numerator = (k - 1) * (k * np.sum(per_model**2) - total**2)
-    denominator = k * total - np.sum(per_sample**2)
+    denominator = k * total - squares
     degenerate = bool(denominator == 0)
     # The denominator is 0 only when every sample is all-right or all-wrong, and then the
     # per-model counts are equal, so the numerator is 0 too.
