@@ -34,6 +34,12 @@ API_SECTIONS = [
         ["from_search", "cv_scores", "scores", "set_design", "from_long", "means", "datasets"],
     ),
     (
+        "Experiments at scale",
+        "Every (model, split) fit as one joblib.Parallel, out-of-fold predictions, and "
+        "``import pdcompare.dask``: the prediction tests on dask frames larger than memory.",
+        ["cv_predictions", "dask.DaskCompareAccessor", "dask.distinct_rows"],
+    ),
+    (
         "Tests on a scores frame",
         "Models as rows, CV splits as columns; on a benchmark frame the same names compare "
         "across data sets (see the user guide).",
@@ -88,7 +94,7 @@ def _target(name: str) -> tuple[str, str]:
     # Relative to ``.. currentmodule:: pdcompare`` of the page.
     if name == "datasets":
         return "datasets.load_grid_search_scores", "function.rst"
-    if name[:1].isupper():
+    if name.rsplit(".", 1)[-1][:1].isupper():
         return name, "class.rst"
     return name, "function.rst"
 
