@@ -51,19 +51,13 @@ except ImportError as error:  # pragma: no cover - exercised without the extra o
 from pdcompare.compare import bootstrap as _bootstrap
 from pdcompare.compare import predictions as _predictions
 from pdcompare.inputs.predictions import WeightedPredictions
+from pdcompare.inputs.scores import PREDICTION_TESTS
 from pdcompare.stats.metrics import get_metric
 
 __all__ = ["DaskCompareAccessor", "distinct_rows"]
 
-#: The methods of the pandas accessor that dask frames offer.
-DASK_METHODS = (
-    "mcnemar",
-    "cochrans_q",
-    "proportions_ztest",
-    "accuracy_ci",
-    "bootstrap",
-    "bootstrap_diff",
-)
+#: The methods of the pandas accessor that dask frames offer: every test of a predictions frame.
+DASK_METHODS = PREDICTION_TESTS
 
 
 def distinct_rows(frame: dd.DataFrame, columns: Sequence[Hashable]) -> WeightedPredictions:

@@ -135,3 +135,14 @@ def test_import_pdcompare_alone_never_imports_dask():
     code = "import sys, pdcompare; print('dask' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_every_test_of_a_predictions_frame_is_offered_with_the_pandas_signature():
+    import inspect
+
+    for name in pdcompare.dask.DASK_METHODS:
+        method = getattr(pdcompare.dask.DaskCompareAccessor, name)
+        pandas_method = getattr(pdcompare, name)
+        # The dask method's own keywords are the pandas method's (the rest pass through).
+        own = set(inspect.signature(method).parameters) - {"self", "options"}
+        assert own <= set(inspect.signature(pandas_method).parameters), name
