@@ -111,10 +111,32 @@ def distinct_rows(frame: dd.DataFrame, columns: Sequence[Hashable]) -> WeightedP
 class DaskCompareAccessor:
     """``ddf.cmp``: the prediction tests of pdcompare on a dask predictions frame.
 
-    Each method takes the keywords of the pandas method of the same name and
-    returns a computed pandas frame, equal to what the pandas frame gives.
-    Other methods of the pandas accessor raise an AttributeError that says to
-    ``.compute()`` first (a scores frame is small) or which method to use.
+    The methods are :func:`pdcompare.mcnemar`, :func:`pdcompare.cochrans_q`,
+    :func:`pdcompare.proportions_ztest`, :func:`pdcompare.accuracy_ci`,
+    :func:`pdcompare.bootstrap` and :func:`pdcompare.bootstrap_diff` (the
+    last two with the named classification scores). Each takes the keywords
+    of the pandas method of the same name and returns a computed pandas
+    frame, equal to what the pandas frame gives, from the counts of the
+    distinct rows (:func:`distinct_rows`). Other methods of the pandas
+    accessor raise an AttributeError that says to ``.compute()`` first (a
+    scores frame is small).
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> import pdcompare.dask
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 10_000)
+    >>> preds = pd.DataFrame({"y": y, "forest": np.where(rng.random(10_000) < 0.9, y, 1 - y),
+    ...                       "tree": np.where(rng.random(10_000) < 0.8, y, 1 - y)})
+    >>> big = dd.from_pandas(preds, npartitions=8)
+    >>> big.cmp.bootstrap_diff(random_state=0)[["model_1", "model_2", "mean_diff"]].round(4)
+      model_1 model_2  mean_diff
+    0  forest    tree     0.0956
+    >>> big.cmp.bootstrap_diff(random_state=0).equals(preds.cmp.bootstrap_diff(random_state=0))
+    True
     """
 
     def __init__(self, frame: dd.DataFrame) -> None:
