@@ -16,6 +16,28 @@ import tracemalloc
 from collections.abc import Callable
 
 import numpy as np
+import pandas as pd
+
+
+def make_scores(
+    n_models: int, n_splits: int = 100, n_train: int = 90, n_test: int = 10, seed: int = 0
+) -> pd.DataFrame:
+    """Correlated fold scores like a grid search's: a shared fold effect plus model noise.
+
+    Models ``model_00``, ``model_01``, ... (zero-padded to sort in order),
+    splits ``split0``, ...; the design ``n_train``/``n_test`` is set.
+    """
+    import pdcompare  # noqa: F401 - registers DataFrame.cmp
+
+    rng = np.random.default_rng(seed)
+    fold = rng.normal(0.0, 0.04, size=n_splits)
+    level = rng.normal(0.85, 0.02, size=(n_models, 1))
+    values = level + fold + rng.normal(0.0, 0.02, size=(n_models, n_splits))
+    width = max(2, len(str(n_models - 1)))
+    names = [f"model_{k:0{width}d}" for k in range(n_models)]
+    splits = [f"split{k}" for k in range(n_splits)]
+    scores = pd.DataFrame(values, index=names, columns=splits)
+    return scores.cmp.set_design(n_train=n_train, n_test=n_test)
 
 
 def interleaved(cases: dict[str, Callable[[], object]], rounds: int) -> dict[str, float]:
@@ -58,8 +80,9 @@ def frame_mib(frame) -> float:
     return float(frame.memory_usage(deep=True, index=True).sum()) / 2**20
 
 
-def report(title: str, best: dict[str, float], peaks: dict[str, float],
-           pairs: list[tuple[str, str]]) -> None:
+def report(
+    title: str, best: dict[str, float], peaks: dict[str, float], pairs: list[tuple[str, str]]
+) -> None:
     """Print each case's time and peak, then the ratio of each (candidate, floor) pair."""
     print(f"\n{title}")
     print(f"  {'':44}{'time ms':>11}{'peak MiB':>10}")

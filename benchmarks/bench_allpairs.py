@@ -28,7 +28,7 @@ import sys
 
 import numpy as np
 import pandas as pd
-from _bench import frame_mib, interleaved, report
+from _bench import frame_mib, interleaved, make_scores, report
 from scipy import special
 
 import pdcompare  # noqa: F401  (registers DataFrame.cmp)
@@ -37,16 +37,6 @@ N_SPLITS = 100
 N_TRAIN, N_TEST = 90, 10
 RATIO = N_TEST / N_TRAIN
 ROPE = 0.01
-
-
-def make_scores(n_models: int, seed: int = 0) -> pd.DataFrame:
-    """Correlated fold scores like a grid search's: a shared fold effect plus model noise."""
-    rng = np.random.default_rng(seed)
-    fold = rng.normal(0.0, 0.04, size=N_SPLITS)
-    level = rng.normal(0.85, 0.02, size=(n_models, 1))
-    values = level + fold + rng.normal(0.0, 0.02, size=(n_models, N_SPLITS))
-    scores = pd.DataFrame(values, index=[f"model_{k:05d}" for k in range(n_models)])
-    return scores.cmp.set_design(n_train=N_TRAIN, n_test=N_TEST)
 
 
 def _moments(values: np.ndarray):
@@ -87,11 +77,19 @@ def ttest_floor(values: np.ndarray, names: pd.Index) -> pd.DataFrame:
     pvalue = np.minimum(2.0 * special.stdtr(df, -np.abs(statistic)), 1.0)
     adjusted = _holm(pvalue)
     half = special.stdtrit(df, 0.975) * se
-    return pd.DataFrame({
-        **_names(names, i, j), "mean_diff": mean, "statistic": statistic,
-        "df": np.full(i.size, float(df)), "pvalue": pvalue, "pvalue_adj": adjusted,
-        "reject": adjusted <= 0.05, "ci_low": mean - half, "ci_high": mean + half,
-    })
+    return pd.DataFrame(
+        {
+            **_names(names, i, j),
+            "mean_diff": mean,
+            "statistic": statistic,
+            "df": np.full(i.size, float(df)),
+            "pvalue": pvalue,
+            "pvalue_adj": adjusted,
+            "reject": adjusted <= 0.05,
+            "ci_low": mean - half,
+            "ci_high": mean + half,
+        }
+    )
 
 
 def bayes_floor(values: np.ndarray, names: pd.Index) -> pd.DataFrame:
@@ -102,15 +100,26 @@ def bayes_floor(values: np.ndarray, names: pd.Index) -> pd.DataFrame:
     rope = below_high - worse
     half = special.stdtrit(df, 0.975) * se
     n_models = len(names)
-    code = np.select([better >= 0.95, worse >= 0.95, rope >= 0.95],
-                     [i, j, np.full(i.size, n_models + 1)], n_models)
+    code = np.select(
+        [better >= 0.95, worse >= 0.95, rope >= 0.95],
+        [i, j, np.full(i.size, n_models + 1)],
+        n_models,
+    )
     decision = pd.Categorical.from_codes(
         code, categories=[*map(str, names), "undecided", "equivalent"]
     )
-    return pd.DataFrame({
-        **_names(names, i, j), "mean_diff": mean, "prob_better": better, "prob_rope": rope,
-        "prob_worse": worse, "ci_low": mean - half, "ci_high": mean + half, "decision": decision,
-    })
+    return pd.DataFrame(
+        {
+            **_names(names, i, j),
+            "mean_diff": mean,
+            "prob_better": better,
+            "prob_rope": rope,
+            "prob_worse": worse,
+            "ci_low": mean - half,
+            "ci_high": mean + half,
+            "decision": decision,
+        }
+    )
 
 
 def speed(n_models: int, rounds: int) -> None:
@@ -133,7 +142,9 @@ def speed(n_models: int, rounds: int) -> None:
     report(
         f"all pairs, {n_models} models x {N_SPLITS} splits ({n_models * (n_models - 1) // 2:,} "
         f"pairs); t max |diff| vs floor {error:.1e}, same pairs: {same}",
-        best, {}, [(names_list[0], names_list[1]), (names_list[2], names_list[3])],
+        best,
+        {},
+        [(names_list[0], names_list[1]), (names_list[2], names_list[3])],
     )
 
 
@@ -161,12 +172,16 @@ def memory(n_models: int) -> None:
     for which in ("pdcompare", "floor"):
         out = subprocess.run(
             [sys.executable, __file__, "--child", str(n_models), which],
-            check=True, capture_output=True, text=True,
+            check=True,
+            capture_output=True,
+            text=True,
         )
         figures = json.loads(out.stdout.strip().splitlines()[-1])
         ratio = figures["peak"] / figures["frame"]
-        print(f"  {which:10} peak {figures['peak']:9.0f} MiB   result frame "
-              f"{figures['frame']:8.0f} MiB   peak / frame {ratio:.2f}")
+        print(
+            f"  {which:10} peak {figures['peak']:9.0f} MiB   result frame "
+            f"{figures['frame']:8.0f} MiB   peak / frame {ratio:.2f}"
+        )
 
 
 def main() -> None:

@@ -37,6 +37,7 @@ from itertools import combinations
 
 import numpy as np
 import pandas as pd
+from _bench import make_scores
 
 import pdcompare  # noqa: F401  (registers DataFrame.cmp)
 
@@ -55,16 +56,6 @@ class Row:
     loop: float
     loop_scaled: bool
     max_rel_error: float
-
-
-def make_scores(n_models: int, seed: int = 0) -> pd.DataFrame:
-    """Correlated fold scores like a grid search's: a shared fold effect plus model noise."""
-    rng = np.random.default_rng(seed)
-    fold = rng.normal(0.0, 0.04, size=N_SPLITS)
-    level = rng.normal(0.85, 0.02, size=(n_models, 1))
-    values = level + fold + rng.normal(0.0, 0.02, size=(n_models, N_SPLITS))
-    scores = pd.DataFrame(values, index=[f"model_{k:04d}" for k in range(n_models)])
-    return scores.cmp.set_design(n_train=N_TRAIN, n_test=N_TEST)
 
 
 def best_time(function: Callable[[], object], repeats: int) -> tuple[float, float, object]:
@@ -135,8 +126,16 @@ def corrected_ttest_case(n_models: int) -> Row:
     both = pd.concat([table, -flipped])
     mine = both.loc[list(zip(loop["model_1"], loop["model_2"], strict=True))].to_numpy()
     error = np.max(np.abs(mine - loop["t_stat"].to_numpy()) / np.abs(loop["t_stat"].to_numpy()))
-    return Row("corrected_ttest + holm", n_models, n_pairs, vectorised, vectorised_cpu, loop_time,
-               len(sample) < n_pairs, float(error))
+    return Row(
+        "corrected_ttest + holm",
+        n_models,
+        n_pairs,
+        vectorised,
+        vectorised_cpu,
+        loop_time,
+        len(sample) < n_pairs,
+        float(error),
+    )
 
 
 ROPE = 0.01
@@ -198,8 +197,16 @@ def _bayes_case(n_models: int, name: str, loop_function) -> Row:
     both = pd.concat([table, swapped])
     keys = [(scores.index[i], scores.index[j]) for i, j in sample]
     error = np.abs(both.loc[keys].to_numpy() - loop).max()
-    return Row(name, n_models, n_pairs, vectorised, vectorised_cpu, loop_time,
-               len(sample) < n_pairs, float(error))
+    return Row(
+        name,
+        n_models,
+        n_pairs,
+        vectorised,
+        vectorised_cpu,
+        loop_time,
+        len(sample) < n_pairs,
+        float(error),
+    )
 
 
 def bayes_scipy_case(n_models: int) -> Row:
@@ -215,19 +222,25 @@ CASES: list[Callable[[int], Row]] = [corrected_ttest_case, bayes_scipy_case, bay
 
 def main() -> None:
     sizes = [int(a) for a in sys.argv[1:]] or [10, 100, 300, 1000]
-    print(f"{'case':<24} {'models':>6} {'pairs':>8} {'pdcompare':>11} {'(cpu)':>9} "
-          f"{'loop':>13} {'ratio':>8} {'max diff':>15}")
+    print(
+        f"{'case':<24} {'models':>6} {'pairs':>8} {'pdcompare':>11} {'(cpu)':>9} "
+        f"{'loop':>13} {'ratio':>8} {'max diff':>15}"
+    )
     for case in CASES:
         for n_models in sizes:
             row = case(n_models)
             star = "*" if row.loop_scaled else " "
-            print(f"{row.case:<24} {row.models:>6} {row.pairs:>8} {row.vectorised:>9.4f} s "
-                  f"{row.vectorised_cpu:>7.4f} s {row.loop:>10.3f} s{star} "
-                  f"{row.loop / row.vectorised:>7.0f}x {row.max_rel_error:>15.1e}")
+            print(
+                f"{row.case:<24} {row.models:>6} {row.pairs:>8} {row.vectorised:>9.4f} s "
+                f"{row.vectorised_cpu:>7.4f} s {row.loop:>10.3f} s{star} "
+                f"{row.loop / row.vectorised:>7.0f}x {row.max_rel_error:>15.1e}"
+            )
     print("max diff: relative in t for the t-test, absolute in the probabilities for bayes.")
-    print("* loop timed on a random sample of pairs, scaled to all pairs. Times are the "
-          "minimum over repeats;\n  (cpu) is the CPU time of this process (both threads "
-          "of the p-values for many pairs), less disturbed by other load on the machine.")
+    print(
+        "* loop timed on a random sample of pairs, scaled to all pairs. Times are the "
+        "minimum over repeats;\n  (cpu) is the CPU time of this process (both threads "
+        "of the p-values for many pairs), less disturbed by other load on the machine."
+    )
 
 
 if __name__ == "__main__":

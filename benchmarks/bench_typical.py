@@ -18,7 +18,7 @@ import sys
 
 import numpy as np
 import pandas as pd
-from _bench import interleaved, peak_mib, report
+from _bench import interleaved, make_scores, peak_mib, report
 from scipy import special
 
 import pdcompare  # noqa: F401  (registers DataFrame.cmp)
@@ -27,17 +27,6 @@ N_MODELS, N_SPLITS = 20, 100
 N_TRAIN, N_TEST = 90, 10
 RATIO = N_TEST / N_TRAIN
 ROPE = 0.01
-
-
-def make_scores(seed: int = 0) -> pd.DataFrame:
-    rng = np.random.default_rng(seed)
-    fold = rng.normal(0.0, 0.04, size=N_SPLITS)
-    level = rng.normal(0.85, 0.02, size=(N_MODELS, 1))
-    values = level + fold + rng.normal(0.0, 0.02, size=(N_MODELS, N_SPLITS))
-    names = [f"model_{k:02d}" for k in range(N_MODELS)]
-    splits = [f"split{k}" for k in range(N_SPLITS)]
-    scores = pd.DataFrame(values, index=names, columns=splits)
-    return scores.cmp.set_design(n_train=N_TRAIN, n_test=N_TEST)
 
 
 def summary_floor(scores: pd.DataFrame) -> pd.DataFrame:
@@ -50,8 +39,14 @@ def summary_floor(scores: pd.DataFrame) -> pd.DataFrame:
     rank = np.empty(mean.size, dtype=np.int64)
     rank[order] = np.arange(1, mean.size + 1)
     frame = pd.DataFrame(
-        {"mean": mean, "std": std, "n_splits": np.full(mean.size, n), "rank": rank,
-         "ci_low": mean - half, "ci_high": mean + half},
+        {
+            "mean": mean,
+            "std": std,
+            "n_splits": np.full(mean.size, n),
+            "rank": rank,
+            "ci_low": mean - half,
+            "ci_high": mean + half,
+        },
         index=pd.Index(scores.index, name="model"),
     )
     return frame.iloc[order]
@@ -82,11 +77,19 @@ def ttest_floor(scores: pd.DataFrame) -> pd.DataFrame:
     adjusted = np.empty_like(pvalue)
     adjusted[order] = np.minimum(np.maximum.accumulate(pvalue[order] * (k - np.arange(k))), 1)
     half = special.stdtrit(df, 0.975) * se
-    return pd.DataFrame({
-        **names, "mean_diff": mean, "statistic": statistic, "df": np.full(k, float(df)),
-        "pvalue": pvalue, "pvalue_adj": adjusted, "reject": adjusted <= 0.05,
-        "ci_low": mean - half, "ci_high": mean + half,
-    })
+    return pd.DataFrame(
+        {
+            **names,
+            "mean_diff": mean,
+            "statistic": statistic,
+            "df": np.full(k, float(df)),
+            "pvalue": pvalue,
+            "pvalue_adj": adjusted,
+            "reject": adjusted <= 0.05,
+            "ci_low": mean - half,
+            "ci_high": mean + half,
+        }
+    )
 
 
 def bayes_floor(scores: pd.DataFrame) -> pd.DataFrame:
@@ -96,20 +99,31 @@ def bayes_floor(scores: pd.DataFrame) -> pd.DataFrame:
     better, rope = 1.0 - below_high, below_high - worse
     half = special.stdtrit(df, 0.975) * se
     n_models = len(scores.index)
-    code = np.select([better >= 0.95, worse >= 0.95, rope >= 0.95],
-                     [i, j, np.full(i.size, n_models + 1)], n_models)
+    code = np.select(
+        [better >= 0.95, worse >= 0.95, rope >= 0.95],
+        [i, j, np.full(i.size, n_models + 1)],
+        n_models,
+    )
     decision = pd.Categorical.from_codes(
         code, categories=[*map(str, scores.index), "undecided", "equivalent"]
     )
-    return pd.DataFrame({
-        **names, "mean_diff": mean, "prob_better": better, "prob_rope": rope,
-        "prob_worse": worse, "ci_low": mean - half, "ci_high": mean + half, "decision": decision,
-    })
+    return pd.DataFrame(
+        {
+            **names,
+            "mean_diff": mean,
+            "prob_better": better,
+            "prob_rope": rope,
+            "prob_worse": worse,
+            "ci_low": mean - half,
+            "ci_high": mean + half,
+            "decision": decision,
+        }
+    )
 
 
 def main() -> None:
     rounds = 100 if "--quick" in sys.argv[1:] else 400
-    scores = make_scores()
+    scores = make_scores(N_MODELS)
     cases = {
         "summary()": lambda: scores.cmp.summary(),
         "floor: summary": lambda: summary_floor(scores),
@@ -129,9 +143,12 @@ def main() -> None:
     best = interleaved(cases, rounds)
     peaks = {name: peak_mib(function) for name, function in cases.items()}
     names = list(cases)
-    report(f"typical call, {N_MODELS} models x {N_SPLITS} splits (best against the rest)",
-           best, peaks,
-           [(names[k], names[k + 1]) for k in range(0, len(names), 2)])
+    report(
+        f"typical call, {N_MODELS} models x {N_SPLITS} splits (best against the rest)",
+        best,
+        peaks,
+        [(names[k], names[k + 1]) for k in range(0, len(names), 2)],
+    )
     print(f"  (per call, minimum over {rounds} interleaved rounds)")
 
 

@@ -37,6 +37,7 @@ import time
 import tracemalloc
 
 import numpy as np
+from _bench import interleaved
 from scipy import special, stats
 
 from pdcompare.stats import _moments, paired
@@ -100,17 +101,6 @@ def peak_mib(function) -> float:
         tracemalloc.stop()
 
 
-def interleaved(cases: dict, rounds: int) -> dict:
-    """Time every case once per round, in turn; keep each case's minimum."""
-    best = dict.fromkeys(cases, np.inf)
-    for _ in range(rounds):
-        for name, function in cases.items():
-            start = time.perf_counter()
-            function()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return best
-
-
 def run(n_models: int, n_columns: int, *, loop_sample: int | None, rounds: int) -> None:
     values = scores(n_models, n_columns, seed=n_models)
     i, j = np.triu_indices(n_models, 1)
@@ -136,8 +126,10 @@ def run(n_models: int, n_columns: int, *, loop_sample: int | None, rounds: int) 
     mark = "*" if sample.size < n_pairs else ""
     worst = np.max(np.abs(out["pvalue"][sample] - loop_p) / loop_p)
     floor_p = wilcoxon_floor(values, i[sample], j[sample])
-    print(f"  p-values vs the scipy loop on {sample.size:,} pairs: max relative difference "
-          f"{worst:.1e} (floor vs scipy: {np.max(np.abs(floor_p - loop_p) / loop_p):.1e})")
+    print(
+        f"  p-values vs the scipy loop on {sample.size:,} pairs: max relative difference "
+        f"{worst:.1e} (floor vs scipy: {np.max(np.abs(floor_p - loop_p) / loop_p):.1e})"
+    )
 
     peaks = {
         "wilcoxon (test only)": peak_mib(cases["wilcoxon (test only)"]),
@@ -148,12 +140,19 @@ def run(n_models: int, n_columns: int, *, loop_sample: int | None, rounds: int) 
     }
     print(f"  {'':34}{'time':>10}{'peak MiB':>10}")
     print(f"  {'scipy.stats.wilcoxon per pair' + mark:34}{scaled:10.3f}{'':>10}")
-    for name in ("wilcoxon (test only)", "wilcoxon + Hodges-Lehmann",
-                 "floor (argsort ranks, no ties)", "sign_test", "sign floor (one pass)"):
+    for name in (
+        "wilcoxon (test only)",
+        "wilcoxon + Hodges-Lehmann",
+        "floor (argsort ranks, no ties)",
+        "sign_test",
+        "sign floor (one pass)",
+    ):
         print(f"  {name:34}{best[name]:10.3f}{peaks[name]:10.1f}")
     test = best["wilcoxon (test only)"]
-    print(f"  wilcoxon vs the scipy loop:        {scaled / test:8.1f}x faster"
-          f" ({scaled / best['wilcoxon + Hodges-Lehmann']:.1f}x with Hodges-Lehmann)")
+    print(
+        f"  wilcoxon vs the scipy loop:        {scaled / test:8.1f}x faster"
+        f" ({scaled / best['wilcoxon + Hodges-Lehmann']:.1f}x with Hodges-Lehmann)"
+    )
     floor = best["floor (argsort ranks, no ties)"]
     sign_ratio = best["sign_test"] / best["sign floor (one pass)"]
     print(f"  wilcoxon / floor:                  {test / floor:8.2f}")
