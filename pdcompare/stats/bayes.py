@@ -264,6 +264,27 @@ def credible_interval(df, loc, scale, level: float) -> tuple[np.ndarray, np.ndar
     return loc - half_width, loc + half_width
 
 
+def decisions(better, inside, worse, alpha: float) -> np.ndarray:
+    """Decision codes from the probabilities of each pair: a region of at least ``1 - alpha``.
+
+    ``DECISION_MODEL_1`` (model_1 better), ``DECISION_MODEL_2``,
+    ``DECISION_EQUIVALENT`` (inside the rope), else ``DECISION_UNDECIDED``;
+    ``DECISION_MISSING`` where the probabilities are NaN.
+
+    Examples
+    --------
+    >>> decisions(np.array([0.97, 0.5, np.nan]), np.array([0.02, 0.1, np.nan]),
+    ...           np.array([0.01, 0.4, np.nan]), 0.05).tolist()
+    [1, -1, -2]
+    """
+    threshold = 1.0 - alpha
+    return np.select(
+        [np.isnan(inside), better >= threshold, worse >= threshold, inside >= threshold],
+        [DECISION_MISSING, DECISION_MODEL_1, DECISION_MODEL_2, DECISION_EQUIVALENT],
+        DECISION_UNDECIDED,
+    )
+
+
 def bayes_pairs(
     values: np.ndarray,
     i: np.ndarray,
@@ -327,12 +348,7 @@ def bayes_pairs(
     below, inside, above = rope_probabilities(df, loc, scale, low, high)
     better, worse = (above, below) if greater_is_better else (below, above)
     ci_low, ci_high = credible_interval(df, loc, scale, confidence)
-    threshold = 1.0 - alpha
-    decision = np.select(
-        [np.isnan(inside), better >= threshold, worse >= threshold, inside >= threshold],
-        [DECISION_MISSING, DECISION_MODEL_1, DECISION_MODEL_2, DECISION_EQUIVALENT],
-        DECISION_UNDECIDED,
-    )
+    decision = decisions(better, inside, worse, alpha)
     return {
         "mean_diff": loc,
         "prob_better": better,

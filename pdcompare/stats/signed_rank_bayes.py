@@ -24,13 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pdcompare.stats.bayes import (
-    DECISION_EQUIVALENT,
-    DECISION_MISSING,
-    DECISION_MODEL_1,
-    DECISION_MODEL_2,
-    DECISION_UNDECIDED,
-)
+from pdcompare.stats.bayes import decisions
 
 #: Elements of the (data sets, pairs, samples) blocks worked on at once.
 CHUNK_ELEMENTS = 1 << 19
@@ -292,12 +286,7 @@ def signed_rank_pairs(
     nan = np.isnan(z).all(axis=1)
     shares[nan] = np.nan
     better, inside, worse = shares.T
-    threshold = 1.0 - alpha
-    decision = np.select(
-        [nan, better >= threshold, worse >= threshold, inside >= threshold],
-        [DECISION_MISSING, DECISION_MODEL_1, DECISION_MODEL_2, DECISION_EQUIVALENT],
-        DECISION_UNDECIDED,
-    )
+    decision = decisions(better, inside, worse, alpha)
     return {
         "mean_diff": mean_diff,
         "prob_better": better,
