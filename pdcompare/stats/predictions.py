@@ -141,15 +141,19 @@ class PackedCorrectness:
             "only_2": (correct_2 - both_right).astype(float),
         }
 
-    @staticmethod
-    def _both(first: np.ndarray, i: np.ndarray, second: np.ndarray, j: np.ndarray) -> np.ndarray:
-        """Set bits of ``first[i] & second[j]``, pair by pair, in bounded memory."""
+    def _both(self, first: np.ndarray, i: np.ndarray, second: np.ndarray, j: np.ndarray):
+        """Samples where both ``first[i]`` and ``second[j]`` hold, pair by pair, memory bounded."""
         out = np.empty(i.size, dtype=np.int64)
         step = max(1, (1 << 24) // max(first.shape[1], 1))
         for start in range(0, i.size, step):
             part = slice(start, start + step)
-            out[part] = _set_bits(first[i[part]] & second[j[part]])
+            out[part] = self._count(first[i[part]] & second[j[part]])
         return out
+
+    @staticmethod
+    def _count(rows: np.ndarray) -> np.ndarray:
+        """The samples of each row of packed bits: its set bits."""
+        return _set_bits(rows)
 
 
 class WeightedCorrectness(PackedCorrectness):
@@ -179,14 +183,9 @@ class WeightedCorrectness(PackedCorrectness):
         self.n_correct = self.correct @ self.weights
         self.n_valid = self.valid @ self.weights
 
-    def _both(self, first: np.ndarray, i: np.ndarray, second: np.ndarray, j: np.ndarray):
-        """Samples where both ``first[i]`` and ``second[j]`` hold, pair by pair."""
-        out = np.empty(i.size, dtype=np.int64)
-        step = max(1, (1 << 24) // max(first.shape[1], 1))
-        for start in range(0, i.size, step):
-            part = slice(start, start + step)
-            out[part] = (first[i[part]] & second[j[part]]) @ self.weights
-        return out
+    def _count(self, rows: np.ndarray) -> np.ndarray:
+        """The samples of each row of booleans: the weights of its True entries."""
+        return rows @ self.weights
 
 
 def pair_counts(correct, valid, i, j) -> dict[str, np.ndarray]:
