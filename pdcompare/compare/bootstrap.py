@@ -65,6 +65,30 @@ def _prediction_arrays(
     return data.names, data.y_true, data.y_pred, valid, data.weights
 
 
+def _distribution(predictions, y, nan_policy, metric, n_resamples, rng, involved=None, *, test):
+    """Model names and the paired bootstrap distribution, after the missing-value policy.
+
+    ``test`` names the calling method in the refusal of probabilities, which
+    only count-based (classification) scores make.
+    """
+    from pdcompare.stats.bootstrap import paired_bootstrap
+
+    labels_for = test if metric.count_based else None
+    names, y_true, y_pred, valid, weights = _prediction_arrays(
+        predictions, y, nan_policy, involved, labels_for=labels_for
+    )
+    distribution = paired_bootstrap(
+        y_true,
+        y_pred,
+        metric,
+        n_resamples=n_resamples,
+        random_state=rng,
+        valid=valid,
+        weights=weights,
+    )
+    return names, distribution
+
+
 def bootstrap(
     predictions: pd.DataFrame,
     score: str | Callable = "accuracy",
@@ -153,7 +177,6 @@ def bootstrap(
     from pdcompare.stats.bootstrap import (
         INTERVAL_METHODS,
         check_random_state,
-        paired_bootstrap,
     )
     from pdcompare.stats.metrics import get_metric
 
@@ -162,18 +185,8 @@ def bootstrap(
     ci = check_fraction("ci", ci)
     check_option("method", method, INTERVAL_METHODS)
     rng = check_random_state(random_state)
-    labels_for = "bootstrap" if metric.count_based else None
-    names, y_true, y_pred, valid, weights = _prediction_arrays(
-        predictions, y, nan_policy, labels_for=labels_for
-    )
-    distribution = paired_bootstrap(
-        y_true,
-        y_pred,
-        metric,
-        n_resamples=n_resamples,
-        random_state=rng,
-        valid=valid,
-        weights=weights,
+    names, distribution = _distribution(
+        predictions, y, nan_policy, metric, n_resamples, rng, test="bootstrap"
     )
     order = rank_order(distribution.estimate, metric.greater_is_better)
     meta = results.result_meta(
@@ -374,7 +387,6 @@ def bootstrap_diff(
     from pdcompare.stats.bootstrap import (
         INTERVAL_METHODS,
         check_random_state,
-        paired_bootstrap,
     )
     from pdcompare.stats.metrics import get_metric
 
@@ -391,18 +403,8 @@ def bootstrap_diff(
         names = predictions_data(predictions, y=y).names
         i, j, _ = select_pairs(names, np.zeros(len(names)), a, b)
         involved = [int(i[0]), int(j[0])]
-    labels_for = "bootstrap_diff" if metric.count_based else None
-    names, y_true, y_pred, valid, weights = _prediction_arrays(
-        predictions, y, nan_policy, involved, labels_for=labels_for
-    )
-    distribution = paired_bootstrap(
-        y_true,
-        y_pred,
-        metric,
-        n_resamples=n_resamples,
-        random_state=rng,
-        valid=valid,
-        weights=weights,
+    names, distribution = _distribution(
+        predictions, y, nan_policy, metric, n_resamples, rng, involved, test="bootstrap_diff"
     )
     i, j, scope = select_pairs(names, distribution.estimate, a, b, metric.greater_is_better)
     alternative = raw_alternative(alternative, metric.greater_is_better)
