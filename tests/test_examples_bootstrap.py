@@ -2,27 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
+from _examples import load_example
 from numpy.testing import assert_allclose
 from sklearn.metrics import recall_score
-
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "bootstrap_competition.py"
-
-
-def load_example():
-    spec = importlib.util.spec_from_file_location("bootstrap_competition", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.slow
 def test_bootstrap_competition_example(tmp_path, capsys):
-    module = load_example()
+    module = load_example("bootstrap_competition")
     out = module.main([str(tmp_path)])
     printed = capsys.readouterr().out
     intervals, difference = out["intervals"], out["difference"]

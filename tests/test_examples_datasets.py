@@ -2,28 +2,16 @@
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
-import io
-from pathlib import Path
-
 import numpy as np
 import pytest
+from _examples import run_example
 from numpy.testing import assert_allclose
 from scipy import stats
-
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "several_datasets.py"
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
-    spec = importlib.util.spec_from_file_location("several_datasets", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        out = module.main(tmp_path_factory.mktemp("figures"))
-    return out, printed.getvalue()
+    return run_example("several_datasets", tmp_path_factory.mktemp("figures"))
 
 
 def test_friedman_and_ranks_match_scipy(run):

@@ -2,34 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
+from _examples import run_example
 from numpy.testing import assert_allclose
 from scipy import stats
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "dietterich_tests.py"
-
 
 @pytest.fixture(scope="module")
-def example():
-    spec = importlib.util.spec_from_file_location("dietterich_tests", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="module")
-def run(example):
-    import contextlib
-    import io
-
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        out = example.main()
-    return out, printed.getvalue()
+def run():
+    return run_example("dietterich_tests")
 
 
 @pytest.mark.slow

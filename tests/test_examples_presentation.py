@@ -1,21 +1,10 @@
 """The example scripts run (headless) and reproduce their reference numbers."""
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
+from _examples import load_example as load
 from numpy.testing import assert_allclose
 from scipy import stats
-
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-
-
-def load(name):
-    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.slow

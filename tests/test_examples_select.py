@@ -2,26 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
-import io
-from pathlib import Path
-
 import numpy as np
 import pytest
-
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "choose_simplest.py"
+from _examples import run_example
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
-    spec = importlib.util.spec_from_file_location("choose_simplest", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        out = module.main(tmp_path_factory.mktemp("figures"))
-    return out, printed.getvalue()
+    return run_example("choose_simplest", tmp_path_factory.mktemp("figures"))
 
 
 @pytest.mark.slow
