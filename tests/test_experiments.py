@@ -186,6 +186,10 @@ def test_cv_predictions_keep_the_index_of_a_dataframe_and_feed_mcnemar(data):
     target = pd.Series(y, index=frame.index, name="label")
     preds = pdcompare.cv_predictions(models(), frame, target, cv=4)
     assert preds.index.equals(frame.index)
+    labels = pd.Series(pd.Categorical(np.where(y == 1, "yes", "no")), index=frame.index)
+    coded = pdcompare.cv_predictions({"nb": GaussianNB()}, frame, labels, cv=4)
+    assert coded["y"].dtype == labels.dtype  # the truth keeps its dtype
+    np.testing.assert_array_equal(coded["y"].to_numpy(), labels.to_numpy())
     result = preds.cmp.mcnemar()
     assert set(result["model_1"]) | set(result["model_2"]) == set(models())
 

@@ -359,8 +359,8 @@ def cv_predictions(
         for train, test in splits
     )
     k = len(splits)
-    truth = y if isinstance(y, pd.Series) else pd.Series(np.asarray(y))
-    columns = {"y": truth.to_numpy()}
+    # A Series keeps its dtype (categorical, nullable, string); its index is not aligned.
+    columns = {"y": y.array if isinstance(y, pd.Series) else np.asarray(y)}
     for position, name in enumerate(estimators):
         parts = results[position * k : (position + 1) * k]
         if method != "predict":
@@ -377,7 +377,4 @@ def cv_predictions(
         out[tested] = np.concatenate(blocks)
         columns[name] = out
     index = X.index if isinstance(X, pd.DataFrame) else None
-    frame = pd.DataFrame(columns, index=index)
-    if isinstance(y, pd.Series):
-        frame["y"] = pd.Series(y.to_numpy(), index=frame.index, dtype=y.dtype)
-    return frame
+    return pd.DataFrame(columns, index=index)
