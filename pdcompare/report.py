@@ -430,21 +430,16 @@ def _pooled_lines(
     alpha: float,
     correction: str | None,
     nan_policy: str,
-    top: int,
+    best: Any,
+    top_names: pd.Index,
     design: dict[str, Any],
 ) -> list[str]:
     """The random-effects part of the report of a benchmark frame."""
-    if not is_benchmark(frame):
-        msg = "`pooled=True` pools over data sets: it needs a benchmark frame."
-        raise ValueError(msg)
     holm = "holm" if correction == "default" else correction
     result = frame.cmp.random_effects(
         ALL_PAIRS, alpha=alpha, correction=holm, nan_policy=nan_policy, **design
     )
     meta = pdcompare_attrs(result)
-    names = pdcompare_attrs(frame.cmp.summary(**design)).get("models") or []
-    best = names[0]
-    top_names = pd.Index(names[:top])
     level = 1 - alpha
     corrected = f"{holm} correction" if holm else "no correction"
     lines = [
@@ -598,10 +593,8 @@ def report(
         check_rope(rope)  # fail before any test runs, with the one rule bayes applies
     with warnings_once():
         lines = _report_lines(
-            frame, test, rope, alpha, correction, alternative, ci, nan_policy, top, design
+            frame, test, rope, alpha, correction, alternative, ci, nan_policy, top, pooled, design
         )
-        if pooled:
-            lines += ["", *_pooled_lines(frame, alpha, correction, nan_policy, top, design)]
     return "\n".join(lines) + "\n"
 
 
@@ -615,11 +608,15 @@ def _report_lines(
     ci: float,
     nan_policy: str,
     top: int,
+    pooled: bool,
     design: dict[str, Any],
 ) -> list[str]:
     if is_cv_results(frame):
         frame = scores_frame(frame)
     benchmark = is_benchmark(frame)
+    if pooled and not benchmark:
+        msg = "`pooled=True` pools over data sets: it needs a benchmark frame."
+        raise ValueError(msg)
     if test is not None:
         check_option("test", test, BENCHMARK_REPORT_TESTS if benchmark else REPORT_TESTS)
     summary = summary_table(frame, ci=ci, **design)
@@ -659,4 +656,7 @@ def _report_lines(
                 "Practical equivalence: not assessed, because the Bayesian correlated t-test "
                 "needs the CV design (pass cv=, test_size=, or n_train= with n_test=)."
             )
+    if pooled:
+        pooled_lines = _pooled_lines(frame, alpha, correction, nan_policy, best, top_names, design)
+        lines += ["", *pooled_lines]
     return lines
