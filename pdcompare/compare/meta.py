@@ -28,12 +28,14 @@ def _needs_folds(data: Any) -> None:
 
 def _effects(data: Any, i: np.ndarray, j: np.ndarray, ratio: float) -> tuple[np.ndarray, ...]:
     """Per pair and data set: the mean fold difference and its corrected variance."""
+    from pdcompare.stats._common import nadeau_bengio_variance
+
     diffs = data.folds[i] - data.folds[j]  # (pairs, datasets, splits), NaN padding
     counts = np.sum(~np.isnan(diffs), axis=2)
     with np.errstate(invalid="ignore", divide="ignore"):
         effects = data.values[i] - data.values[j]  # NaN where a model misses the data set
         spread = np.nanvar(diffs, axis=2, ddof=1) if diffs.size else diffs.sum(axis=2)
-        variances = spread * (1.0 / counts + ratio)
+        variances = nadeau_bengio_variance(spread, counts, ratio)
     variances = np.where(np.isnan(effects), np.nan, variances)
     return effects, variances
 

@@ -34,7 +34,12 @@ from scipy import special
 
 from pdcompare._validation import check_option
 from pdcompare.stats import _signed_rank
-from pdcompare.stats._common import ALTERNATIVES, t_confidence_interval, t_pvalue
+from pdcompare.stats._common import (
+    ALTERNATIVES,
+    nadeau_bengio_variance,
+    t_confidence_interval,
+    t_pvalue,
+)
 from pdcompare.stats._moments import chunks, pair_moments
 
 __all__ = ["hodges_lehmann", "pair_matrix", "paired_ttest", "sign_test", "wilcoxon"]
@@ -168,7 +173,7 @@ def paired_ttest(
         if test_train_ratio is None:
             mean_variance = variance / count
         else:
-            mean_variance = variance * (1.0 / count + test_train_ratio)
+            mean_variance = nadeau_bengio_variance(variance, count, test_train_ratio)
         se = np.sqrt(mean_variance)
         statistic = mean / se
         df = count - 1.0
