@@ -12,7 +12,8 @@ from pdcompare.compare import bayes, dietterich, paired
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.scores import ALL_PAIRS
 
-_TESTS = {
+#: The function of each test of one pair on a scores frame, by name.
+TEST_FUNCTIONS = {
     "corrected_ttest": paired.corrected_ttest,
     "ttest": paired.ttest,
     "wilcoxon": paired.wilcoxon,
@@ -23,7 +24,7 @@ _TESTS = {
 }
 
 #: The tests ``pairwise(test=...)`` runs on every pair of a scores frame.
-PAIRWISE_TESTS = tuple(_TESTS)
+PAIRWISE_TESTS = tuple(TEST_FUNCTIONS)
 
 #: The mean-rank tests, on benchmark frames only.
 RANK_TESTS = ("nemenyi", "conover")
@@ -105,7 +106,7 @@ def pairwise(
         from pdcompare.compare.datasets import rank_test
 
         return rank_test(scores, test, alpha=alpha, correction=correction, **options)
-    function = _TESTS[test]
+    function = TEST_FUNCTIONS[test]
     if test == "bayes":
         return function(scores, ALL_PAIRS, alpha=alpha, **options)
     return function(scores, ALL_PAIRS, correction=correction, alpha=alpha, **options)

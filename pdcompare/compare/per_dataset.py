@@ -8,19 +8,12 @@ from typing import Any
 import pandas as pd
 
 from pdcompare._validation import check_option, warn
+from pdcompare.compare.pairwise import PAIRWISE_TESTS, TEST_FUNCTIONS, pairwise
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.benchmark import DATASET, is_benchmark
 
-#: The tests of one data set that ``per_dataset`` runs (DESIGN section 4).
-PER_DATASET_TESTS = (
-    "corrected_ttest",
-    "ttest",
-    "wilcoxon",
-    "sign_test",
-    "bayes",
-    "ttest_5x2cv",
-    "ftest_5x2cv",
-)
+#: The tests of one data set that ``per_dataset`` runs (DESIGN section 4): those of ``pairwise``.
+PER_DATASET_TESTS = PAIRWISE_TESTS
 
 
 def per_dataset(
@@ -97,10 +90,8 @@ def per_dataset(
             "pd.concat({name: scores, ...}, axis=1, names=['dataset', 'split']))."
         )
         raise ValueError(msg)
-    function = _function(test)
+    function = TEST_FUNCTIONS[test]
     if all_pairs:
-        from pdcompare.compare.pairwise import pairwise
-
         options = {**options, "test": test}
         function = pairwise
     meta = pdcompare_attrs(scores)
@@ -124,17 +115,3 @@ def per_dataset(
     first.update(per_dataset=True, datasets=[str(d) for d in datasets])
     return with_attrs(out, first)
 
-
-def _function(test: str) -> Any:
-    from pdcompare.compare import bayes, dietterich, paired
-
-    modules = {
-        "corrected_ttest": paired,
-        "ttest": paired,
-        "wilcoxon": paired,
-        "sign_test": paired,
-        "bayes": bayes,
-        "ttest_5x2cv": dietterich,
-        "ftest_5x2cv": dietterich,
-    }
-    return getattr(modules[test], test)
