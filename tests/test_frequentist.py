@@ -575,7 +575,7 @@ def test_pairwise_bayes_calls_bayes_with_all_pairs(monkeypatch):
 
     from pdcompare.compare import pairwise
 
-    monkeypatch.setitem(pairwise._TESTS, "bayes", fake_bayes)
+    monkeypatch.setitem(pairwise.TEST_FUNCTIONS, "bayes", fake_bayes)
     random_scores().cmp.pairwise("bayes", alpha=0.1, correction="bonferroni", rope=0.01, cv=5)
     assert calls == [(ALL_PAIRS, {"alpha": 0.1, "rope": 0.01, "cv": 5})]
 
