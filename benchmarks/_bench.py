@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
+from scipy import special
 
 
 def make_scores(
@@ -38,6 +39,73 @@ def make_scores(
     splits = [f"split{k}" for k in range(n_splits)]
     scores = pd.DataFrame(values, index=names, columns=splits)
     return scores.cmp.set_design(n_train=n_train, n_test=n_test)
+
+
+def holm(pvalue: np.ndarray) -> np.ndarray:
+    """Holm-adjusted p-values: the step-down products, made monotone, capped at 1."""
+    k = pvalue.size
+    order = np.argsort(pvalue, kind="stable")
+    adjusted = np.empty_like(pvalue)
+    adjusted[order] = np.minimum(np.maximum.accumulate(pvalue[order] * (k - np.arange(k))), 1)
+    return adjusted
+
+
+def pair_names(names: pd.Index, i: np.ndarray, j: np.ndarray) -> dict:
+    """The ``model_1``/``model_2`` columns of the pairs ``(i, j)``, categorical as pdcompare's."""
+    return {
+        "model_1": pd.Categorical.from_codes(i, categories=names),
+        "model_2": pd.Categorical.from_codes(j, categories=names),
+    }
+
+
+def ttest_frame(i, j, mean, se, df, names: pd.Index) -> pd.DataFrame:
+    """The corrected t-test result frame of pairs from their mean differences and SEs (Holm)."""
+    statistic = mean / se
+    pvalue = np.minimum(2.0 * special.stdtr(df, -np.abs(statistic)), 1.0)
+    adjusted = holm(pvalue)
+    half = special.stdtrit(df, 0.975) * se
+    return pd.DataFrame(
+        {
+            **pair_names(names, i, j),
+            "mean_diff": mean,
+            "statistic": statistic,
+            "df": np.full(i.size, float(df)),
+            "pvalue": pvalue,
+            "pvalue_adj": adjusted,
+            "reject": adjusted <= 0.05,
+            "ci_low": mean - half,
+            "ci_high": mean + half,
+        }
+    )
+
+
+def bayes_frame(i, j, mean, se, df, names: pd.Index, rope: float) -> pd.DataFrame:
+    """The Bayesian correlated t-test result frame of pairs (Student posterior, rope ±rope)."""
+    worse = special.stdtr(df, (-rope - mean) / se)
+    below_high = special.stdtr(df, (rope - mean) / se)
+    better, inside = 1.0 - below_high, below_high - worse
+    half = special.stdtrit(df, 0.975) * se
+    n_models = len(names)
+    code = np.select(
+        [better >= 0.95, worse >= 0.95, inside >= 0.95],
+        [i, j, np.full(i.size, n_models + 1)],
+        n_models,
+    )
+    decision = pd.Categorical.from_codes(
+        code, categories=[*map(str, names), "undecided", "equivalent"]
+    )
+    return pd.DataFrame(
+        {
+            **pair_names(names, i, j),
+            "mean_diff": mean,
+            "prob_better": better,
+            "prob_rope": inside,
+            "prob_worse": worse,
+            "ci_low": mean - half,
+            "ci_high": mean + half,
+            "decision": decision,
+        }
+    )
 
 
 def interleaved(cases: dict[str, Callable[[], object]], rounds: int) -> dict[str, float]:

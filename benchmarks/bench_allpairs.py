@@ -28,8 +28,7 @@ import sys
 
 import numpy as np
 import pandas as pd
-from _bench import frame_mib, interleaved, make_scores, report
-from scipy import special
+from _bench import bayes_frame, frame_mib, interleaved, make_scores, report, ttest_frame
 
 import pdcompare  # noqa: F401  (registers DataFrame.cmp)
 
@@ -55,71 +54,12 @@ def _moments(values: np.ndarray):
     return i, j, mean, se, n - 1
 
 
-def _holm(pvalue: np.ndarray) -> np.ndarray:
-    k = pvalue.size
-    order = np.argsort(pvalue, kind="stable")
-    stepped = np.maximum.accumulate(pvalue[order] * (k - np.arange(k)))
-    adjusted = np.empty_like(pvalue)
-    adjusted[order] = np.minimum(stepped, 1.0)
-    return adjusted
-
-
-def _names(names: pd.Index, i: np.ndarray, j: np.ndarray) -> dict:
-    return {
-        "model_1": pd.Categorical.from_codes(i, categories=names),
-        "model_2": pd.Categorical.from_codes(j, categories=names),
-    }
-
-
 def ttest_floor(values: np.ndarray, names: pd.Index) -> pd.DataFrame:
-    i, j, mean, se, df = _moments(values)
-    statistic = mean / se
-    pvalue = np.minimum(2.0 * special.stdtr(df, -np.abs(statistic)), 1.0)
-    adjusted = _holm(pvalue)
-    half = special.stdtrit(df, 0.975) * se
-    return pd.DataFrame(
-        {
-            **_names(names, i, j),
-            "mean_diff": mean,
-            "statistic": statistic,
-            "df": np.full(i.size, float(df)),
-            "pvalue": pvalue,
-            "pvalue_adj": adjusted,
-            "reject": adjusted <= 0.05,
-            "ci_low": mean - half,
-            "ci_high": mean + half,
-        }
-    )
+    return ttest_frame(*_moments(values), names)
 
 
 def bayes_floor(values: np.ndarray, names: pd.Index) -> pd.DataFrame:
-    i, j, mean, se, df = _moments(values)
-    worse = special.stdtr(df, (-ROPE - mean) / se)
-    below_high = special.stdtr(df, (ROPE - mean) / se)
-    better = 1.0 - below_high
-    rope = below_high - worse
-    half = special.stdtrit(df, 0.975) * se
-    n_models = len(names)
-    code = np.select(
-        [better >= 0.95, worse >= 0.95, rope >= 0.95],
-        [i, j, np.full(i.size, n_models + 1)],
-        n_models,
-    )
-    decision = pd.Categorical.from_codes(
-        code, categories=[*map(str, names), "undecided", "equivalent"]
-    )
-    return pd.DataFrame(
-        {
-            **_names(names, i, j),
-            "mean_diff": mean,
-            "prob_better": better,
-            "prob_rope": rope,
-            "prob_worse": worse,
-            "ci_low": mean - half,
-            "ci_high": mean + half,
-            "decision": decision,
-        }
-    )
+    return bayes_frame(*_moments(values), names, ROPE)
 
 
 def speed(n_models: int, rounds: int) -> None:

@@ -18,7 +18,7 @@ import argparse
 
 import numpy as np
 import pandas as pd
-from _bench import interleaved, peak_mib, report
+from _bench import holm, interleaved, peak_mib, report
 from scipy import special, stats
 
 import pdcompare  # noqa: F401  (registers DataFrame.cmp)
@@ -40,14 +40,6 @@ def _correct(frame: pd.DataFrame):
     y = frame["y"].to_numpy()
     predictions = frame.drop(columns="y").to_numpy()
     return predictions == y[:, None]
-
-
-def _holm(pvalue):
-    k = pvalue.size
-    order = np.argsort(pvalue, kind="stable")
-    adjusted = np.empty_like(pvalue)
-    adjusted[order] = np.minimum(np.maximum.accumulate(pvalue[order] * (k - np.arange(k))), 1)
-    return adjusted
 
 
 def _best_vs_rest(frame: pd.DataFrame):
@@ -72,12 +64,23 @@ def mcnemar_floor(frame: pd.DataFrame) -> pd.DataFrame:
     exact = total < 25
     smaller = np.minimum(b, c)
     chi_square = (np.abs(b - c) - 1.0) ** 2 / np.maximum(total, 1)
-    pvalue = np.where(exact, np.minimum(2.0 * special.bdtr(smaller, total, 0.5), 1.0),
-                      special.chdtrc(1.0, chi_square))
-    adjusted = _holm(pvalue)
-    return pd.DataFrame({**names, "only_1_correct": b, "only_2_correct": c,
-                         "statistic": np.where(exact, smaller, chi_square), "pvalue": pvalue,
-                         "pvalue_adj": adjusted, "reject": adjusted <= 0.05})
+    pvalue = np.where(
+        exact,
+        np.minimum(2.0 * special.bdtr(smaller, total, 0.5), 1.0),
+        special.chdtrc(1.0, chi_square),
+    )
+    adjusted = holm(pvalue)
+    return pd.DataFrame(
+        {
+            **names,
+            "only_1_correct": b,
+            "only_2_correct": c,
+            "statistic": np.where(exact, smaller, chi_square),
+            "pvalue": pvalue,
+            "pvalue_adj": adjusted,
+            "reject": adjusted <= 0.05,
+        }
+    )
 
 
 def ztest_floor(frame: pd.DataFrame) -> pd.DataFrame:
@@ -86,10 +89,18 @@ def ztest_floor(frame: pd.DataFrame) -> pd.DataFrame:
     pooled = (accuracy_1 + accuracy_2) / 2.0
     statistic = (accuracy_1 - accuracy_2) / np.sqrt(pooled * (1.0 - pooled) * 2.0 / n)
     pvalue = np.minimum(2.0 * special.ndtr(-np.abs(statistic)), 1.0)
-    adjusted = _holm(pvalue)
-    return pd.DataFrame({**names, "accuracy_1": np.full(others.size, accuracy_1),
-                         "accuracy_2": accuracy_2, "statistic": statistic, "pvalue": pvalue,
-                         "pvalue_adj": adjusted, "reject": adjusted <= 0.05})
+    adjusted = holm(pvalue)
+    return pd.DataFrame(
+        {
+            **names,
+            "accuracy_1": np.full(others.size, accuracy_1),
+            "accuracy_2": accuracy_2,
+            "statistic": statistic,
+            "pvalue": pvalue,
+            "pvalue_adj": adjusted,
+            "reject": adjusted <= 0.05,
+        }
+    )
 
 
 def cochran_floor(frame: pd.DataFrame) -> pd.DataFrame:
@@ -100,8 +111,14 @@ def cochran_floor(frame: pd.DataFrame) -> pd.DataFrame:
     total = per_model.sum()
     numerator = (k - 1) * (k * np.sum(per_model**2) - total**2)
     statistic = numerator / (k * total - per_sample @ per_sample)
-    return pd.DataFrame({"n_models": [k], "statistic": [statistic], "df": [k - 1],
-                         "pvalue": [special.chdtrc(k - 1, statistic)]})
+    return pd.DataFrame(
+        {
+            "n_models": [k],
+            "statistic": [statistic],
+            "df": [k - 1],
+            "pvalue": [special.chdtrc(k - 1, statistic)],
+        }
+    )
 
 
 def mlxtend_loop(frame: pd.DataFrame):
@@ -111,8 +128,11 @@ def mlxtend_loop(frame: pd.DataFrame):
     names = list(frame.columns[1:])
     accuracy = [(frame[name].to_numpy() == y).mean() for name in names]
     best = names[int(np.argmax(accuracy))]
-    return [mcnemar(mcnemar_table(y, frame[best].to_numpy(), frame[other].to_numpy()))
-            for other in names if other != best]
+    return [
+        mcnemar(mcnemar_table(y, frame[best].to_numpy(), frame[other].to_numpy()))
+        for other in names
+        if other != best
+    ]
 
 
 def run(n_rows: int) -> None:
@@ -148,9 +168,13 @@ def run(n_rows: int) -> None:
     if len(names) > 6:
         pairs.append((names[0], names[6]))
     data = frame.memory_usage(index=False).sum() / 2**20
-    report(f"predictions, {n_rows:,} rows x {N_MODELS} models (int labels, "
-           f"{data:.0f} MiB), best against the rest", best, peaks, pairs)
-
+    report(
+        f"predictions, {n_rows:,} rows x {N_MODELS} models (int labels, "
+        f"{data:.0f} MiB), best against the rest",
+        best,
+        peaks,
+        pairs,
+    )
 
 
 def main() -> None:

@@ -18,7 +18,7 @@ import sys
 
 import numpy as np
 import pandas as pd
-from _bench import interleaved, make_scores, peak_mib, report
+from _bench import bayes_frame, interleaved, make_scores, peak_mib, report, ttest_frame
 from scipy import special
 
 import pdcompare  # noqa: F401  (registers DataFrame.cmp)
@@ -61,64 +61,15 @@ def _best_vs_rest(scores: pd.DataFrame):
     diff = values[i] - values[j]
     mean = diff.mean(axis=1)
     se = np.sqrt(diff.var(axis=1, ddof=1) * (1.0 / n + RATIO))
-    names = {
-        "model_1": pd.Categorical.from_codes(i, categories=scores.index),
-        "model_2": pd.Categorical.from_codes(j, categories=scores.index),
-    }
-    return i, j, mean, se, n - 1, names
+    return i, j, mean, se, n - 1
 
 
 def ttest_floor(scores: pd.DataFrame) -> pd.DataFrame:
-    _, _, mean, se, df, names = _best_vs_rest(scores)
-    statistic = mean / se
-    pvalue = np.minimum(2.0 * special.stdtr(df, -np.abs(statistic)), 1.0)
-    k = pvalue.size
-    order = np.argsort(pvalue, kind="stable")
-    adjusted = np.empty_like(pvalue)
-    adjusted[order] = np.minimum(np.maximum.accumulate(pvalue[order] * (k - np.arange(k))), 1)
-    half = special.stdtrit(df, 0.975) * se
-    return pd.DataFrame(
-        {
-            **names,
-            "mean_diff": mean,
-            "statistic": statistic,
-            "df": np.full(k, float(df)),
-            "pvalue": pvalue,
-            "pvalue_adj": adjusted,
-            "reject": adjusted <= 0.05,
-            "ci_low": mean - half,
-            "ci_high": mean + half,
-        }
-    )
+    return ttest_frame(*_best_vs_rest(scores), scores.index)
 
 
 def bayes_floor(scores: pd.DataFrame) -> pd.DataFrame:
-    i, j, mean, se, df, names = _best_vs_rest(scores)
-    worse = special.stdtr(df, (-ROPE - mean) / se)
-    below_high = special.stdtr(df, (ROPE - mean) / se)
-    better, rope = 1.0 - below_high, below_high - worse
-    half = special.stdtrit(df, 0.975) * se
-    n_models = len(scores.index)
-    code = np.select(
-        [better >= 0.95, worse >= 0.95, rope >= 0.95],
-        [i, j, np.full(i.size, n_models + 1)],
-        n_models,
-    )
-    decision = pd.Categorical.from_codes(
-        code, categories=[*map(str, scores.index), "undecided", "equivalent"]
-    )
-    return pd.DataFrame(
-        {
-            **names,
-            "mean_diff": mean,
-            "prob_better": better,
-            "prob_rope": rope,
-            "prob_worse": worse,
-            "ci_low": mean - half,
-            "ci_high": mean + half,
-            "decision": decision,
-        }
-    )
+    return bayes_frame(*_best_vs_rest(scores), scores.index, ROPE)
 
 
 def main() -> None:
