@@ -104,7 +104,7 @@ def scores_meta(test: str, data: Any, scope: str, **fields: Any) -> dict[str, An
         **fields,
         design=data.design.to_attrs(),
         greater_is_better=data.design.greater_is_better,
-        models=data.names[data.order].tolist(),
+        models=data.ranked_names,
         **data.meta(),
     )
 

@@ -42,7 +42,7 @@ def benchmark_summary(data: BenchmarkData) -> pd.DataFrame:
         "summary",
         design=data.design.to_attrs(),
         greater_is_better=data.design.greater_is_better,
-        models=data.names[order].tolist(),
+        models=data.ranked_names,
         **data.meta(),
     )
     return results.model_result(data.names, columns, meta).iloc[order]
@@ -163,7 +163,7 @@ def friedman(
         nan_policy=nan_policy,
         design=data.design.to_attrs(),
         greater_is_better=data.design.greater_is_better,
-        models=data.names[data.order].tolist(),
+        models=data.ranked_names,
         **data.meta(),
     )
     return with_attrs(frame, meta)

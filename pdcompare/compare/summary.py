@@ -207,7 +207,7 @@ def summary_table(scores: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.D
         interval="nadeau-bengio" if data.design.known else "t",
         design=data.design.to_attrs(),
         greater_is_better=data.design.greater_is_better,
-        models=data.names[data.order].tolist(),
+        models=data.ranked_names,
     )
     frame = results.model_result(data.names, table, meta)
     return frame.iloc[data.order]

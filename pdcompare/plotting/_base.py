@@ -127,7 +127,7 @@ def ranked_models(frame: pd.DataFrame, **design: Any) -> list:
     from pdcompare.inputs.scores import scores_data
 
     data = scores_data(frame, **design)
-    return data.names[data.order].tolist()
+    return data.ranked_names
 
 
 def result_models(result: pd.DataFrame) -> list:
