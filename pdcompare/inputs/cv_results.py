@@ -9,6 +9,7 @@ columns, never by parsing ``params``.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -177,12 +178,41 @@ def _iteration_rows(frame: pd.DataFrame, iteration: int | None) -> np.ndarray:
 
 def _split_scores(frame: pd.DataFrame, positions: list[int]) -> np.ndarray:
     """The split columns (by position) as one float array (text cells become NaN)."""
-    block = frame.iloc[:, positions]
+    first = positions[0] if positions else 0
+    if positions == list(range(first, first + len(positions))):
+        block = frame.iloc[:, first : first + len(positions)]  # scikit-learn's layout: a slice
+    else:
+        block = frame.iloc[:, positions]
     try:
         return block.to_numpy(dtype=float)
     except (TypeError, ValueError):
         flat = pd.to_numeric(pd.Series(block.to_numpy().ravel()), errors="coerce")
         return flat.to_numpy(dtype=float).reshape(block.shape)
+
+
+@functools.lru_cache(maxsize=32)
+def _split_columns(labels: tuple) -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Per metric: the split numbers in order and the positions of their test-score columns.
+
+    Cached by the column labels: a test on a ``cv_results_`` frame would
+    otherwise match every label against the pattern on every call (the
+    returned dict is shared: read it, never change it).
+    """
+    found: dict[str, dict[int, int]] = {}  # metric -> split number -> column position
+    for position, column in enumerate(labels):
+        match = _SPLIT_COLUMN.match(column) if isinstance(column, str) else None
+        if match:
+            found.setdefault(match.group(2), {})[int(match.group(1))] = position
+    return {
+        metric: (tuple(sorted(by_split)), tuple(by_split[k] for k in sorted(by_split)))
+        for metric, by_split in found.items()
+    }
+
+
+@functools.lru_cache(maxsize=32)
+def _split_labels(splits: tuple[int, ...]) -> pd.Index:
+    """The columns of a scores frame, ``split0, split1, ...``, made once per set of splits."""
+    return pd.Index([f"split{i}" for i in splits], name="split")
 
 
 def cv_results_to_scores(
@@ -202,11 +232,7 @@ def cv_results_to_scores(
     ``attrs["pdcompare"]`` holds each model's parameters (``params``) and
     its row in ``frame`` (``rows``).
     """
-    metrics: dict[str, dict[int, int]] = {}  # metric -> split number -> column position
-    for position, column in enumerate(frame.columns):
-        match = _SPLIT_COLUMN.match(column) if isinstance(column, str) else None
-        if match:
-            metrics.setdefault(match.group(2), {})[int(match.group(1))] = position
+    metrics = _split_columns(tuple(frame.columns.tolist()))
     if metric is None:
         if len(metrics) > 1:
             msg = (
@@ -218,10 +244,10 @@ def cv_results_to_scores(
     elif metric not in metrics:
         error = unknown_name_error("metric", metric, list(metrics), "metric")
         raise error
-    columns = metrics[metric]
+    splits, positions = metrics[metric]
     rows = _iteration_rows(frame, iteration)
     kept = frame.iloc[rows] if len(rows) < len(frame) else frame
-    values = _split_scores(kept, [columns[i] for i in sorted(columns)])  # split order
+    values = _split_scores(kept, list(positions))
     try:
         params = candidate_params(kept)
     except ValueError:
@@ -245,7 +271,7 @@ def cv_results_to_scores(
     scores = pd.DataFrame(
         values,
         index=pd.Index(model_names, name="model"),
-        columns=pd.Index([f"split{i}" for i in sorted(columns)], name="split"),
+        columns=_split_labels(splits).copy(),  # a copy: a user may rename its axis
     )
     check_unique_labels(scores.index, hint="pass `names=` to name the candidates")
     meta = pdcompare_attrs(frame)
