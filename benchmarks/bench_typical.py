@@ -21,7 +21,7 @@ import pandas as pd
 from _bench import bayes_frame, interleaved, make_scores, peak_mib, report, ttest_frame
 from scipy import special
 
-import pdcompare  # noqa: F401  (registers DataFrame.cmp)
+import pdcompare
 
 N_MODELS, N_SPLITS = 20, 100
 N_TRAIN, N_TEST = 90, 10
@@ -72,9 +72,29 @@ def bayes_floor(scores: pd.DataFrame) -> pd.DataFrame:
     return bayes_frame(*_best_vs_rest(scores), scores.index, ROPE)
 
 
+def as_cv_results(scores: pd.DataFrame) -> pd.DataFrame:
+    """The scores as ``pd.DataFrame(search.cv_results_)`` of a search over ``C`` lays them out."""
+    n_models, n_splits = scores.shape
+    C = np.logspace(-3, 3, n_models)
+    columns = {
+        "mean_fit_time": np.full(n_models, 0.1),
+        "std_fit_time": np.full(n_models, 0.01),
+        "param_C": np.ma.masked_array(C, mask=False, dtype=object),
+        "params": [{"C": c} for c in C],
+    }
+    values = scores.to_numpy()
+    columns.update({f"split{k}_test_score": values[:, k] for k in range(n_splits)})
+    columns["mean_test_score"] = values.mean(axis=1)
+    columns["std_test_score"] = values.std(axis=1)
+    columns["rank_test_score"] = np.argsort(np.argsort(-values.mean(axis=1))) + 1
+    return pd.DataFrame(columns)
+
+
 def main() -> None:
     rounds = 100 if "--quick" in sys.argv[1:] else 400
     scores = make_scores(N_MODELS)
+    cv_results = as_cv_results(scores)
+    converted = pdcompare.scores(cv_results).cmp.set_design(n_train=N_TRAIN, n_test=N_TEST)
     cases = {
         "summary()": lambda: scores.cmp.summary(),
         "floor: summary": lambda: summary_floor(scores),
@@ -82,6 +102,11 @@ def main() -> None:
         "floor: corrected_ttest": lambda: ttest_floor(scores),
         "bayes(rope=0.01)": lambda: scores.cmp.bayes(rope=ROPE),
         "floor: bayes": lambda: bayes_floor(scores),
+        # A test on a cv_results_ frame against the same test on its scores frame.
+        "corrected_ttest() on cv_results_": lambda: cv_results.cmp.corrected_ttest(
+            n_train=N_TRAIN, n_test=N_TEST
+        ),
+        "the same on its scores frame": lambda: converted.cmp.corrected_ttest(),
     }
     for function in cases.values():
         function()
@@ -91,11 +116,14 @@ def main() -> None:
     assert (mine["model_2"].astype(str) == floor["model_2"].astype(str)).all()
     mine, floor = scores.cmp.summary(), summary_floor(scores)
     assert np.allclose(mine[["mean", "ci_low", "ci_high"]], floor[["mean", "ci_low", "ci_high"]])
+    from_cv = cv_results.cmp.corrected_ttest(n_train=N_TRAIN, n_test=N_TEST)
+    assert np.array_equal(from_cv["pvalue"], converted.cmp.corrected_ttest()["pvalue"])
     best = interleaved(cases, rounds)
     peaks = {name: peak_mib(function) for name, function in cases.items()}
     names = list(cases)
     report(
-        f"typical call, {N_MODELS} models x {N_SPLITS} splits (best against the rest)",
+        f"typical call, {N_MODELS} models x {N_SPLITS} splits (best against the rest; "
+        "the last line: a cv_results_ frame against its scores frame)",
         best,
         peaks,
         [(names[k], names[k + 1]) for k in range(0, len(names), 2)],
