@@ -72,6 +72,23 @@ def test_name_columns_merge_and_write_like_strings(result):
     assert written.getvalue() == expected_text.getvalue()
 
 
+def test_result_columns_never_share_memory():
+    # The frame takes the core's arrays without a copy; one array used for two columns
+    # (sign_test on losses: statistic is the wins) must not let a write to one change
+    # the other (pandas 2 writes in place without copy-on-write).
+    rng = np.random.default_rng(1)
+    scores = pd.DataFrame(rng.normal(0.3, 0.05, size=(4, 12)), index=list("abcd"))
+    result = scores.cmp.sign_test(greater_is_better=False, cv=12)
+    columns = [c for c in result.columns if c not in ("model_1", "model_2")]
+    arrays = {c: result[c].to_numpy() for c in columns}
+    for k, first in enumerate(columns):
+        for second in columns[k + 1 :]:
+            assert not np.shares_memory(arrays[first], arrays[second]), (first, second)
+    expected = result["statistic"].copy()
+    result.loc[0, "wins"] = -1
+    pd.testing.assert_series_equal(result["statistic"], expected)
+
+
 def test_names_that_cannot_be_categories_stay_objects():
     i, j = np.array([0, 1]), np.array([1, 2])
     first, second = model_columns(pd.Index(["a", None, "c"], dtype=object), i, j)
