@@ -75,7 +75,8 @@ def ttest_frame(i, j, mean, se, df, names: pd.Index) -> pd.DataFrame:
             "reject": adjusted <= 0.05,
             "ci_low": mean - half,
             "ci_high": mean + half,
-        }
+        },
+        copy=False,  # as pdcompare's result frames: the fresh arrays, not a consolidated copy
     )
 
 
@@ -104,7 +105,8 @@ def bayes_frame(i, j, mean, se, df, names: pd.Index, rope: float) -> pd.DataFram
             "ci_low": mean - half,
             "ci_high": mean + half,
             "decision": decision,
-        }
+        },
+        copy=False,
     )
 
 
