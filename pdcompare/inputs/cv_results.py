@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -215,22 +216,41 @@ def _split_labels(splits: tuple[int, ...]) -> pd.Index:
     return pd.Index([f"split{i}" for i in splits], name="split")
 
 
-def cv_results_to_scores(
+@dataclass(frozen=True)
+class Candidates:
+    """The candidates of one metric (and iteration) of a ``cv_results_`` frame, as arrays.
+
+    Attributes
+    ----------
+    names : pandas.Index
+        Unique model names (named "model").
+    values : numpy.ndarray
+        Test scores, shape (candidates, splits), float64 with NaN for failed fits.
+    splits : pandas.Index
+        ``split0, split1, ...`` (named "split").
+    params : list of dict
+        Each candidate's parameters.
+    rows : numpy.ndarray
+        Each candidate's row in the frame.
+    """
+
+    names: pd.Index
+    values: np.ndarray
+    splits: pd.Index
+    params: list
+    rows: np.ndarray
+
+
+def cv_results_candidates(
     frame: pd.DataFrame,
     metric: str | None = None,
     names: Callable[[dict], str] | Sequence[str] | None = None,
     iteration: int | None = None,
-) -> pd.DataFrame:
-    """Convert a ``cv_results_`` frame to a scores frame (models x splits).
+) -> Candidates:
+    """The candidates of a ``cv_results_`` frame: names, split scores, parameters, rows.
 
-    Rows become models named from the parameters that vary (or by ``names``,
-    a callable ``params -> str`` or a list), columns the ``split<i>`` test
-    scores of ``metric``. Candidates whose fits failed keep their NaN scores.
-    Of a successive-halving search only one iteration is kept (``iteration``,
-    by default the last with at least two candidates), since candidates of
-    different iterations were fitted on different resources. The frame's
-    ``attrs["pdcompare"]`` holds each model's parameters (``params``) and
-    its row in ``frame`` (``rows``).
+    What :func:`cv_results_to_scores` puts in a frame, and what the tests read
+    directly (no intermediate frame to build and check again).
     """
     metrics = _split_columns(tuple(frame.columns.tolist()))
     if metric is None:
@@ -268,13 +288,32 @@ def cv_results_to_scores(
                 f"{len(frame)} candidates; give one name per row."
             )
             raise ValueError(msg)
-    scores = pd.DataFrame(
-        values,
-        index=pd.Index(model_names, name="model"),
-        columns=_split_labels(splits).copy(),  # a copy: a user may rename its axis
-    )
-    check_unique_labels(scores.index, hint="pass `names=` to name the candidates")
+    index = pd.Index(model_names, name="model")
+    check_unique_labels(index, hint="pass `names=` to name the candidates")
+    # The split labels made once per set of splits; a copy, as a user may rename its axis.
+    return Candidates(index, values, _split_labels(splits).copy(), params, rows)
+
+
+def cv_results_to_scores(
+    frame: pd.DataFrame,
+    metric: str | None = None,
+    names: Callable[[dict], str] | Sequence[str] | None = None,
+    iteration: int | None = None,
+) -> pd.DataFrame:
+    """Convert a ``cv_results_`` frame to a scores frame (models x splits).
+
+    Rows become models named from the parameters that vary (or by ``names``,
+    a callable ``params -> str`` or a list), columns the ``split<i>`` test
+    scores of ``metric``. Candidates whose fits failed keep their NaN scores.
+    Of a successive-halving search only one iteration is kept (``iteration``,
+    by default the last with at least two candidates), since candidates of
+    different iterations were fitted on different resources. The frame's
+    ``attrs["pdcompare"]`` holds each model's parameters (``params``) and
+    its row in ``frame`` (``rows``).
+    """
+    found = cv_results_candidates(frame, metric=metric, names=names, iteration=iteration)
+    scores = pd.DataFrame(found.values, index=found.names, columns=found.splits)
     meta = pdcompare_attrs(frame)
-    meta["params"] = dict(zip(model_names, params, strict=True))
-    meta["rows"] = rows.tolist()
+    meta["params"] = dict(zip(found.names.tolist(), found.params, strict=True))
+    meta["rows"] = found.rows.tolist()
     return with_attrs(scores, meta)

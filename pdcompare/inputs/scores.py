@@ -19,7 +19,11 @@ from pdcompare._validation import (
     warn,
 )
 from pdcompare.inputs.attrs import stored_attr
-from pdcompare.inputs.cv_results import cv_results_to_scores, is_cv_results
+from pdcompare.inputs.cv_results import (
+    cv_results_candidates,
+    cv_results_to_scores,
+    is_cv_results,
+)
 from pdcompare.inputs.design import Design, resolve_design
 
 #: Passed as ``a`` by ``pairwise`` to ask a test for every pair of models.
@@ -96,18 +100,29 @@ def _refuse_other_kinds(frame: pd.DataFrame) -> None:
 
 def validate_scores(frame: pd.DataFrame) -> np.ndarray:
     """Check a scores frame and return its values (models x splits) as float64."""
-    if frame.shape[0] == 0 or frame.shape[1] == 0:
-        msg = (
-            f"The scores frame is empty (shape {frame.shape}); it needs one row per model "
-            "and one column per CV split."
-        )
-        raise ValueError(msg)
+    _refuse_empty(frame.shape)
     _refuse_other_kinds(frame)
     check_unique_labels(frame.index, hint="give each model its own index label")
     values = _numeric_values(frame)
-    if frame.shape[1] < 2:
+    check_score_values(values, frame.index, frame.columns)
+    return values
+
+
+def _refuse_empty(shape: tuple[int, int]) -> None:
+    if shape[0] == 0 or shape[1] == 0:
         msg = (
-            f"The scores frame has {frame.shape[1]} split column; comparisons need the "
+            f"The scores frame is empty (shape {shape}); it needs one row per model "
+            "and one column per CV split."
+        )
+        raise ValueError(msg)
+
+
+def check_score_values(values: np.ndarray, names: pd.Index, splits: pd.Index) -> None:
+    """Not empty, at least 2 splits, and finite scores (NaN marks a failed fit)."""
+    _refuse_empty(values.shape)
+    if values.shape[1] < 2:
+        msg = (
+            f"The scores frame has {values.shape[1]} split column; comparisons need the "
             "scores of at least 2 CV splits per model (models as rows, splits as columns). "
             "If models are columns, pass `df.T`."
         )
@@ -116,11 +131,10 @@ def validate_scores(frame: pd.DataFrame) -> np.ndarray:
     if infinite.any():
         row, col = np.argwhere(infinite)[0]
         msg = (
-            f"Scores must be finite; model {frame.index[row]!r} has {values[row, col]} in "
-            f"split {frame.columns[col]!r}. Replace it with NaN if the fit failed."
+            f"Scores must be finite; model {names[row]!r} has {values[row, col]} in "
+            f"split {splits[col]!r}. Replace it with NaN if the fit failed."
         )
         raise ValueError(msg)
-    return values
 
 
 def rank_order(values: np.ndarray, greater_is_better: bool = True) -> np.ndarray:
@@ -284,12 +298,15 @@ def scores_data(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
     iteration = keywords.pop("iteration", None)
     if is_benchmark(frame) and metric is None and names is None and iteration is None:
         return benchmark_data(frame, **keywords)
+    stored = stored_attr(frame, "design")
     if is_cv_results(frame):
-        frame = cv_results_to_scores(frame, metric=metric, names=names, iteration=iteration)
-        stored = stored_attr(frame, "design")
-    else:
-        stored = None
-    stored = stored or stored_attr(frame, "design")
+        # Straight to arrays: the names are unique and the scores float by construction.
+        found = cv_results_candidates(frame, metric=metric, names=names, iteration=iteration)
+        check_score_values(found.values, found.names, found.splits)
+        design = resolve_design(stored, **keywords)
+        return ScoresData(
+            names=found.names, values=found.values, splits=found.splits, design=design
+        )
     values = validate_scores(frame)
     design = resolve_design(stored, **keywords)
     return ScoresData(names=frame.index, values=values, splits=frame.columns, design=design)
