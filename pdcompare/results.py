@@ -49,24 +49,44 @@ def model_columns(names: pd.Index | np.ndarray, i: np.ndarray, j: np.ndarray) ->
     (['rbf'], ['linear'], ['linear', 'rbf'])
     """
     labels = names if isinstance(names, pd.Index) else pd.Index(names)
-    if labels.hasnans or not labels.is_unique:
-        as_objects = np.asarray(labels, dtype=object)
-        return as_objects.take(i), as_objects.take(j)
+    # On the names as Python objects: sorting and comparing a few names this way
+    # costs microseconds, where pandas' hash checks on a fresh Arrow-backed Index
+    # (the names of a cv_results_ frame are made per call) cost tens.
+    objects = np.asarray(labels, dtype=object)
+    try:
+        order = np.argsort(objects, kind="stable")
+    except TypeError:  # names of mixed types that do not sort: frame order
+        order = None
+    if order is None:
+        unique = labels.is_unique
+    else:
+        ranked = objects[order]
+        unique = not np.any(ranked[1:] == ranked[:-1])
+    if not unique or labels.hasnans:
+        return objects.take(i), objects.take(j)
     codes_1, codes_2, categories = np.asarray(i), np.asarray(j), labels
-    if not labels.is_monotonic_increasing:
-        try:
-            order = labels.argsort()
-        except TypeError:  # names of mixed types that do not sort: frame order
-            order = None
-        if order is not None:
-            position = np.empty(len(labels), dtype=np.intp)
-            position[order] = np.arange(len(labels))
-            codes_1, codes_2, categories = position.take(i), position.take(j), labels.take(order)
-    dtype = pd.CategoricalDtype(categories, ordered=False)
+    if order is not None and np.any(order[1:] < order[:-1]):
+        position = np.empty(len(labels), dtype=np.intp)
+        position[order] = np.arange(len(labels))
+        codes_1, codes_2, categories = position.take(i), position.take(j), labels.take(order)
+    dtype = _categorical_dtype(categories)
     return (
-        pd.Categorical.from_codes(codes_1, dtype=dtype),
-        pd.Categorical.from_codes(codes_2, dtype=dtype),
+        pd.Categorical.from_codes(codes_1, dtype=dtype, validate=False),  # positions: valid
+        pd.Categorical.from_codes(codes_2, dtype=dtype, validate=False),
     )
+
+
+def _categorical_dtype(categories: pd.Index) -> pd.CategoricalDtype:
+    """``CategoricalDtype(categories)`` for categories known to be unique and not missing.
+
+    pandas checks them again by hashing, which on a fresh Arrow-backed Index
+    costs more than the rest of a typical test; its fast path skips that check
+    (the public constructor where a pandas version lacks it).
+    """
+    fastpath = getattr(pd.CategoricalDtype, "_from_fastpath", None)
+    if fastpath is None:
+        return pd.CategoricalDtype(categories, ordered=False)
+    return fastpath(categories, ordered=False)
 
 
 def pair_result(

@@ -100,6 +100,36 @@ def test_names_that_cannot_be_categories_stay_objects():
     assert list(first.categories) == [2, "b", 1.5]
 
 
+@given(
+    st.one_of(
+        st.lists(st.text(max_size=6), min_size=2, max_size=12, unique=True),
+        st.lists(st.integers(-50, 50), min_size=2, max_size=12, unique=True),
+    ),
+    st.data(),
+)
+def test_name_columns_equal_the_public_categorical(names, data):
+    # The checks and the sort are done on the names as Python objects and pandas'
+    # own check of the categories is skipped: the columns must equal what the public
+    # constructor gives for the sorted names.
+    labels = pd.Index(names)
+    n = len(names)
+    i = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=20)))
+    j = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=len(i), max_size=len(i))))
+    first, second = model_columns(labels, i, j)
+    expected = pd.CategoricalDtype(labels.sort_values(), ordered=False)
+    assert first.dtype == expected
+    assert second.dtype == expected
+    pd.testing.assert_index_equal(first.categories, labels.sort_values())
+    assert first.tolist() == [names[k] for k in i]
+    assert second.tolist() == [names[k] for k in j]
+
+
+def test_repeated_names_stay_objects():
+    first, _ = model_columns(pd.Index(["b", "a", "b"], dtype=object), np.array([0, 1]), [2, 2])
+    assert first.dtype == object
+    assert first.tolist() == ["b", "a"]
+
+
 # --------------------------------------------------------------------------- predictions
 
 LABEL_FRAMES = {
@@ -186,8 +216,9 @@ def test_packed_pair_counts_equal_matrix_products(seed, n, m, missing_share):
 def test_mcnemar_on_string_labels_equals_integer_labels():
     rng = np.random.default_rng(3)
     y = rng.integers(0, 3, 400)
-    ints = pd.DataFrame({"y": y, **{f"m{k}": np.where(rng.random(400) < 0.8, y, 0)
-                                   for k in range(4)}})
+    ints = pd.DataFrame(
+        {"y": y, **{f"m{k}": np.where(rng.random(400) < 0.8, y, 0) for k in range(4)}}
+    )
     words = ints.replace({0: "cat", 1: "dog", 2: "eel"}).astype("str")
     mine, expected = words.cmp.mcnemar(), ints.cmp.mcnemar()
     pd.testing.assert_frame_equal(as_strings(mine), as_strings(expected))
