@@ -94,7 +94,9 @@ def main() -> None:
     rounds = 100 if "--quick" in sys.argv[1:] else 400
     scores = make_scores(N_MODELS)
     cv_results = as_cv_results(scores)
-    converted = pdcompare.scores(cv_results).cmp.set_design(n_train=N_TRAIN, n_test=N_TEST)
+    # The same call on both: the design given as keywords.
+    converted = pdcompare.scores(cv_results)
+    design = {"n_train": N_TRAIN, "n_test": N_TEST}
     cases = {
         "summary()": lambda: scores.cmp.summary(),
         "floor: summary": lambda: summary_floor(scores),
@@ -103,10 +105,8 @@ def main() -> None:
         "bayes(rope=0.01)": lambda: scores.cmp.bayes(rope=ROPE),
         "floor: bayes": lambda: bayes_floor(scores),
         # A test on a cv_results_ frame against the same test on its scores frame.
-        "corrected_ttest() on cv_results_": lambda: cv_results.cmp.corrected_ttest(
-            n_train=N_TRAIN, n_test=N_TEST
-        ),
-        "the same on its scores frame": lambda: converted.cmp.corrected_ttest(),
+        "corrected_ttest() on cv_results_": lambda: cv_results.cmp.corrected_ttest(**design),
+        "the same on its scores frame": lambda: converted.cmp.corrected_ttest(**design),
     }
     for function in cases.values():
         function()
@@ -116,8 +116,8 @@ def main() -> None:
     assert (mine["model_2"].astype(str) == floor["model_2"].astype(str)).all()
     mine, floor = scores.cmp.summary(), summary_floor(scores)
     assert np.allclose(mine[["mean", "ci_low", "ci_high"]], floor[["mean", "ci_low", "ci_high"]])
-    from_cv = cv_results.cmp.corrected_ttest(n_train=N_TRAIN, n_test=N_TEST)
-    assert np.array_equal(from_cv["pvalue"], converted.cmp.corrected_ttest()["pvalue"])
+    from_cv = cv_results.cmp.corrected_ttest(**design)
+    assert np.array_equal(from_cv["pvalue"], converted.cmp.corrected_ttest(**design)["pvalue"])
     best = interleaved(cases, rounds)
     peaks = {name: peak_mib(function) for name, function in cases.items()}
     names = list(cases)

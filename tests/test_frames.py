@@ -66,6 +66,35 @@ def test_gallery_style_names_are_short():
     assert list(frame.cmp.scores().index) == ["linear", "kernel=poly, degree=2", "rbf"]
 
 
+def _cv_frame(params, scores=((0.9, 0.8), (0.7, 0.75))):
+    columns = {"params": list(params)}
+    columns.update(
+        {f"split{k}_test_score": list(s) for k, s in enumerate(zip(*scores, strict=True))}
+    )
+    return pd.DataFrame(columns)
+
+
+def test_names_and_split_columns_are_read_afresh_after_a_change():
+    # Names are cached by the parameters' values and types, split columns by the
+    # column Index object: none of these changes may give a stale answer.
+    assert list(_cv_frame([{"C": 1.0}, {"C": 2.0}]).cmp.scores().index) == ["C=1", "C=2"]
+    # True == 1.0 and 2 == 2.0 in Python, but they are other parameters.
+    assert list(_cv_frame([{"C": True}, {"C": 2}]).cmp.scores().index) == ["C=True", "C=2"]
+    frame = _cv_frame([{"C": 0.1}, {"C": 10.0}])
+    assert list(frame.cmp.scores().index) == ["C=0.1", "C=10"]
+    frame["params"].iloc[0]["C"] = 0.5  # a parameter dict changed in place
+    assert list(frame.cmp.scores().index) == ["C=0.5", "C=10"]
+    renamed = frame.cmp.scores()
+    renamed.index.name = "candidate"  # the caller's Index, not the cache's
+    assert frame.cmp.scores().index.name == "model"
+    # A new column Index: the split columns are found again.
+    frame = frame.rename(columns={"split1_test_score": "split1_test_auc"})
+    with pytest.raises(ValueError, match="1 split column"):
+        frame.cmp.scores(metric="score")
+    frame["split1_test_score"] = [0.7, 0.6]
+    np.testing.assert_array_equal(frame.cmp.scores(metric="score")["split1"], [0.7, 0.6])
+
+
 def test_multi_metric_needs_metric():
     search = RandomizedSearchCV(
         DecisionTreeClassifier(random_state=0),
@@ -136,6 +165,16 @@ def test_metric_and_names_on_scores_frame_are_errors(random_scores):
             pd.DataFrame({"s0": [0.9, 0.8], "s1": [True, False]}, index=["a", "b"]),
             TypeError,
             r"column\(s\) 's1'",
+        ),
+        (
+            pd.DataFrame({"s0": [True, False], "s1": [True, True]}, index=["a", "b"]),
+            TypeError,
+            r"column\(s\) 's0', 's1'",
+        ),
+        (
+            pd.DataFrame({"s0": pd.to_datetime(["2024-01-01"] * 2), "s1": [0.9, 0.7]}),
+            TypeError,
+            r"column\(s\) 's0'",
         ),
         (
             pd.DataFrame({"s0": [0.9, 0.8], "s1": [np.inf, 0.7]}, index=["a", "b"]),

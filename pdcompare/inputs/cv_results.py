@@ -28,9 +28,7 @@ _ESTIMATOR_REPR = re.compile(r"^([A-Za-z_]\w*)\(.*\)$", re.DOTALL)
 
 def is_cv_results(frame: pd.DataFrame) -> bool:
     """Whether ``frame`` looks like ``pd.DataFrame(search.cv_results_)``."""
-    return "params" in frame.columns and any(
-        isinstance(c, str) and _SPLIT_COLUMN.match(c) for c in frame.columns
-    )
+    return "params" in frame.columns and bool(_split_columns(_Same(frame.columns)))
 
 
 def _is_absent(value: Any) -> bool:
@@ -179,11 +177,7 @@ def _iteration_rows(frame: pd.DataFrame, iteration: int | None) -> np.ndarray:
 
 def _split_scores(frame: pd.DataFrame, positions: list[int]) -> np.ndarray:
     """The split columns (by position) as one float array (text cells become NaN)."""
-    first = positions[0] if positions else 0
-    if positions == list(range(first, first + len(positions))):
-        block = frame.iloc[:, first : first + len(positions)]  # scikit-learn's layout: a slice
-    else:
-        block = frame.iloc[:, positions]
+    block = frame.take(positions, axis=1)
     try:
         return block.to_numpy(dtype=float)
     except (TypeError, ValueError):
@@ -191,16 +185,37 @@ def _split_scores(frame: pd.DataFrame, positions: list[int]) -> np.ndarray:
         return flat.to_numpy(dtype=float).reshape(block.shape)
 
 
+class _Same:
+    """A cache key that is one particular object (equal only to itself), held alive by the key.
+
+    An Index never changes its labels, so what is read from them can be
+    cached per Index object; holding it keeps its ``id`` from being reused.
+    """
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: Any) -> None:
+        self.obj = obj
+
+    def __hash__(self) -> int:
+        return id(self.obj)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.obj is self.obj
+
+
 @functools.lru_cache(maxsize=32)
-def _split_columns(labels: tuple) -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
+def _split_columns(columns: _Same) -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
     """Per metric: the split numbers in order and the positions of their test-score columns.
 
-    Cached by the column labels: a test on a ``cv_results_`` frame would
-    otherwise match every label against the pattern on every call (the
-    returned dict is shared: read it, never change it).
+    Cached per column Index (``_Same(frame.columns)``): a test on a
+    ``cv_results_`` frame would otherwise read every label and match it
+    against the pattern on every call (the returned dict is shared: read
+    it, never change it).
     """
     found: dict[str, dict[int, int]] = {}  # metric -> split number -> column position
-    for position, column in enumerate(labels):
+    # The labels read as one list: iterating an Arrow-backed Index makes a scalar per label.
+    for position, column in enumerate(columns.obj.tolist()):
         match = _SPLIT_COLUMN.match(column) if isinstance(column, str) else None
         if match:
             found.setdefault(match.group(2), {})[int(match.group(1))] = position
@@ -214,6 +229,32 @@ def _split_columns(labels: tuple) -> dict[str, tuple[tuple[int, ...], tuple[int,
 def _split_labels(splits: tuple[int, ...]) -> pd.Index:
     """The columns of a scores frame, ``split0, split1, ...``, made once per set of splits."""
     return pd.Index([f"split{i}" for i in splits], name="split")
+
+
+#: Parameter values that are immutable and hash by value: a search's names are cached by them.
+_PLAIN = (str, int, float, np.generic)
+
+
+def _param_names(params: list[dict[str, Any]]) -> pd.Index:
+    """``names_from_params`` as an Index named "model", cached for plain parameter values.
+
+    A search is usually compared many times (``summary``, ``pairwise``, a
+    test, the report); its names are the same each time. The cache key is
+    every parameter's name, type and value, so ``C=1`` and ``C=True`` (equal in
+    Python) keep their own names; values that are not plain (estimators, lists)
+    are named afresh on every call.
+    """
+    key = tuple(tuple((k, type(v), v) for k, v in p.items()) for p in params)
+    if all(v is None or isinstance(v, _PLAIN) for row in key for _, _, v in row):
+        # A new Index object on the same data (a caller may rename it; the data can't change).
+        return _cached_param_names(key).view()
+    return pd.Index(names_from_params(params), name="model")
+
+
+@functools.lru_cache(maxsize=32)
+def _cached_param_names(key: tuple) -> pd.Index:
+    params = [{k: v for k, _, v in row} for row in key]
+    return pd.Index(names_from_params(params), name="model")
 
 
 @dataclass(frozen=True)
@@ -252,7 +293,7 @@ def cv_results_candidates(
     What :func:`cv_results_to_scores` puts in a frame, and what the tests read
     directly (no intermediate frame to build and check again).
     """
-    metrics = _split_columns(tuple(frame.columns.tolist()))
+    metrics = _split_columns(_Same(frame.columns))
     if metric is None:
         if len(metrics) > 1:
             msg = (
@@ -268,6 +309,8 @@ def cv_results_candidates(
     rows = _iteration_rows(frame, iteration)
     kept = frame.iloc[rows] if len(rows) < len(frame) else frame
     values = _split_scores(kept, list(positions))
+    # The split labels made once per set of splits; a view, as a user may rename its axis.
+    split_labels = _split_labels(splits).view()
     try:
         params = candidate_params(kept)
     except ValueError:
@@ -275,8 +318,9 @@ def cv_results_candidates(
             raise
         params = [{} for _ in rows]  # names given: the parameters are only kept when known
     if names is None:
-        model_names = names_from_params(params)
-    elif callable(names):
+        # Unique by construction (names_from_params numbers repeats).
+        return Candidates(_param_names(params), values, split_labels, params, rows)
+    if callable(names):
         model_names = [names(dict(p)) for p in params]
     else:
         model_names = list(names)
@@ -289,9 +333,12 @@ def cv_results_candidates(
             )
             raise ValueError(msg)
     index = pd.Index(model_names, name="model")
-    check_unique_labels(index, hint="pass `names=` to name the candidates")
-    # The split labels made once per set of splits; a copy, as a user may rename its axis.
-    return Candidates(index, values, _split_labels(splits).copy(), params, rows)
+    # Text names are checked as a set: hashing a fresh Arrow-backed Index costs more.
+    if not all(isinstance(name, str) for name in model_names) or len(set(model_names)) < len(
+        model_names
+    ):
+        check_unique_labels(index, hint="pass `names=` to name the candidates")
+    return Candidates(index, values, split_labels, params, rows)
 
 
 def cv_results_to_scores(

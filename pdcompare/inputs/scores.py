@@ -32,6 +32,9 @@ ALL_PAIRS = object()
 
 def _numeric_values(frame: pd.DataFrame) -> np.ndarray:
     """The frame's values as float64, NaN for missing, after checking the dtypes."""
+    values = frame.to_numpy()
+    if values.dtype.kind in "iuf":  # numbers only (booleans, text, dates give other kinds)
+        return values.astype(float, copy=False)
     dtypes = frame.dtypes
     # One check per distinct dtype (usually one), not per column.
     wrong = [dtype for dtype in set(dtypes.tolist()) if not _is_score_dtype(dtype)]
