@@ -145,6 +145,21 @@ def peak_mib(function: Callable[[], object]) -> float:
     return (traced + arrow) / 2**20
 
 
+def peak_rss_mib() -> float:
+    """This process's peak resident memory so far, in MiB (Linux ``VmHWM``).
+
+    Not ``ru_maxrss``: Linux carries that over from the parent at fork and
+    exec, so a child started by a large benchmark process would report the
+    parent's memory.
+    """
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024.0  # kB
+    msg = "no VmHWM in /proc/self/status: the memory figures need Linux"
+    raise RuntimeError(msg)
+
+
 def frame_mib(frame) -> float:
     """Memory of a result frame (deep: strings and categories included), in MiB."""
     return float(frame.memory_usage(deep=True, index=True).sum()) / 2**20

@@ -9,7 +9,7 @@ skips what pdcompare adds for accuracy and validation (recomputing pairs
 where the covariance shortcut cancels, degenerate pairs, the NaN policy).
 
 Times are interleaved minima in one process (see ``_bench.py``). Peak memory
-of ``bayes`` is measured in a fresh process (``ru_maxrss`` above the RSS
+of ``bayes`` is measured in a fresh process (its peak RSS, ``VmHWM``, above the RSS
 before the call), which also sees Arrow's allocations; it is compared with
 the deep memory of the result frame.
 
@@ -28,7 +28,15 @@ import sys
 
 import numpy as np
 import pandas as pd
-from _bench import bayes_frame, frame_mib, interleaved, make_scores, report, ttest_frame
+from _bench import (
+    bayes_frame,
+    frame_mib,
+    interleaved,
+    make_scores,
+    peak_rss_mib,
+    report,
+    ttest_frame,
+)
 
 import pdcompare  # noqa: F401  (registers DataFrame.cmp)
 
@@ -103,7 +111,7 @@ def memory_child(n_models: int, which: str) -> None:
         result = scores.cmp.pairwise("bayes", rope=ROPE)
     else:
         result = bayes_floor(values, names)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    peak = peak_rss_mib() * 2**20
     print(json.dumps({"peak": (peak - rss_before) / 2**20, "frame": frame_mib(result)}))
 
 

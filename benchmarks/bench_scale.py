@@ -22,13 +22,13 @@ Run: python benchmarks/bench_scale.py [--quick]   (--quick: 3 models' worth of f
 
 from __future__ import annotations
 
-import resource
 import sys
 import time
 import warnings
 
 import numpy as np
 import pandas as pd
+from _bench import peak_rss_mib
 
 
 def _forest_models(n_models: int) -> dict:
@@ -98,10 +98,6 @@ def _partition(seed: int, rows: int) -> pd.DataFrame:
     return pd.DataFrame(frame)
 
 
-def _peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # kB on Linux
-
-
 def dask_section(quick: bool) -> None:
     import dask.dataframe as dd
 
@@ -120,7 +116,7 @@ def dask_section(quick: bool) -> None:
         check.cmp.bootstrap(random_state=0), small.cmp.bootstrap(random_state=0)
     )
 
-    before = _peak_mb()
+    before = peak_rss_mib()
     for name, call in (
         ("mcnemar", lambda: frame.cmp.mcnemar()),
         ("bootstrap accuracy, 1000 resamples", lambda: frame.cmp.bootstrap(random_state=0)),
@@ -131,7 +127,7 @@ def dask_section(quick: bool) -> None:
         print(
             f"dask {name:36s} {n_rows:.0e} rows in {parts} partitions: {elapsed:6.1f} s, "
             f"{elapsed / (n_rows / 1e7):5.2f} s per 1e7 rows; peak RSS grew "
-            f"{max(_peak_mb() - before, 0):6.0f} MB (one partition {partition_mb:.0f} MB, "
+            f"{max(peak_rss_mib() - before, 0):6.0f} MB (one partition {partition_mb:.0f} MB, "
             f"the whole frame {partition_mb * parts:,.0f} MB)",
             flush=True,
         )
