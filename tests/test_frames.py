@@ -212,6 +212,20 @@ def test_nullable_float_with_na_reads_as_nan():
     np.testing.assert_allclose(summary.loc["a", "mean"], 0.85)
 
 
+@pytest.mark.parametrize("other", ["float64", "Int64"])
+def test_categorical_scores_read_as_their_values(other):
+    # One numpy array straight from the frame, or the per-column dtype check (a
+    # nullable column): a categorical of numbers reads as its numbers either way.
+    plain = pd.DataFrame(
+        {"s0": [0.9, 0.8, 0.7], "s1": [0.7, np.nan, 0.6], "s2": [1, 0, 1]}, index=list("abc")
+    )
+    mixed = plain.astype({"s1": "category", "s2": other})
+    np.testing.assert_array_equal(scores_data(mixed).values, scores_data(plain).values)
+    text = plain.astype({"s1": str}).astype({"s1": "category"})
+    with pytest.raises(TypeError, match=r"column\(s\) 's1'"):
+        scores_data(text)
+
+
 def test_nan_policy_raise_and_propagate_name_models():
     frame = pd.DataFrame({"s0": [0.9, 0.8, 0.7], "s1": [np.nan, 0.7, 0.6]}, index=["a", "b", "c"])
     data = scores_data(frame)

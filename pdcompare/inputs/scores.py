@@ -52,9 +52,11 @@ def _numeric_values(frame: pd.DataFrame) -> np.ndarray:
 
 
 def _is_score_dtype(dtype) -> bool:
-    """Numbers, not booleans (numpy or nullable)."""
+    """Numbers, not booleans (numpy, nullable, or a categorical of numbers)."""
     if isinstance(dtype, np.dtype):
         return dtype.kind in "iufc"
+    if isinstance(dtype, pd.CategoricalDtype):  # as numpy reads them: their values
+        return _is_score_dtype(dtype.categories.dtype)
     return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
 
 
