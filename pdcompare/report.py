@@ -100,15 +100,28 @@ def _rope_text(rope: Any) -> str:
     return f"[{low:g}, {high:g}]"
 
 
-def join_names(names: Any) -> str:
+def join_names(names: Any, sentence: bool = False) -> str:
     """Model names as one list, separated by "; " so that names with commas stay readable.
+
+    With ``sentence=True`` the list reads as part of a sentence, "and" before
+    the last name: "a, b and c", or "a, x; b; and c" when a name has a comma
+    (so that the names can still be told apart).
 
     Examples
     --------
     >>> join_names(["svc(C=1, gamma=0.1)", "tree"])
     'svc(C=1, gamma=0.1); tree'
+    >>> join_names(["rbf", "linear", "tree"], sentence=True)
+    'rbf, linear and tree'
+    >>> join_names(["svc(C=1, gamma=0.1)", "tree"], sentence=True)
+    'svc(C=1, gamma=0.1); and tree'
     """
-    return "; ".join(str(name) for name in names)
+    names = [str(name) for name in names]
+    if not sentence or len(names) < 2:
+        return "; ".join(names)
+    if any("," in name for name in names):
+        return "; ".join(names[:-1]) + f"; and {names[-1]}"
+    return ", ".join(names[:-1]) + f" and {names[-1]}"
 
 
 def _plural(count: int, one: str, many: str) -> str:
@@ -125,8 +138,8 @@ def _tie_line(summary: pd.DataFrame, benchmark: bool) -> list[str]:
         return []
     what = f"mean rank {values[0]:.2f}" if benchmark else f"mean score {_number(values[0])}"
     return [
-        f"Tie for best: {join_names(tied)} share the best {what}; {tied[0]} stands for the "
-        "best below."
+        f"Tie for best: {join_names(tied, sentence=True)} share the best {what}; {tied[0]} "
+        "stands for the best below."
     ]
 
 
@@ -279,11 +292,10 @@ def _conclusion_lines(
     rest_worse, rest_tied = int((reject & ~in_top).sum()), int((tied & ~in_top).sum())
     lines = []
     if reject.all():
-        listed = join_names(others[in_top])
-        extra = f"; and the {n_rest} others" if n_rest else ""
+        listed = [*others[in_top], *([f"the {n_rest} others"] if n_rest else [])]
         lines.append(
             f"Conclusion: {best} is significantly better than every other model "
-            f"({listed}{extra}) {adjusted}."
+            f"({join_names(listed, sentence=True)}) {adjusted}."
         )
     elif not reject.any():
         lines.append(
@@ -294,15 +306,15 @@ def _conclusion_lines(
         if (reject & in_top).any():
             lines.append(
                 f"Conclusion: {best} is significantly better than "
-                f"{join_names(others[reject & in_top])} {adjusted}."
+                f"{join_names(others[reject & in_top], sentence=True)} {adjusted}."
             )
         if (tied & in_top).any():
             close = others[tied & in_top]
             head = "Its lead" if (reject & in_top).any() else f"Conclusion: the lead of {best}"
             those = "that model" if len(close) == 1 else "those models"
             lines.append(
-                f"{head} over {join_names(close)} is not significant {adjusted}, so on these "
-                f"scores {those} may be as good as {best}."
+                f"{head} over {join_names(close, sentence=True)} is not significant {adjusted}, "
+                f"so on these scores {those} may be as good as {best}."
             )
         if n_rest:
             lines.append(
@@ -312,8 +324,8 @@ def _conclusion_lines(
             )
     if missing.any():
         lines.append(
-            f"No result for {best} vs {join_names(others[missing])}: missing scores (NaN); see "
-            "the warning, or pass nan_policy='omit'."
+            f"No result for {best} vs {join_names(others[missing], sentence=True)}: missing "
+            "scores (NaN); see the warning, or pass nan_policy='omit'."
         )
     return lines
 

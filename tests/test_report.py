@@ -75,7 +75,7 @@ def test_report_gallery_reproduces_design_values(scores):
     ]
     assert (
         "Conclusion: rbf is significantly better than 2_poly after correction.\nIts lead "
-        "over linear; 3_poly is not significant after correction"
+        "over linear and 3_poly is not significant after correction"
     ) in text
     # DESIGN.md §8, pairwise bayes rope 0.01 (better, rope, worse).
     bayes = bayes_lines(text)

@@ -113,7 +113,7 @@ def test_report_says_a_tie_for_best():
     order = frame.cmp.summary(cv=4).index
     best = order[0]
     assert set(order[:2]) == {"a, first", "b"}
-    tied = join_names(order[:2])
+    tied = join_names(order[:2], sentence=True)
     assert f"Tie for best: {tied} share the best mean score 0.8125; {best} stands" in text
     assert f"Best model: {best}, mean score 0.8125" in text
 
@@ -150,7 +150,8 @@ def test_report_on_a_benchmark_frame_speaks_of_data_sets():
     )
     assert_allclose([float(p["diff"]) for p in pairs], result["mean_diff"], atol=5e-5)
     better = result.loc[(result["model_1"] == summary.index[0]) & result["reject"], "model_2"]
-    assert f"is significantly better than {join_names(better)} after correction" in text
+    listed = join_names(better, sentence=True)
+    assert f"is significantly better than {listed} after correction" in text
 
 
 def test_report_nemenyi_says_family_wise_and_the_cd():
@@ -200,3 +201,34 @@ def test_report_on_a_benchmark_adds_the_bayesian_and_pooled_views():
     assert "lda vs logistic: difference" in text
     with pytest.raises(ValueError, match="`pooled=True` pools over data sets"):
         load_grid_search_scores().cmp.report(pooled=True)
+
+
+@pytest.mark.parametrize(
+    ("names", "expected"),
+    [
+        (["rbf"], "rbf"),
+        (["rbf", "linear"], "rbf and linear"),
+        (["rbf", "linear", "tree"], "rbf, linear and tree"),
+        (["a, x", "b", "c"], "a, x; b; and c"),
+        (["svc(C=1, gamma=0.1)", "tree"], "svc(C=1, gamma=0.1); and tree"),
+    ],
+)
+def test_names_in_a_sentence_end_with_and_and_stay_separable(names, expected):
+    assert join_names(names, sentence=True) == expected
+    assert join_names(names) == "; ".join(names)
+    # The names come back by splitting on "; " (on ", " and " and " if none has a comma).
+    separators = "; " if any("," in name for name in names) else ", | and "
+    assert [part.removeprefix("and ") for part in re.split(separators, expected)] == names
+
+
+def test_conclusion_reads_as_a_sentence():
+    text = load_grid_search_scores().cmp.report(cv=10)
+    assert "Its lead over linear and 3_poly is not significant after correction" in text
+    frame = pd.DataFrame(
+        [[0.95, 0.96, 0.94, 0.95], [0.7, 0.72, 0.69, 0.71], [0.5, 0.51, 0.47, 0.53]],
+        index=["best", "mid, tuned", "low"],
+    )
+    assert (
+        "Conclusion: best is significantly better than every other model (mid, tuned; and low)"
+        in frame.cmp.report(cv=4, correction="none")
+    )
