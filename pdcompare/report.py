@@ -33,8 +33,7 @@ from pdcompare.compare.pairwise import RANK_TESTS
 from pdcompare.compare.summary import summary_table
 from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.inputs.benchmark import is_benchmark
-from pdcompare.inputs.cv_results import is_cv_results
-from pdcompare.inputs.scores import ALL_PAIRS, scores_frame
+from pdcompare.inputs.scores import ALL_PAIRS, converted_search
 from pdcompare.stats.multitest import check_correction
 
 #: Tests the report can use for the significance part, on a scores frame.
@@ -566,7 +565,8 @@ def report(
         prediction interval for a new data set.
     **design
         ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=``, and
-        ``greater_is_better=``.
+        ``greater_is_better=``; on a ``cv_results_`` frame also ``metric=``,
+        ``names=`` and ``iteration=`` (as in ``scores``).
 
     Returns
     -------
@@ -623,8 +623,7 @@ def _report_lines(
     pooled: bool,
     design: dict[str, Any],
 ) -> list[str]:
-    if is_cv_results(frame):
-        frame = scores_frame(frame)
+    frame, design = converted_search(frame, design)
     benchmark = is_benchmark(frame)
     if pooled and not benchmark:
         msg = "`pooled=True` pools over data sets: it needs a benchmark frame."

@@ -2,6 +2,7 @@
 
 import warnings
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
@@ -11,6 +12,7 @@ from sklearn.model_selection import GridSearchCV, RandomizedSearchCV
 from sklearn.tree import DecisionTreeClassifier
 
 import pdcompare
+from pdcompare.datasets import load_benchmark
 from pdcompare.inputs.predictions import predictions_data
 from pdcompare.inputs.scores import ALL_PAIRS, scores_data, select_pairs
 
@@ -95,7 +97,8 @@ def test_names_and_split_columns_are_read_afresh_after_a_change():
     np.testing.assert_array_equal(frame.cmp.scores(metric="score")["split1"], [0.7, 0.6])
 
 
-def test_multi_metric_needs_metric():
+@pytest.fixture(scope="module")
+def two_metrics():
     search = RandomizedSearchCV(
         DecisionTreeClassifier(random_state=0),
         {"max_depth": [1, 2, 3]},
@@ -105,7 +108,11 @@ def test_multi_metric_needs_metric():
         refit="acc",
         random_state=0,
     ).fit(X_SMALL, Y_SMALL)
-    frame = pd.DataFrame(search.cv_results_)
+    return search, pd.DataFrame(search.cv_results_)
+
+
+def test_multi_metric_needs_metric(two_metrics):
+    search, frame = two_metrics
     with pytest.raises(ValueError, match=r"several metrics \('acc', 'auc'\).*`metric=`"):
         frame.cmp.scores()
     with pytest.raises(ValueError, match=r"`metric`: unknown metric 'accuracy'"):
@@ -134,9 +141,50 @@ def test_failed_candidates_convert_with_nan():
     assert summary.index[0] == "C=1"
 
 
-def test_metric_and_names_on_scores_frame_are_errors(random_scores):
-    with pytest.raises(ValueError, match="`metric`, `names` and `iteration` apply to cv_results_"):
-        random_scores.cmp.scores(metric="score")
+def test_report_and_plot_choose_and_name_the_candidates_of_a_search(two_metrics):
+    _, frame = two_metrics
+    # Every method converts a cv_results_ frame with `metric=`, `names=`, `iteration=`
+    # (DESIGN §2); report and plot used to convert without them.
+    def name(params):
+        return f"depth {params['max_depth']}"
+
+    scores = frame.cmp.scores(metric="auc", names=name)
+    text = frame.cmp.report(metric="auc", names=name, cv=4, rope=0.01)
+    assert text == scores.cmp.report(cv=4, rope=0.01)
+    assert "Best model: depth " in text
+    drawn = frame.cmp.plot("intervals", metric="auc", names=name, cv=4)
+    expected = scores.cmp.plot("intervals", cv=4)
+    assert [t.get_text() for t in drawn.get_yticklabels()] == [
+        t.get_text() for t in expected.get_yticklabels()
+    ]
+    # The intervals: one segment per model.
+    np.testing.assert_array_equal(
+        drawn.collections[0].get_segments(), expected.collections[0].get_segments()
+    )
+    plt.close("all")
+
+
+@pytest.mark.parametrize("frame_kind", ["scores", "benchmark"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda f: f.cmp.scores(metric="score"),
+        lambda f: f.cmp.summary(names=["a", "b"]),
+        lambda f: f.cmp.pairwise(metric="score"),
+        lambda f: f.cmp.bayes(iteration=0, rope=0.01),
+        lambda f: f.cmp.report(metric="score"),
+        lambda f: f.cmp.plot("intervals", metric="score"),
+        lambda f: f.cmp.plot("folds", names=["a", "b"]),
+        lambda f: f.cmp.select("best", by=list(f.index), metric="score"),
+    ],
+)
+def test_search_keywords_on_other_frames_are_errors(random_scores, frame_kind, call):
+    # Never ignored: a benchmark frame given `metric=` was read as a scores frame.
+    frame = random_scores if frame_kind == "scores" else load_benchmark()
+    kind = "a scores frame" if frame_kind == "scores" else "a benchmark frame"
+    match = rf"`metric`, `names` and `iteration` apply to cv_results_.*already {kind}"
+    with pytest.raises(ValueError, match=match):
+        call(frame)
 
 
 # --------------------------------------------------------------------------- validation

@@ -12,8 +12,7 @@ from pdcompare import results
 from pdcompare._validation import check_fraction, check_option
 from pdcompare.compare._common import refuse_benchmark
 from pdcompare.inputs.attrs import stored_attr
-from pdcompare.inputs.cv_results import is_cv_results
-from pdcompare.inputs.scores import scores_data, scores_frame
+from pdcompare.inputs.scores import converted_search, scores_data, scores_frame
 
 #: The rules of ``select`` and ``refit_rule``.
 RULES = ("best", "one_se", "not_worse", "equivalent")
@@ -204,7 +203,7 @@ def select(
     if rule == "equivalent" and rope is None:
         msg = "`rope` is needed by the 'equivalent' rule: the half-width of practical equivalence."
         raise ValueError(msg)
-    converted = scores_frame(scores, metric=metric) if is_cv_results(scores) else scores
+    converted, _ = converted_search(scores, {"metric": metric})
     data = scores_data(converted, **design)
     refuse_benchmark(data, "select")
     ratio = require_ratio(data.design, f"select(rule={rule!r})") if rule != "best" else None

@@ -267,6 +267,23 @@ class ScoresData:
         return mask
 
 
+#: The keywords that choose and name the candidates of a ``cv_results_`` frame.
+SEARCH_KEYWORDS = ("metric", "names", "iteration")
+
+
+def _refuse_search_keywords(frame: pd.DataFrame, given: dict[str, Any]) -> None:
+    """``metric``, ``names`` or ``iteration`` on a frame that is not ``cv_results_``: an error."""
+    if all(value is None for value in given.values()):
+        return
+    from pdcompare.inputs.benchmark import is_benchmark
+    kind = "a benchmark frame (data sets as columns)" if is_benchmark(frame) else "a scores frame"
+    msg = (
+        "`metric`, `names` and `iteration` apply to cv_results_ frames (with a `params` "
+        f"column and `split<i>_test_<metric>` columns); this frame is already {kind}."
+    )
+    raise ValueError(msg)
+
+
 def scores_frame(
     frame: pd.DataFrame,
     metric: str | None = None,
@@ -276,13 +293,25 @@ def scores_frame(
     """The scores frame for ``frame``: converted from ``cv_results_``, or a copy of it."""
     if is_cv_results(frame):
         return cv_results_to_scores(frame, metric=metric, names=names, iteration=iteration)
-    if metric is not None or names is not None or iteration is not None:
-        msg = (
-            "`metric`, `names` and `iteration` apply to cv_results_ frames (with a `params` "
-            "column and `split<i>_test_<metric>` columns); this frame is already a scores frame."
-        )
-        raise ValueError(msg)
+    _refuse_search_keywords(frame, {"metric": metric, "names": names, "iteration": iteration})
     return frame.copy()
+
+
+def converted_search(
+    frame: pd.DataFrame, options: dict[str, Any]
+) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """A ``cv_results_`` frame as its scores frame, and the options left.
+
+    The candidates are chosen and named by the ``metric``, ``names`` and
+    ``iteration`` among ``options``; the other options are returned for the
+    call. Any other frame comes back as it is, and those three are refused.
+    """
+    search = {key: value for key, value in options.items() if key in SEARCH_KEYWORDS}
+    rest = {key: value for key, value in options.items() if key not in SEARCH_KEYWORDS}
+    if not is_cv_results(frame):
+        _refuse_search_keywords(frame, search)
+        return frame, rest
+    return cv_results_to_scores(frame, **search), rest
 
 
 def scores_data(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
@@ -298,20 +327,19 @@ def scores_data(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
     """
     from pdcompare.inputs.benchmark import benchmark_data, is_benchmark
 
-    metric = keywords.pop("metric", None)
-    names = keywords.pop("names", None)
-    iteration = keywords.pop("iteration", None)
-    if is_benchmark(frame) and metric is None and names is None and iteration is None:
-        return benchmark_data(frame, **keywords)
+    search = {key: keywords.pop(key, None) for key in SEARCH_KEYWORDS}
     stored = stored_attr(frame, "design")
     if is_cv_results(frame):
         # Straight to arrays: the names are unique and the scores float by construction.
-        found = cv_results_candidates(frame, metric=metric, names=names, iteration=iteration)
+        found = cv_results_candidates(frame, **search)
         check_score_values(found.values, found.names, found.splits)
         design = resolve_design(stored, **keywords)
         return ScoresData(
             names=found.names, values=found.values, splits=found.splits, design=design
         )
+    _refuse_search_keywords(frame, search)
+    if is_benchmark(frame):
+        return benchmark_data(frame, **keywords)
     values = validate_scores(frame)
     design = resolve_design(stored, **keywords)
     return ScoresData(names=frame.index, values=values, splits=frame.columns, design=design)

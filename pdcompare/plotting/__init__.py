@@ -18,8 +18,7 @@ import pandas as pd
 
 from pdcompare._validation import check_option
 from pdcompare.inputs.attrs import pdcompare_attrs
-from pdcompare.inputs.cv_results import is_cv_results
-from pdcompare.inputs.scores import scores_frame
+from pdcompare.inputs.scores import converted_search
 from pdcompare.plotting import (  # noqa: F401  (register kinds)
     bayes,
     bootstrap,
@@ -70,7 +69,9 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
     **options
         Options of the picture (see the functions of :mod:`pdcompare.plotting`),
         among them ``top=``: the best ``top`` models (by mean score, or mean
-        rank on a benchmark frame); by default at most 20.
+        rank on a benchmark frame); by default at most 20. On a
+        ``cv_results_`` frame also ``metric=``, ``names=`` and ``iteration=``
+        (as in ``scores``).
 
     Returns
     -------
@@ -88,8 +89,7 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
     >>> import matplotlib.pyplot as plt
     >>> plt.close("all")
     """
-    if is_cv_results(frame):
-        frame = scores_frame(frame)
+    frame, options = converted_search(frame, options)
     meta = pdcompare_attrs(frame)
     if kind is None and is_matrix(frame):
         return plot_matrix(frame, ax=ax, **options)
