@@ -343,7 +343,8 @@ def _save(figure: Any, path: str) -> None:
     import matplotlib.pyplot as plt
 
     try:
-        figure.tight_layout()
+        if figure.get_layout_engine() is None:  # pdcompare's own figures lay themselves out
+            figure.tight_layout()
         figure.savefig(path, dpi=100)
     finally:
         plt.close(figure)
@@ -353,13 +354,9 @@ def _plot(scores: pd.DataFrame, path: str, design: dict[str, Any]) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from pdcompare.plotting.scores import overview_figure
 
-    figure, axes = plt.subplots(1, 3, figsize=(18, 5), width_ratios=[1.7, 1, 1])
-    scores.cmp.plot("folds", ax=axes[0])
-    scores.cmp.plot("corr", ax=axes[1])
-    scores.cmp.plot("intervals", ax=axes[2], **design)
-    _save(figure, path)
+    _save(overview_figure(scores, **design), path)
 
 
 def _plot_result(result: pd.DataFrame, path: str) -> None:

@@ -1,5 +1,6 @@
 """Readable at any size (issue 13): plots and styled tables on 60 models named with ", "."""
 
+import itertools
 import re
 
 import matplotlib
@@ -12,6 +13,7 @@ import pandas as pd
 import pytest
 from matplotlib.collections import LineCollection, PathCollection
 from matplotlib.colors import to_rgba
+from matplotlib.transforms import Bbox
 from numpy.testing import assert_allclose
 from scipy import stats
 
@@ -190,6 +192,50 @@ def test_legends_never_cover_the_data():
     forest.figure.canvas.draw()
     assert forest.get_legend().get_window_extent().y0 >= forest.get_window_extent().y1 - 1
     assert forest.title.get_window_extent().y0 >= forest.get_legend().get_window_extent().y1 - 1
+
+
+@pytest.mark.parametrize("n", [4, 20, 60])
+def test_overview_panels_never_run_into_each_other(n):
+    # What `pdcompare FILE --plot` saves. On a fixed 18 x 5 inch figure, names of a
+    # search ("max_depth=3, learning_rate=0.3, l2_regularization=1") ran the legend
+    # into the heatmap and squeezed the heatmap to a few pixels.
+    from pdcompare.plotting.scores import overview_figure
+
+    rng = np.random.default_rng(n)
+    names = [f"max_depth={k % 7}, learning_rate=0.{k}, l2={k % 2}, solver=lbfgs" for k in range(n)]
+    values = 0.9 - 0.002 * np.arange(n)[:, None] + rng.normal(0, 0.01, (n, 15))
+    frame = pd.DataFrame(values, index=names)
+    figure = overview_figure(frame, cv=5)
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    drawn = [
+        Bbox.union([ax.get_tightbbox(renderer) for ax in panel.axes]) for panel in figure.subfigs
+    ]
+    for left, right in itertools.pairwise(drawn):
+        assert left.x1 <= right.x0
+    for box in drawn:
+        assert box.x0 >= figure.bbox.x0 - 1
+        assert box.x1 <= figure.bbox.x1 + 1
+        assert box.y0 >= figure.bbox.y0 - 1
+        assert box.y1 <= figure.bbox.y1 + 1
+    # The heatmap keeps cells that can be read: at least 8 points a side.
+    heatmap = figure.subfigs[1].axes[0]
+    cell = heatmap.get_window_extent().width / min(n, 20) * 72 / figure.dpi
+    assert cell >= 8
+
+
+@pytest.mark.parametrize("kind", ["folds", "corr", "intervals", "pvalues"])
+def test_plots_draw_on_an_axes_of_a_subfigure(kind):
+    # An Axes of a SubFigure: the sizes of the root figure, which holds the rows.
+    scores, _ = sixty(20)
+    figure = plt.figure(figsize=(12, 6), layout="constrained")
+    left, _ = figure.subfigures(1, 2)
+    ax = left.add_subplot()
+    assert scores.cmp.plot(kind, ax=ax) is ax
+    alone = scores.cmp.plot(kind, ax=plt.figure(figsize=(6, 6)).add_subplot())
+    assert [t.get_text() for t in ax.get_yticklabels()] == [
+        t.get_text() for t in alone.get_yticklabels()
+    ]
 
 
 def test_posterior_defaults_to_propagate_and_refuses_missing_scores_clearly():

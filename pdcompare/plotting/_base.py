@@ -61,6 +61,16 @@ def _axes(ax, figsize: tuple[float, float] = (6.4, 4.8)):
     return fig.add_subplot()
 
 
+def figure_size(ax) -> tuple[float, float]:
+    """Width and height (inches) of the figure that holds ``ax``.
+
+    The root figure's, also for an Axes in a ``SubFigure`` (which has no size
+    of its own; ``ax.get_position()`` is a fraction of the root figure too).
+    """
+    root = ax.figure.figure  # a Figure is its own root; a SubFigure's is its parent's
+    return root.get_figwidth(), root.get_figheight()
+
+
 def _figure_title(ax, title: str | None, default: str, note: str = "") -> None:
     """Set ``title``, or ``default`` with ``note`` (such as "best 20 of 60 models") below it.
 
@@ -261,8 +271,9 @@ def heatmap_figsize(labels: Sequence[Any]) -> tuple[float, float]:
 def cell_points(ax, n_rows: int, n_cols: int) -> float:
     """Side of one heatmap cell in points (before the layout; the colorbar takes ~20%)."""
     box = ax.get_position()
-    width = box.width * ax.figure.get_figwidth() * 0.8 / max(n_cols, 1)
-    height = box.height * ax.figure.get_figheight() / max(n_rows, 1)
+    figure_width, figure_height = figure_size(ax)
+    width = box.width * figure_width * 0.8 / max(n_cols, 1)
+    height = box.height * figure_height / max(n_rows, 1)
     return 72.0 * min(width, height)
 
 
@@ -410,5 +421,5 @@ def row_figsize(n_rows: int, longest_label: int, extra_width: float = 0.0) -> tu
 def row_fontsize(ax, n_rows: int) -> float:
     """Font size (points) of per-row labels that fit ``n_rows`` rows in the Axes (5 to 9)."""
     box = ax.get_position()
-    height = box.height * ax.figure.get_figheight() * 72.0 / max(n_rows, 1)
+    height = box.height * figure_size(ax)[1] * 72.0 / max(n_rows, 1)
     return float(min(max(0.7 * height, 5.0), 9.0))

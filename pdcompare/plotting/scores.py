@@ -17,6 +17,7 @@ from pdcompare.plotting._base import (
     _short_pvalue,
     _test_label,
     _value_label,
+    figure_size,
     heatmap_figsize,
     matplotlib_options,
     model_colours,
@@ -113,8 +114,7 @@ def plot_folds(
     table = folds_data(frame, n_splits).loc[shown]
     means = full.loc[shown].mean(axis=1)
     labels = [f"{name} (mean {means[name]:.3f})" for name in shown]
-    longest = max(len(label) for label in labels)
-    ax = _axes(ax, figsize=(7.5 + min(0.075 * longest, 4.0), max(4.8, 1.8 + 0.19 * len(shown))))
+    ax = _axes(ax, figsize=folds_figsize(len(shown), max(len(label) for label in labels)))
     positions = np.arange(table.shape[1])
     with matplotlib_options('plot("folds")', "Axes.plot", kwargs):
         for name, label in zip(shown, labels, strict=True):
@@ -143,10 +143,67 @@ def plot_folds(
     return ax
 
 
+def folds_figsize(n_models: int, longest_label: int) -> tuple[float, float]:
+    """Size (inches) of a new figure for ``"folds"``: the Axes and the legend beside it."""
+    return 7.5 + min(0.075 * longest_label, 4.0), max(4.8, 1.8 + 0.19 * n_models)
+
+
+def overview_figure(frame: pd.DataFrame, **design: Any):
+    """The folds, their correlation and the intervals of the best models, side by side.
+
+    Each panel is as wide and as tall as it would be drawn alone (its model
+    names, legend and colour bar included), so long names do not run into
+    the next panel. What ``pdcompare FILE --plot`` saves.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A scores frame.
+    **design
+        ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=``, and
+        ``greater_is_better=`` (for the intervals).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> figure = overview_figure(load_grid_search_scores(), cv=10)
+    >>> [panel.axes[0].get_title() for panel in figure.subfigs]  # doctest: +NORMALIZE_WHITESPACE
+    ['Score per CV split (first 30 of 100 splits)', 'Correlation across 100 CV splits',
+     'Mean score per model']
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close(figure)
+    """
+    import matplotlib.pyplot as plt
+
+    shown, _ = top_models(frame.index, None)
+    longest = max(len(str(name)) for name in frame.index)
+    mean_label = len(" (mean 0.000)")
+    sizes = [
+        folds_figsize(len(shown), longest + mean_label),
+        heatmap_figsize([str(name) for name in shown]),
+        row_figsize(len(shown), longest),
+    ]
+    figure = plt.figure(
+        figsize=(sum(width for width, _ in sizes), max(height for _, height in sizes)),
+        layout="constrained",
+    )
+    panels = figure.subfigures(1, 3, width_ratios=[width for width, _ in sizes])
+    plot_folds(frame, ax=panels[0].add_subplot())
+    plot_corr(frame, ax=panels[1].add_subplot())
+    plot_intervals(frame, ax=panels[2].add_subplot(), **design)
+    return figure
+
+
 def _legend_rows(ax) -> int:
     """How many legend entries (small font, about 0.17 inch each) fit the Axes' height."""
     box = ax.get_position()
-    return int((box.height * ax.figure.get_figheight() - 0.3) / 0.17)
+    return int((box.height * figure_size(ax)[1] - 0.3) / 0.17)
 
 
 @_scores_kind("corr")
