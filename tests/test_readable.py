@@ -300,6 +300,32 @@ def test_cd_and_select_take_top():
     assert len(ax.get_yticklabels()) <= 8  # the best 6, the best and the selected one
 
 
+@pytest.mark.parametrize("n", [4, 20, 60])
+def test_select_plot_fits_long_names_and_leaves_a_given_figure_alone(n):
+    # It drew on a 7-inch figure and called tight_layout, which cut a search's
+    # names and the legend (that names the best and the selected model) at the
+    # figure's edges, and re-laid out a figure the caller passed in.
+    rng = np.random.default_rng(n)
+    names = [f"max_depth={k % 7}, learning_rate=0.{k}, l2={k % 2}, solver=lbfgs" for k in range(n)]
+    values = 0.9 - 0.001 * np.arange(n)[:, None] + rng.normal(0, 0.02, (n, 15))
+    choice = pdcompare.select(pd.DataFrame(values, index=names), by=names[::-1], cv=5)
+    ax = choice.cmp.plot()
+    figure = ax.figure
+    figure.canvas.draw()
+    drawn = ax.get_tightbbox(figure.canvas.get_renderer())
+    assert drawn.x0 >= figure.bbox.x0 - 1
+    assert drawn.x1 <= figure.bbox.x1 + 1
+    assert drawn.y0 >= figure.bbox.y0 - 1
+    assert drawn.y1 <= figure.bbox.y1 + 1
+    assert ax.get_legend().get_window_extent().x0 >= ax.get_window_extent().x1
+    given = plt.figure(figsize=(6, 4))
+    own = given.add_subplot()
+    before = own.get_position().bounds
+    assert choice.cmp.plot(ax=own) is own
+    assert own.get_position().bounds == before
+    assert given.get_layout_engine() is None
+
+
 def test_bootstrap_plots_take_top_and_colours():
     rng = np.random.default_rng(0)
     y = rng.integers(0, 2, 200)

@@ -7,7 +7,7 @@ from typing import Any
 import pandas as pd
 
 from pdcompare.inputs.attrs import pdcompare_attrs
-from pdcompare.plotting._base import _result_kind, top_models
+from pdcompare.plotting._base import _axes, _result_kind, row_figsize, top_models
 
 _RULES = {
     "best": "best mean",
@@ -70,7 +70,6 @@ def plot_select(
     >>> import matplotlib.pyplot as plt
     >>> plt.close("all")
     """
-    import matplotlib.pyplot as plt
     import numpy as np
 
     meta = pdcompare_attrs(result)
@@ -85,15 +84,17 @@ def plot_select(
     keep = set(shown) | {meta.get("best"), meta.get("selected")}
     result = result[result.index.isin(keep)]
     n = len(result)
-    if ax is None:
-        _, ax = plt.subplots(figsize=(7.0, min(2.0 + 0.28 * n, 40.0)))
+    names = [str(m) for m in result.index]
+    longest = max(map(len, names))
+    # The legend beside the Axes names the best and the selected model.
+    legend_width = 0.6 + min(0.06 * (len("best mean ()") + longest), 5.0)
+    ax = _axes(ax, figsize=row_figsize(n, longest, extra_width=legend_width))
     positions = np.arange(n)[::-1]  # simplest at the top
     means = result["mean"].to_numpy(dtype=float)
     low = result["ci_low"].to_numpy(dtype=float)
     high = result["ci_high"].to_numpy(dtype=float)
     eligible = result["eligible"].to_numpy(dtype=bool)
     selected = result["selected"].to_numpy(dtype=bool)
-    names = [str(m) for m in result.index]
     best = meta.get("best")
     level = 1 - float(meta.get("alpha", 0.05))
     for mask, colour, label in (
@@ -164,5 +165,4 @@ def plot_select(
     rule = _RULES.get(meta.get("rule"), str(meta.get("rule")))
     default = f"Choosing a model: {rule}" + (f"\n({note})" if note else "")
     ax.set_title(title if title is not None else default, fontsize=11)
-    ax.figure.tight_layout()
     return ax
