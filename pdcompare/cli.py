@@ -264,10 +264,28 @@ def _separator(path: Path) -> dict[str, str]:
     return {}
 
 
-def read_table(path: str | Path) -> pd.DataFrame:
+def _benchmark_header(path: Path) -> dict[str, Any]:
+    """``header`` and ``index_col`` of a wide benchmark CSV written by ``to_csv``.
+
+    Its first line holds the ``(dataset, split)`` column level names and labels
+    ("dataset,iris,iris,...", then "split,split0,split1,..."); without these
+    keywords the data sets would be read as text columns of a scores frame.
+    """
+    if path.suffix.lower() in (".parquet", ".pq") or not path.is_file():
+        return {}  # parquet keeps its column levels; a missing file is reported by read_table
+    with path.open("rb") as handle:
+        first = handle.readline().decode("utf-8", errors="replace").strip()
+    separator = _separator(path).get("sep", ",")
+    if first.split(separator, 1)[0].strip().strip('"') == "dataset":
+        return {"header": [0, 1], "index_col": 0}
+    return {}
+
+
+def read_table(path: str | Path, **options: Any) -> pd.DataFrame:
     """Read a CSV (comma, tab or semicolon) or parquet file as it is, without an index.
 
-    Raises the errors :func:`read_frame` documents.
+    ``options`` go to the CSV reader (``header``, ``index_col``). Raises the
+    errors :func:`read_frame` documents.
     """
     path = Path(path)
     if path.is_dir():
@@ -285,7 +303,7 @@ def read_table(path: str | Path) -> pd.DataFrame:
             raise ImportError(msg)
         return pd.read_parquet(path)
     try:
-        return read_csv(path, **_separator(path))
+        return read_csv(path, **_separator(path), **options)
     except pd.errors.EmptyDataError:
         msg = f"{path.name} is empty; expected a CSV of fold scores"
         raise ValueError(msg) from None
@@ -296,7 +314,7 @@ def read_table(path: str | Path) -> pd.DataFrame:
 
 
 def read_frame(path: str | Path) -> pd.DataFrame:
-    """Read a scores file (CSV or parquet) or a saved ``cv_results_`` table.
+    """Read a scores file (CSV or parquet), a benchmark file or a saved ``cv_results_`` table.
 
     Parameters
     ----------
@@ -308,7 +326,10 @@ def read_frame(path: str | Path) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        A scores frame indexed by model name (the first column), or the
+        A scores frame indexed by model name (the first column); a benchmark
+        frame with ``(dataset, split)`` columns when the file is one written by
+        ``to_csv`` (its first two lines start with the level names "dataset"
+        and the split level's name) or by ``to_parquet``; or the
         ``cv_results_`` frame as saved (its ``params`` text is never parsed:
         the parameters are read from the ``param_*`` columns).
 
@@ -323,7 +344,7 @@ def read_frame(path: str | Path) -> pd.DataFrame:
     ValueError
         The file is not a readable table.
     """
-    frame = read_table(path)
+    frame = read_table(path, **_benchmark_header(Path(path)))
     if "params" in frame.columns:
         return frame  # a saved cv_results_: its parameters are read from the param_* columns
     if isinstance(frame.index, pd.RangeIndex) and frame.shape[1] > 0:
@@ -342,9 +363,7 @@ def _table(frame: pd.DataFrame, index: bool = True) -> str:
 def _save(figure: Any, path: str) -> None:
     import matplotlib.pyplot as plt
 
-    try:
-        if figure.get_layout_engine() is None:  # pdcompare's own figures lay themselves out
-            figure.tight_layout()
+    try:  # pdcompare's figures lay themselves out (constrained layout, or the CD diagram's own)
         figure.savefig(path, dpi=100)
     finally:
         plt.close(figure)

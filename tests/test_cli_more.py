@@ -27,6 +27,42 @@ def long_csv(tmp_path_factory):
     return path
 
 
+@pytest.mark.parametrize("separator", [",", ";", "\t"])
+def test_wide_benchmark_file_written_by_to_csv_reads_as_a_benchmark(capsys, tmp_path, separator):
+    # Its data sets used to be read as text columns of a scores frame (an error
+    # that told the user to call astype(float)).
+    from pdcompare.cli import read_frame
+
+    bench = load_benchmark()
+    path = tmp_path / "bench.csv"
+    bench.to_csv(path, sep=separator)
+    frame = read_frame(path)
+    assert frame.columns.names == ["dataset", "split"]
+    assert_allclose(frame.to_numpy(), bench.to_numpy(), rtol=0, atol=0)
+    assert list(frame.index) == list(bench.index)
+    figure = tmp_path / "cd.png"
+    code, out, err = call(capsys, path, "--plot", figure)
+    assert code == 0, err
+    assert err == ""  # no layout warning from the critical-difference diagram
+    assert "Data: 7 models x 22 data sets; higher scores are better." in out
+    summary = bench.cmp.summary()
+    assert f"Best model: {summary.index[0]}, mean rank {summary['mean_rank'].iloc[0]:.2f}" in out
+    assert figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_long_table_whose_first_column_is_dataset_stays_long(capsys, long_csv, tmp_path):
+    # Its header starts "dataset,": a long table, not the first line of a wide one.
+    table = pd.read_csv(long_csv).rename(columns={"task": "dataset"})
+    path = tmp_path / "long.csv"
+    table[["dataset", "framework", "fold", "auc"]].to_csv(path, index=False)
+    code, out, err = call(
+        capsys, path, "--long", "--model-col", "framework", "--split-col", "fold",
+        "--score-col", "auc",
+    )  # fmt: skip
+    assert code == 0, err
+    assert "Data: 7 models x 22 data sets" in out
+
+
 def test_long_benchmark_file_with_cd_plot(capsys, long_csv, tmp_path):
     figure = tmp_path / "cd.png"
     code, out, err = call(
