@@ -290,7 +290,17 @@ def _conclusion_lines(
     n_rest = int((~in_top).sum())
     rest_worse, rest_tied = int((reject & ~in_top).sum()), int((tied & ~in_top).sum())
     lines = []
-    if reject.all():
+    what = "mean rank" if benchmark else "mean"
+    if len(others) == 1 and not missing[0]:  # two models: name the other one
+        rival = others[0]
+        if reject[0]:
+            lines.append(f"Conclusion: {best} is significantly better than {rival} {adjusted}.")
+        else:
+            lines.append(
+                f"Conclusion: the difference between {best} and {rival} is not significant "
+                f"{adjusted}; the better {what} may be luck {luck}."
+            )
+    elif reject.all():
         listed = [*others[in_top], *([f"the {n_rest} others"] if n_rest else [])]
         lines.append(
             f"Conclusion: {best} is significantly better than every other model "
@@ -299,7 +309,7 @@ def _conclusion_lines(
     elif not reject.any():
         lines.append(
             f"Conclusion: no difference between {best} and the others is significant "
-            f"{adjusted}; the best {'mean rank' if benchmark else 'mean'} may be luck {luck}."
+            f"{adjusted}; the best {what} may be luck {luck}."
         )
     else:
         if (reject & in_top).any():

@@ -148,7 +148,18 @@ def test_report_no_significant_difference():
         [base + 0.001, base - 0.001 + rng.normal(0, 0.01, 20)], index=["a", "b"]
     ).cmp.set_design(cv=10)
     text = frame.cmp.report()
-    assert "Conclusion: no difference between" in text
+    assert (
+        "Conclusion: the difference between a and b is not significant after correction; "
+        "the better mean may be luck of the splits." in text
+    )
+    three = pd.concat([frame, frame.iloc[[1]].rename(index={"b": "c"}) * 0.999])
+    assert "Conclusion: no difference between a and the others is significant" in (
+        three.cmp.report(cv=10)
+    )
+    apart = frame + np.array([[0.05], [0.0]])
+    assert "Conclusion: a is significantly better than b after correction." in (
+        apart.cmp.report(cv=10)
+    )
 
 
 def test_report_lower_is_better():
