@@ -264,27 +264,23 @@ def _separator(path: Path) -> dict[str, str]:
     return {}
 
 
-def _benchmark_header(path: Path) -> dict[str, Any]:
-    """``header`` and ``index_col`` of a wide benchmark CSV written by ``to_csv``.
+def _starts_with_dataset(path: Path, separator: str) -> bool:
+    """Whether the first cell is "dataset": a wide benchmark CSV written by ``to_csv``.
 
     Its first line holds the ``(dataset, split)`` column level names and labels
-    ("dataset,iris,iris,...", then "split,split0,split1,..."); without these
-    keywords the data sets would be read as text columns of a scores frame.
+    ("dataset,iris,iris,...", then "split,split0,split1,...").
     """
-    if path.suffix.lower() in (".parquet", ".pq") or not path.is_file():
-        return {}  # parquet keeps its column levels; a missing file is reported by read_table
     with path.open("rb") as handle:
         first = handle.readline().decode("utf-8", errors="replace").strip()
-    separator = _separator(path).get("sep", ",")
-    if first.split(separator, 1)[0].strip().strip('"') == "dataset":
-        return {"header": [0, 1], "index_col": 0}
-    return {}
+    return first.split(separator, 1)[0].strip().strip('"') == "dataset"
 
 
-def read_table(path: str | Path, **options: Any) -> pd.DataFrame:
+def read_table(path: str | Path, benchmark_levels: bool = False) -> pd.DataFrame:
     """Read a CSV (comma, tab or semicolon) or parquet file as it is, without an index.
 
-    ``options`` go to the CSV reader (``header``, ``index_col``). Raises the
+    With ``benchmark_levels``, a CSV whose first cell is "dataset" is read with
+    its two header rows as ``(dataset, split)`` columns and the models as
+    index (without, the data sets would be read as text columns). Raises the
     errors :func:`read_frame` documents.
     """
     path = Path(path)
@@ -302,8 +298,11 @@ def read_table(path: str | Path, **options: Any) -> pd.DataFrame:
             )
             raise ImportError(msg)
         return pd.read_parquet(path)
+    options: dict[str, Any] = dict(_separator(path))
+    if benchmark_levels and _starts_with_dataset(path, options.get("sep", ",")):
+        options.update(header=[0, 1], index_col=0)
     try:
-        return read_csv(path, **_separator(path), **options)
+        return read_csv(path, **options)
     except pd.errors.EmptyDataError:
         msg = f"{path.name} is empty; expected a CSV of fold scores"
         raise ValueError(msg) from None
@@ -344,7 +343,7 @@ def read_frame(path: str | Path) -> pd.DataFrame:
     ValueError
         The file is not a readable table.
     """
-    frame = read_table(path, **_benchmark_header(Path(path)))
+    frame = read_table(path, benchmark_levels=True)
     if "params" in frame.columns:
         return frame  # a saved cv_results_: its parameters are read from the param_* columns
     if isinstance(frame.index, pd.RangeIndex) and frame.shape[1] > 0:

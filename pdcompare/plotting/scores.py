@@ -21,6 +21,7 @@ from pdcompare.plotting._base import (
     heatmap_figsize,
     matplotlib_options,
     model_colours,
+    ranked_models,
     row_figsize,
     row_fontsize,
     top_models,
@@ -181,12 +182,12 @@ def overview_figure(frame: pd.DataFrame, **design: Any):
     """
     import matplotlib.pyplot as plt
 
-    shown, _ = top_models(frame.index, None)
-    longest = max(len(str(name)) for name in frame.index)
+    shown, _ = top_models(ranked_models(frame, **design), None)  # what each panel draws
+    longest = max(len(str(name)) for name in shown)
     mean_label = len(" (mean 0.000)")
     sizes = [
         folds_figsize(len(shown), longest + mean_label),
-        heatmap_figsize([str(name) for name in shown]),
+        heatmap_figsize(shown),
         row_figsize(len(shown), longest),
     ]
     figure = plt.figure(
