@@ -76,7 +76,12 @@ def test_cv_scores_on_a_dask_cluster(data):
     X, y = data
     with (
         distributed.LocalCluster(
-            processes=False, n_workers=2, threads_per_worker=1, dashboard_address=None
+            processes=False,
+            n_workers=2,
+            threads_per_worker=1,
+            # No fixed port: the scheduler's HTTP server binds 8787 unless told otherwise.
+            scheduler_port=0,
+            dashboard_address=":0",
         ) as cluster,
         distributed.Client(cluster),
         joblib.parallel_config(backend="dask"),

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import matplotlib
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def python_blocks():

@@ -12,7 +12,7 @@ import pytest
 from numpy.testing import assert_allclose
 from scipy import stats
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "validity.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "validity.py"
 
 
 @pytest.fixture(scope="module")
