@@ -23,13 +23,8 @@ from pdcompare import __version__
 from pdcompare.compare.select import RULES
 from pdcompare.compare.summary import summary_table
 from pdcompare.inputs.files import read_csv
-from pdcompare.report import (
-    BENCHMARK_REPORT_TESTS,
-    BENCHMARK_TEST_NAMES,
-    DEFAULT_TOP,
-    REPORT_TESTS,
-    TEST_NAMES,
-)
+from pdcompare.labels import BENCHMARK_REPORT_TEST_NAMES, REPORT_TEST_NAMES
+from pdcompare.report import BENCHMARK_REPORT_TESTS, DEFAULT_TOP, REPORT_TESTS
 from pdcompare.stats.multitest import check_correction
 
 EXIT_USAGE = 2
@@ -492,7 +487,7 @@ def run(args: argparse.Namespace) -> str:
         "family-wise p-values" if test == "nemenyi" else "no correction"
     )
     direction = "higher" if summary.attrs["pdcompare"]["greater_is_better"] else "lower"
-    names = BENCHMARK_TEST_NAMES if benchmark else TEST_NAMES
+    names = BENCHMARK_REPORT_TEST_NAMES if benchmark else REPORT_TEST_NAMES
     top = len(summary) if args.top is None else args.top
     shown_models = set(summary.index[:top])
     in_top = pairwise["model_1"].isin(shown_models) & pairwise["model_2"].isin(shown_models)

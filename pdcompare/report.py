@@ -17,7 +17,6 @@ readable.
 
 from __future__ import annotations
 
-import numbers
 from typing import Any
 
 import numpy as np
@@ -34,6 +33,16 @@ from pdcompare.compare.summary import summary_table
 from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.inputs.benchmark import is_benchmark
 from pdcompare.inputs.scores import ALL_PAIRS, converted_search
+from pdcompare.labels import (
+    BENCHMARK_REPORT_TEST_NAMES,
+    REPORT_TEST_NAMES,
+    join_names,
+    plural,
+    rope_text,
+)
+from pdcompare.labels import format_number as _number
+from pdcompare.labels import format_signed as _signed
+from pdcompare.labels import p_equals as _pvalue
 from pdcompare.stats.multitest import check_correction
 
 #: Tests the report can use for the significance part, on a scores frame.
@@ -41,22 +50,6 @@ REPORT_TESTS = ("corrected_ttest", "ttest", "wilcoxon", "sign_test")
 #: ... and across the data sets of a benchmark frame.
 BENCHMARK_REPORT_TESTS = ("wilcoxon", "sign_test", "ttest", "nemenyi", "conover")
 
-TEST_NAMES = {
-    "corrected_ttest": "Nadeau–Bengio corrected resampled t-test",
-    "ttest": "plain paired t-test, uncorrected for CV",
-    "wilcoxon": "Wilcoxon signed-rank test",
-    "sign_test": "sign test",
-    "nemenyi": "Nemenyi test of mean ranks",
-    "conover": "Conover test of mean ranks",
-}
-
-#: The name of a test when its unit is the data set, not the split.
-BENCHMARK_TEST_NAMES = {
-    **TEST_NAMES,
-    "ttest": "paired t-test across data sets",
-    "wilcoxon": "Wilcoxon signed-rank test across data sets",
-    "sign_test": "sign test across data sets",
-}
 
 _UNKNOWN_DESIGN = (
     "WARNING: the CV design is unknown, so the corrected t-test cannot be used; the plain "
@@ -68,63 +61,6 @@ _UNKNOWN_DESIGN = (
 
 #: Default number of models with lines of their own.
 DEFAULT_TOP = 10
-
-
-def _number(value: float, digits: int = 4) -> str:
-    if value is None or (isinstance(value, float) and np.isnan(value)):
-        return "nan"
-    return f"{value:.{digits}f}"
-
-
-def _signed(value: float, digits: int = 4) -> str:
-    if np.isnan(value):
-        return "nan"
-    return f"{value:+.{digits}f}"
-
-
-def _pvalue(value: float) -> str:
-    """``= 0.455`` or ``< 0.001``, to follow "p"."""
-    from pdcompare.styling import format_pvalue
-
-    text = format_pvalue(value, 3)
-    return f"< {text[1:]}" if text.startswith("<") else f"= {text}"
-
-
-def _rope_text(rope: Any) -> str:
-    if isinstance(rope, numbers.Real):
-        return f"±{float(rope):g}"
-    low, high = (float(x) for x in rope)
-    if low == -high:
-        return f"±{high:g}"
-    return f"[{low:g}, {high:g}]"
-
-
-def join_names(names: Any, sentence: bool = False) -> str:
-    """Model names as one list, separated by "; " so that names with commas stay readable.
-
-    With ``sentence=True`` the list reads as part of a sentence, "and" before
-    the last name: "a, b and c", or "a, x; b; and c" when a name has a comma
-    (so that the names can still be told apart).
-
-    Examples
-    --------
-    >>> join_names(["svc(C=1, gamma=0.1)", "tree"])
-    'svc(C=1, gamma=0.1); tree'
-    >>> join_names(["rbf", "linear", "tree"], sentence=True)
-    'rbf, linear and tree'
-    >>> join_names(["svc(C=1, gamma=0.1)", "tree"], sentence=True)
-    'svc(C=1, gamma=0.1); and tree'
-    """
-    names = [str(name) for name in names]
-    if not sentence or len(names) < 2:
-        return "; ".join(names)
-    if any("," in name for name in names):
-        return "; ".join(names[:-1]) + f"; and {names[-1]}"
-    return ", ".join(names[:-1]) + f" and {names[-1]}"
-
-
-def _plural(count: int, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"
 
 
 def _tie_line(summary: pd.DataFrame, benchmark: bool) -> list[str]:
@@ -151,7 +87,7 @@ def _ranking_line(summary: pd.DataFrame, top: int, benchmark: bool) -> str:
         items = [f"{name} {_number(mean)}" for name, mean in shown["mean"].items()]
         head = "Mean scores, best first"
     rest = len(summary) - len(shown)
-    more = f"; and {_plural(rest, 'other model', 'other models')}" if rest else ""
+    more = f"; and {plural(rest, 'other model', 'other models')}" if rest else ""
     return f"{head}: {join_names(items)}{more}."
 
 
@@ -264,7 +200,7 @@ def _left_out_line(result: pd.DataFrame, shown: np.ndarray, what: str) -> list[s
     left = int((~shown).sum())
     if not left:
         return []
-    return [f"  ({_plural(left, 'other pair', 'other pairs')} not listed; {what} gives them all.)"]
+    return [f"  ({plural(left, 'other pair', 'other pairs')} not listed; {what} gives them all.)"]
 
 
 def _against_best(
@@ -327,7 +263,7 @@ def _conclusion_lines(
             )
         if n_rest:
             lines.append(
-                f"Of the other {_plural(n_rest, 'model', 'models')}, {rest_worse} "
+                f"Of the other {plural(n_rest, 'model', 'models')}, {rest_worse} "
                 f"{'is' if rest_worse == 1 else 'are'} significantly worse than {best}; "
                 f"{rest_tied} {'is' if rest_tied == 1 else 'are'} not distinguishable from it."
             )
@@ -348,15 +284,15 @@ def _significance_lines(
     alternative = meta.get("asked_alternative", meta.get("alternative", "two-sided"))
     n_pairs = len(result)
     if correction:
-        corrected = f"{correction} correction over the {_plural(n_pairs, 'pair', 'pairs')}"
+        corrected = f"{correction} correction over the {plural(n_pairs, 'pair', 'pairs')}"
     elif test == "nemenyi":
         corrected = (
-            f"p-values family-wise over the {_plural(n_pairs, 'pair', 'pairs')} already "
+            f"p-values family-wise over the {plural(n_pairs, 'pair', 'pairs')} already "
             f"(studentized range; critical difference of mean ranks {meta['cd']:.3f})"
         )
     else:
         corrected = "no correction for multiple testing"
-    names = BENCHMARK_TEST_NAMES if benchmark else TEST_NAMES
+    names = BENCHMARK_REPORT_TEST_NAMES if benchmark else REPORT_TEST_NAMES
     lines = [
         f"Significance: {names[test]} ({alternative}), every pair of models, "
         f"{corrected}, alpha = {alpha:g}."
@@ -385,7 +321,7 @@ def _bayes_lines(
     rope = meta.get("rope")
     alpha = meta.get("alpha", 0.05)
     level = meta.get("ci", 0.95)
-    rope_text = _rope_text(rope) if rope is not None else "±0"
+    shown_rope = rope_text(rope) if rope is not None else "±0"
     method = (
         "Bayesian signed-rank test across data sets (Benavoli et al. 2014)"
         if benchmark
@@ -393,7 +329,7 @@ def _bayes_lines(
     )
     lines = [
         f"Practical equivalence: {method}, region of practical equivalence (rope) "
-        f"{rope_text}; a comparison is decided when one probability reaches {1 - alpha:g}."
+        f"{shown_rope}; a comparison is decided when one probability reaches {1 - alpha:g}."
     ]
     shown = _shown_pairs(result, best, top_names)
     rows = result.loc[shown]
@@ -442,7 +378,7 @@ def _bayes_lines(
             f"{int((mask & ~in_top).sum())} {head[0].lower()}{head[1:]}"
             for head, mask in groups.items()
         ]
-        lines.append(f"Of the other {_plural(n_rest, 'model', 'models')}: {', '.join(counts)}.")
+        lines.append(f"Of the other {plural(n_rest, 'model', 'models')}: {', '.join(counts)}.")
     return lines
 
 
@@ -467,7 +403,7 @@ def _pooled_lines(
         "Pooled over data sets: random-effects meta-analysis "
         f"({'DerSimonian–Laird' if meta.get('method') == 'dl' else 'Paule–Mandel'}) of the "
         "per-data-set differences with their corrected variances, every pair, "
-        f"{corrected} over the {_plural(len(result), 'pair', 'pairs')}, alpha = {alpha:g}."
+        f"{corrected} over the {plural(len(result), 'pair', 'pairs')}, alpha = {alpha:g}."
     ]
     shown = _shown_pairs(result, best, top_names)
     rows = result.loc[shown]

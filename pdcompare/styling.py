@@ -6,8 +6,9 @@ built only with the Styler's own machinery (``format``, ``apply``,
 ``set_properties``, ``set_table_styles``, ``background_gradient``), so it
 renders in Jupyter and exports with ``.to_html()`` and ``.to_latex()``.
 
-The text formatting lives in plain functions (:func:`column_formatters`,
-:func:`format_pvalue`) that the command line reuses for its tables.
+The text formatting lives in plain functions (:func:`column_formatters`, and
+:func:`pdcompare.labels.format_pvalue` below) that the command line reuses for
+its tables.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import pandas as pd
 
 from pdcompare._validation import check_fraction, check_positive_int
 from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.labels import format_pvalue, is_missing, method_label
+from pdcompare.shown import check_top, is_matrix, top_pairs
 
 #: Columns that hold p-values: tiny values print as ``<0.001``.
 PVALUE_COLUMNS = ("pvalue", "pvalue_adj")
@@ -39,10 +42,6 @@ _HIGHLIGHT = "background-color: #fff2b3; font-weight: bold"
 _RIGHT = "text-align: right"
 
 
-def _is_missing(value: Any) -> bool:
-    return value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
-
-
 def _is_true(values: pd.Series) -> np.ndarray:
     """True where ``values`` is True; missing (NaN, NA) counts as False.
 
@@ -51,41 +50,9 @@ def _is_true(values: pd.Series) -> np.ndarray:
     return values.eq(True).to_numpy(dtype=bool, na_value=False)
 
 
-def format_pvalue(value: Any, precision: int = 3) -> str:
-    """A p-value as text: ``precision`` decimals, ``<0.001`` below the last decimal.
-
-    Parameters
-    ----------
-    value : float
-        The p-value (NaN prints as ``nan``).
-    precision : int, default 3
-        Number of decimals.
-
-    Returns
-    -------
-    str
-        The formatted p-value.
-
-    Examples
-    --------
-    >>> format_pvalue(0.04567), format_pvalue(2e-8), format_pvalue(0.0), format_pvalue(1.0)
-    ('0.046', '<0.001', '<0.001', '1.000')
-    >>> format_pvalue(0.00042, precision=4)
-    '0.0004'
-    """
-    if _is_missing(value):
-        return "nan"
-    value = float(value)
-    floor = 10.0**-precision
-    # Anything that would round to 0.000 reads as "zero", which a p-value never is.
-    if value < floor / 2:
-        return f"<{floor:.{precision}f}"
-    return f"{value:.{precision}f}"
-
-
 def _format_number(value: Any, precision: int) -> str:
     """One number with ``precision`` decimals (0: as an integer); booleans as yes/no."""
-    if _is_missing(value):
+    if is_missing(value):
         return "nan"
     if isinstance(value, bool | np.bool_):
         return "yes" if value else "no"
@@ -150,7 +117,7 @@ def column_formatters(frame: pd.DataFrame, precision: int = 3) -> dict[Any, Call
             pd.api.types.is_numeric_dtype(frame[column])
             or pd.api.types.is_bool_dtype(frame[column])
         ):
-            formatters[column] = lambda v: "nan" if _is_missing(v) else str(v)
+            formatters[column] = lambda v: "nan" if is_missing(v) else str(v)
         elif pd.api.types.is_integer_dtype(frame[column]) or (
             column in INTEGER_COLUMNS and _whole_column(frame[column])
         ):
@@ -228,8 +195,6 @@ def caption(frame: pd.DataFrame) -> str | None:
     >>> caption(result)
     'Corrected t-test (Nadeau–Bengio); higher is better; holm correction; alpha = 0.05'
     """
-    from pdcompare.plotting._base import _test_label
-
     meta = pdcompare_attrs(frame)
     test = meta.get("test")
     if test is None:
@@ -239,7 +204,7 @@ def caption(frame: pd.DataFrame) -> str | None:
     elif test in ("bootstrap", "accuracy_ci"):
         parts = [f"{meta.get('method', 'bootstrap')} interval of {meta.get('score', 'the score')}"]
     else:
-        parts = [_test_label(meta, capital=True)]
+        parts = [method_label(meta, capital=True)]
     if meta.get("value") is not None:
         parts[0] = f"{parts[0]}: {meta['value']} of row model vs column model"
     greater = meta.get("greater_is_better", (meta.get("design") or {}).get("greater_is_better"))
@@ -263,10 +228,6 @@ def caption(frame: pd.DataFrame) -> str | None:
 
 def _top_rows(frame: pd.DataFrame, top: int | None) -> pd.DataFrame:
     """The rows (and, for a matrix, columns) of the best ``top`` models; all when None."""
-    from pdcompare.plotting import is_matrix
-    from pdcompare.plotting._base import check_top
-    from pdcompare.plotting.results import top_pairs
-
     top = check_top(top)
     if top is None:
         return frame
@@ -392,8 +353,6 @@ def style(
     \end{tabular}
     <BLANKLINE>
     """
-    from pdcompare.plotting import is_matrix
-
     precision = check_positive_int("precision", precision, minimum=0)
     if alpha is not None:
         alpha = check_fraction("alpha", alpha)

@@ -10,7 +10,7 @@ import pandas as pd
 from pdcompare import results
 from pdcompare._validation import check_fraction, check_option
 from pdcompare.compare._common import refuse_benchmark, scores_meta, warn_pairs
-from pdcompare.inputs.scores import scores_data
+from pdcompare.inputs.data import scores_data
 
 
 def bayes(

@@ -50,7 +50,7 @@ def benchmark_summary(data: BenchmarkData) -> pd.DataFrame:
 
 def _benchmark(frame: pd.DataFrame, test: str, **design: Any) -> BenchmarkData:
     """The benchmark data of ``frame``, or a ValueError saying what a benchmark frame is."""
-    from pdcompare.inputs.scores import scores_data
+    from pdcompare.inputs.data import scores_data
 
     data = scores_data(frame, **design)
     if not isinstance(data, BenchmarkData):

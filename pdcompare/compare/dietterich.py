@@ -15,7 +15,7 @@ from pdcompare.compare._common import (
     scores_meta,
     warn_pairs,
 )
-from pdcompare.inputs.scores import scores_data
+from pdcompare.inputs.data import scores_data
 
 
 def _five_by_two_order(splits: pd.Index, method: str):

@@ -10,7 +10,7 @@ import pandas as pd
 from pdcompare import results
 from pdcompare._validation import check_option, warn
 from pdcompare.compare._common import check_test_options, scores_meta
-from pdcompare.inputs.scores import scores_data
+from pdcompare.inputs.data import scores_data
 
 
 def _needs_folds(data: Any) -> None:

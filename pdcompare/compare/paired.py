@@ -16,7 +16,7 @@ from pdcompare.compare._common import (
     warn_overlapping_splits,
     warn_pairs,
 )
-from pdcompare.inputs.scores import scores_data
+from pdcompare.inputs.data import scores_data
 
 
 def _paired_test(

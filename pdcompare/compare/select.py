@@ -12,7 +12,8 @@ from pdcompare import results
 from pdcompare._validation import check_fraction, check_option
 from pdcompare.compare._common import refuse_benchmark
 from pdcompare.inputs.attrs import stored_attr
-from pdcompare.inputs.scores import converted_search, scores_data, scores_frame
+from pdcompare.inputs.data import scores_data
+from pdcompare.inputs.scores import converted_search, scores_frame
 
 #: The rules of ``select`` and ``refit_rule``.
 RULES = ("best", "one_se", "not_worse", "equivalent")

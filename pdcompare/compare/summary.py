@@ -11,8 +11,9 @@ from pdcompare import results
 from pdcompare._validation import check_fraction, warn
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.benchmark import BenchmarkData
+from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import resolve_design
-from pdcompare.inputs.scores import scores_data, scores_frame, validate_scores
+from pdcompare.inputs.scores import scores_frame, validate_scores
 
 
 def scores(

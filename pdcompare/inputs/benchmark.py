@@ -12,25 +12,8 @@ import pandas as pd
 from pdcompare._validation import NAN_POLICIES, apply_nan_policy, check_option, warn
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.design import Design, resolve_design
+from pdcompare.inputs.kinds import DATASET, is_benchmark
 from pdcompare.inputs.scores import ScoresData, validate_scores
-
-#: Name of the column level (or flat column index) that marks a benchmark frame.
-DATASET = "dataset"
-
-
-def is_benchmark(frame: pd.DataFrame) -> bool:
-    """Whether ``frame`` is a benchmark frame: its columns, or their first level, named "dataset".
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> table = pd.DataFrame([[0.9, 0.8], [0.7, 0.75]], index=["a", "b"],
-    ...                      columns=pd.Index(["iris", "wine"], name="dataset"))
-    >>> is_benchmark(table), is_benchmark(table.rename_axis(columns=None))
-    (True, False)
-    """
-    columns = frame.columns
-    return columns.names[0] == DATASET
 
 
 def _dataset_means(frame: pd.DataFrame, values: np.ndarray) -> tuple[np.ndarray, pd.Index]:

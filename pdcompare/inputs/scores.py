@@ -18,13 +18,12 @@ from pdcompare._validation import (
     unknown_name_error,
     warn,
 )
-from pdcompare.inputs.attrs import stored_attr
 from pdcompare.inputs.cv_results import (
-    cv_results_candidates,
     cv_results_to_scores,
     is_cv_results,
 )
-from pdcompare.inputs.design import Design, resolve_design
+from pdcompare.inputs.design import Design
+from pdcompare.inputs.kinds import is_benchmark
 
 #: Passed as ``a`` by ``pairwise`` to ask a test for every pair of models.
 ALL_PAIRS = object()
@@ -271,11 +270,10 @@ class ScoresData:
 SEARCH_KEYWORDS = ("metric", "names", "iteration")
 
 
-def _refuse_search_keywords(frame: pd.DataFrame, given: dict[str, Any]) -> None:
+def refuse_search_keywords(frame: pd.DataFrame, given: dict[str, Any]) -> None:
     """``metric``, ``names`` or ``iteration`` on a frame that is not ``cv_results_``: an error."""
     if all(value is None for value in given.values()):
         return
-    from pdcompare.inputs.benchmark import is_benchmark
     kind = "a benchmark frame (data sets as columns)" if is_benchmark(frame) else "a scores frame"
     msg = (
         "`metric`, `names` and `iteration` apply to cv_results_ frames (with a `params` "
@@ -293,7 +291,7 @@ def scores_frame(
     """The scores frame for ``frame``: converted from ``cv_results_``, or a copy of it."""
     if is_cv_results(frame):
         return cv_results_to_scores(frame, metric=metric, names=names, iteration=iteration)
-    _refuse_search_keywords(frame, {"metric": metric, "names": names, "iteration": iteration})
+    refuse_search_keywords(frame, {"metric": metric, "names": names, "iteration": iteration})
     return frame.copy()
 
 
@@ -309,37 +307,6 @@ def converted_search(
     search = {key: value for key, value in options.items() if key in SEARCH_KEYWORDS}
     rest = {key: value for key, value in options.items() if key not in SEARCH_KEYWORDS}
     if not is_cv_results(frame):
-        _refuse_search_keywords(frame, search)
+        refuse_search_keywords(frame, search)
         return frame, rest
     return cv_results_to_scores(frame, **search), rest
-
-
-def scores_data(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
-    """Validate a scores (or ``cv_results_``) frame and resolve its design.
-
-    A benchmark frame (columns named "dataset") gives its
-    :class:`~pdcompare.inputs.benchmark.BenchmarkData`: per-data-set means,
-    ordered by mean rank.
-
-    ``keywords`` are the design keywords of the call (``cv``, ``test_size``,
-    ``n_train``, ``n_test``, ``greater_is_better``); ``metric``, ``names`` and
-    ``iteration`` select and name the candidates of a ``cv_results_`` frame.
-    """
-    from pdcompare.inputs.benchmark import benchmark_data, is_benchmark
-
-    search = {key: keywords.pop(key, None) for key in SEARCH_KEYWORDS}
-    stored = stored_attr(frame, "design")
-    if is_cv_results(frame):
-        # Straight to arrays: the names are unique and the scores float by construction.
-        found = cv_results_candidates(frame, **search)
-        check_score_values(found.values, found.names, found.splits)
-        design = resolve_design(stored, **keywords)
-        return ScoresData(
-            names=found.names, values=found.values, splits=found.splits, design=design
-        )
-    _refuse_search_keywords(frame, search)
-    if is_benchmark(frame):
-        return benchmark_data(frame, **keywords)
-    values = validate_scores(frame)
-    design = resolve_design(stored, **keywords)
-    return ScoresData(names=frame.index, values=values, splits=frame.columns, design=design)

@@ -30,24 +30,9 @@ from pdcompare.plotting import (  # noqa: F401  (register kinds)
 from pdcompare.plotting._base import _RESULT_KINDS, _SCORES_KINDS
 from pdcompare.plotting.results import forest_data, plot_matrix
 from pdcompare.plotting.scores import folds_data
+from pdcompare.shown import is_matrix
 
 __all__ = ["folds_data", "forest_data", "is_matrix", "plot"]
-
-
-def is_matrix(frame: pd.DataFrame) -> bool:
-    """Whether ``frame`` is a model x model table of ``matrix`` (square, rows = columns).
-
-    Examples
-    --------
-    >>> is_matrix(pd.DataFrame([[None, 0.1], [0.1, None]], index=["a", "b"], columns=["a", "b"]))
-    True
-    """
-    return (
-        frame.shape[0] > 1
-        and frame.shape[0] == frame.shape[1]
-        and frame.index.equals(frame.columns)
-        and "model_1" not in frame.columns
-    )
 
 
 def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: Any):

@@ -2,7 +2,7 @@
 
 Also what keeps the pictures readable at any size: the best-first order of the
 models and one colour per model (:func:`model_colours`), the default cap of
-:data:`DEFAULT_TOP` models, figures sized to their content, heatmap
+:data:`pdcompare.shown.DEFAULT_TOP` models, figures sized to their content, heatmap
 annotations only where the cells fit, and clear errors for matplotlib options
 that do not exist.
 """
@@ -18,14 +18,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare._validation import check_positive_int
-from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.labels import p_text
 
 _SCORES_KINDS: dict[str, Callable[..., Any]] = {}
 _RESULT_KINDS: dict[str, Callable[..., Any]] = {}
 
-#: Beyond this many models a plot shows the best ones only, and says so in its title.
-DEFAULT_TOP = 20
 #: Smallest font size (points) of a heatmap annotation; smaller cells are left blank.
 MIN_ANNOTATION_POINTS = 6.0
 
@@ -98,67 +95,16 @@ def _legend_above(ax, *args: Any, **kwargs: Any):
     return legend
 
 
-def check_top(top: Any) -> int | None:
-    """``top`` as a positive int, or None (the default cap)."""
-    if top is None:
-        return None
-    return check_positive_int("top", top)
-
-
-def top_models(models: Sequence[Hashable], top: int | None) -> tuple[list, str]:
-    """The first ``top`` of ``models`` (best first) and the note that says so.
-
-    Without ``top``, at most :data:`DEFAULT_TOP` models. The note ("best 20 of
-    60 models") is empty when every model is shown.
-
-    Examples
-    --------
-    >>> top_models([f"m{k}" for k in range(60)], None)[1]
-    'best 20 of 60 models'
-    >>> top_models(["a", "b", "c"], 2)
-    (['a', 'b'], 'best 2 of 3 models')
-    >>> top_models(["a", "b", "c"], None)
-    (['a', 'b', 'c'], '')
-    """
-    top = check_top(top)
-    models = list(models)
-    n = len(models)
-    shown = min(n, DEFAULT_TOP if top is None else top)
-    note = f"best {shown} of {n} models" if shown < n else ""
-    return models[:shown], note
-
-
 def ranked_models(frame: pd.DataFrame, **design: Any) -> list:
     """Model names of a scores or benchmark frame, best first (as ``summary`` orders them).
 
     By mean score on a scores frame; by mean rank (ties broken by the better
     mean) on a benchmark frame.
     """
-    from pdcompare.inputs.scores import scores_data
+    from pdcompare.inputs.data import scores_data
 
     data = scores_data(frame, **design)
     return data.ranked_names
-
-
-def result_models(result: pd.DataFrame) -> list:
-    """Models of a result frame, best first: the result's ``models``, then any others.
-
-    Examples
-    --------
-    >>> result = pd.DataFrame({"model_1": ["b", "b"], "model_2": ["a", "c"]})
-    >>> result.attrs["pdcompare"] = {"models": ["b", "c", "a", "d"]}
-    >>> result_models(result)
-    ['b', 'c', 'a']
-    """
-    meta = pdcompare_attrs(result)
-    if {"model_1", "model_2"} <= set(result.columns):
-        present = pd.unique(pd.concat([result["model_1"], result["model_2"]], ignore_index=True))
-    else:
-        present = pd.unique(result.index)
-    present_set = set(present)
-    ranked = [m for m in meta.get("models") or [] if m in present_set]
-    known = set(ranked)
-    return ranked + [m for m in present if m not in known]
 
 
 def model_colours(models: Sequence[Hashable]) -> dict:
@@ -345,62 +291,17 @@ def _heatmap_ticks(ax, rows: Sequence[Any], columns: Sequence[Any], cell: float)
     ax.set_yticks(y, labels=[str(rows[k]) for k in y], fontsize=size)
 
 
-def _short_pvalue(value: float) -> str:
-    from pdcompare.styling import format_pvalue
-
-    return format_pvalue(value, 3)
-
-
-def _p_text(name: str, value: float) -> str:
-    """``p_adj = 0.455`` or ``p_adj < 0.001``."""
-    text = _short_pvalue(value)
-    return f"{name} < {text[1:]}" if text.startswith("<") else f"{name} = {text}"
-
-
-_TEST_LABELS = {
-    "corrected_ttest": "corrected t-test (Nadeau–Bengio)",
-    "ttest": "paired t-test (uncorrected)",
-    "wilcoxon": "Wilcoxon signed-rank test",
-    "sign_test": "sign test",
-    "ttest_5x2cv": "5x2cv paired t-test",
-    "ftest_5x2cv": "5x2cv combined F-test",
-    "mcnemar": "McNemar's test",
-    "proportions_ztest": "two-proportion z-test",
-    "bootstrap_diff": "paired bootstrap",
-    "bayes": "Bayesian correlated t-test",
-    "nemenyi": "Nemenyi test",
-    "conover": "Conover test",
-}
-
-
 def _annotate_pvalues(ax, positions, pvalues, adjusted: bool, fontsize="small") -> None:
     """Write each row's p-value (``p_adj`` when adjusted) just right of the Axes."""
     name = "p_adj" if adjusted else "p"
     for position, pvalue in zip(positions, pvalues, strict=True):
         ax.annotate(
-            _p_text(name, pvalue),
+            p_text(name, pvalue),
             xy=(1.01, position),
             xycoords=("axes fraction", "data"),
             va="center",
             fontsize=fontsize,
         )
-
-
-def _test_label(meta: dict[str, Any], capital: bool = False) -> str:
-    label = _TEST_LABELS.get(meta.get("test"), str(meta.get("test")))
-    return label[:1].upper() + label[1:] if capital else label
-
-
-def _value_label(value: str, meta: dict[str, Any]) -> str:
-    if value == "pvalue_adj":
-        correction = meta.get("correction")
-        return f"p-value, {correction}-adjusted" if correction else "p-value (no correction)"
-    return value.replace("_", " ")
-
-
-def _alpha_label(meta: dict[str, Any]) -> str:
-    alpha = meta.get("alpha")
-    return f"alpha = {alpha:g}" if alpha is not None else "alpha"
 
 
 def _interval_segments(point, low, high):

@@ -17,14 +17,12 @@ from pdcompare.plotting._base import (
     _scores_kind,
     annotation_points,
     cell_points,
-    check_top,
     heatmap_figsize,
     matplotlib_options,
     model_colours,
     ranked_models,
-    result_models,
-    top_models,
 )
+from pdcompare.shown import check_top, result_models, top_models
 
 
 @_scores_kind("posterior")

@@ -15,11 +15,10 @@ from pdcompare.plotting._base import (
     matplotlib_options,
     model_colours,
     require_columns,
-    result_models,
     row_figsize,
     row_fontsize,
-    top_models,
 )
+from pdcompare.shown import result_models, top_models, top_pairs
 
 
 @_result_kind("bootstrap", "accuracy_ci")
@@ -132,7 +131,7 @@ def plot_differences(
         Where to draw; by default a new figure sized to the content.
     top : int, optional
         Show the comparisons among the best ``top`` models (see
-        :func:`pdcompare.plotting.results.top_pairs`).
+        :func:`pdcompare.shown.top_pairs`).
     title : str, optional
         The Axes title; by default it names the paired bootstrap and its level.
     **kwargs
@@ -155,7 +154,7 @@ def plot_differences(
     >>> [t.get_text() for t in ax.get_yticklabels()]
     ['a − b']
     """
-    from pdcompare.plotting.results import _draw_forest, _forest_figure, top_pairs
+    from pdcompare.plotting.results import _draw_forest, _forest_figure
 
     require_columns(
         frame, ("model_1", "model_2", "mean_diff", "ci_low", "ci_high", "pvalue"), "A forest plot"

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare.plotting._base import _scores_kind
+from pdcompare.shown import top_models
 
 __all__ = ["cd_layout", "plot_cd", "plot_cd_of_benchmark"]
 
@@ -164,8 +165,6 @@ def _top_layout(layout: dict[str, Any], top: int | None) -> tuple[dict[str, Any]
     A bar keeps the shown models it joined; bars left with one model, or
     inside another bar, are dropped.
     """
-    from pdcompare.plotting._base import top_models
-
     shown, note = top_models(layout["names"], top)
     if not note:
         return layout, note

@@ -8,30 +8,23 @@ import numpy as np
 import pandas as pd
 
 from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.labels import alpha_label, format_pvalue, method_label, value_label
 from pdcompare.plotting._base import (
-    DEFAULT_TOP,
-    _alpha_label,
     _annotate_pvalues,
     _annotated_heatmap,
     _axes,
     _figure_title,
     _legend_above,
     _result_kind,
-    _short_pvalue,
-    _test_label,
-    _value_label,
-    check_top,
     heatmap_figsize,
     matplotlib_options,
     model_colours,
     require_columns,
-    result_models,
     row_figsize,
     row_fontsize,
 )
+from pdcompare.shown import result_models, top_pairs
 
-#: Default number of models whose pairs an all-pairs forest plot shows (45 pairs).
-DEFAULT_TOP_ALL_PAIRS = 10
 #: Corrections whose adjusted p-values have matching simultaneous intervals.
 SIMULTANEOUS = ("bonferroni", "sidak")
 
@@ -65,37 +58,6 @@ def forest_data(result: pd.DataFrame) -> pd.DataFrame:
             "reject": reject.eq(True).to_numpy(dtype=bool, na_value=False),
         }
     )
-
-
-def top_pairs(result: pd.DataFrame, top: int | None) -> tuple[pd.DataFrame, str]:
-    """The rows of a pairwise result among the best ``top`` models, and the note saying so.
-
-    When every row has the same ``model_1`` (one model against the others),
-    the rows of its best ``top`` opponents (default 20). Otherwise (all
-    pairs) the pairs among the best ``top`` models (default 10, 45 pairs).
-
-    Examples
-    --------
-    >>> result = pd.DataFrame({"model_1": ["a", "a", "b"], "model_2": ["b", "c", "c"]})
-    >>> result.attrs["pdcompare"] = {"models": ["a", "b", "c"]}
-    >>> rows, note = top_pairs(result, 2)
-    >>> rows.index.tolist(), note
-    ([0], 'pairs among the best 2 of 3 models')
-    """
-    top = check_top(top)
-    models = result_models(result)
-    first = pd.unique(result["model_1"])
-    if len(first) == 1:
-        others = [m for m in models if m != first[0]]
-        k = min(len(others), DEFAULT_TOP if top is None else top)
-        shown = set(others[:k])
-        note = f"the best {k} of {len(others)} other models" if k < len(others) else ""
-        return result[result["model_2"].isin(shown)], note
-    k = min(len(models), DEFAULT_TOP_ALL_PAIRS if top is None else top)
-    shown = set(models[:k])
-    rows = result[result["model_1"].isin(shown) & result["model_2"].isin(shown)]
-    note = f"pairs among the best {k} of {len(models)} models" if k < len(models) else ""
-    return rows, note
 
 
 def forest_intervals(result: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, bool]:
@@ -185,7 +147,7 @@ def _draw_forest(
                 ecolor="0.35",
                 capsize=3,
                 elinewidth=1.5,
-                label=f"{name} at {_alpha_label(meta)}",
+                label=f"{name} at {alpha_label(meta)}",
                 **kwargs,
             )
         for collection in container.lines[2]:
@@ -228,8 +190,8 @@ def _forest_legend(ax, meta: dict[str, Any]) -> None:
         Line2D([], [], marker="o", linestyle="none", color="0.35", markerfacecolor="white"),
     ]
     labels = [
-        f"significant at {_alpha_label(meta)}",
-        f"not significant at {_alpha_label(meta)}",
+        f"significant at {alpha_label(meta)}",
+        f"not significant at {alpha_label(meta)}",
     ]
     _legend_above(ax, handles, labels, ncols=2)
 
@@ -309,7 +271,7 @@ def plot_forest(
         label = f"{label}\n(interval unadjusted; markers and p-values {correction}-adjusted)"
     ax.set_xlabel(label)
     correction_text = f", {correction} correction" if correction else ""
-    _figure_title(ax, title, f"{_test_label(meta, capital=True)}{correction_text}", note)
+    _figure_title(ax, title, f"{method_label(meta, capital=True)}{correction_text}", note)
     return ax
 
 
@@ -383,7 +345,7 @@ def plot_pvalue_dots(
                     edgecolors=row_colours[rows],
                     linewidths=1.5,
                     s=40,
-                    label=f"{name} at {_alpha_label(meta)}",
+                    label=f"{name} at {alpha_label(meta)}",
                     zorder=3,
                     **kwargs,
                 )
@@ -408,12 +370,12 @@ def plot_pvalue_dots(
         alpha_line,
     ]
     labels = [
-        f"significant at {_alpha_label(meta)}",
-        f"not significant at {_alpha_label(meta)}",
+        f"significant at {alpha_label(meta)}",
+        f"not significant at {alpha_label(meta)}",
         f"alpha = {alpha:g}",
     ]
     _legend_above(ax, handles, labels, ncols=3)
-    _figure_title(ax, title, _test_label(meta, capital=True), note)
+    _figure_title(ax, title, method_label(meta, capital=True), note)
     return ax
 
 
@@ -466,7 +428,7 @@ def plot_matrix(
     >>> import matplotlib.pyplot as plt
     >>> plt.close("all")
     """
-    from pdcompare.plotting._base import top_models
+    from pdcompare.shown import top_models
 
     meta = pdcompare_attrs(matrix)
     value = str(meta.get("value") or "value")
@@ -480,7 +442,7 @@ def plot_matrix(
     else:
         bound = float(np.nanmax(np.abs(values))) if np.isfinite(values).any() else 1.0
         vmin, vmax, default_cmap = -bound, bound, "RdBu_r"
-    fmt = _short_pvalue if value.startswith("pvalue") else (lambda v: f"{v:.2g}")
+    fmt = format_pvalue if value.startswith("pvalue") else (lambda v: f"{v:.2g}")
     ax = _axes(ax, figsize=heatmap_figsize(shown))
     with matplotlib_options("the matrix plot", "Axes.imshow", kwargs):
         _annotated_heatmap(
@@ -490,7 +452,7 @@ def plot_matrix(
             vmin=vmin,
             vmax=vmax,
             fmt=fmt,
-            label=_value_label(value, meta),
+            label=value_label(value, meta),
             annot=annot,
             **kwargs,
         )
@@ -498,6 +460,6 @@ def plot_matrix(
     ax.set_ylabel("model_1")
     default = f"{value} of model_1 (row) vs model_2 (column)"
     if meta.get("test") is not None:
-        default = f"{_test_label(meta, capital=True)}: {default}"
+        default = f"{method_label(meta, capital=True)}: {default}"
     _figure_title(ax, title, default, note)
     return ax

@@ -8,15 +8,12 @@ import pandas as pd
 
 from pdcompare._validation import check_option
 from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.labels import alpha_label, format_pvalue, method_label, value_label
 from pdcompare.plotting._base import (
-    _alpha_label,
     _annotated_heatmap,
     _axes,
     _figure_title,
     _scores_kind,
-    _short_pvalue,
-    _test_label,
-    _value_label,
     figure_size,
     heatmap_figsize,
     matplotlib_options,
@@ -24,8 +21,8 @@ from pdcompare.plotting._base import (
     ranked_models,
     row_figsize,
     row_fontsize,
-    top_models,
 )
+from pdcompare.shown import top_models
 
 
 def folds_data(frame: pd.DataFrame, n_splits: int | None = 30) -> pd.DataFrame:
@@ -42,7 +39,7 @@ def folds_data(frame: pd.DataFrame, n_splits: int | None = 30) -> pd.DataFrame:
     a    0.1  0.2
     """
     from pdcompare._validation import check_positive_int
-    from pdcompare.inputs.scores import scores_data
+    from pdcompare.inputs.data import scores_data
 
     data = scores_data(frame)
     if n_splits is not None:
@@ -443,20 +440,20 @@ def plot_pvalues(
         cmap=cmap,
         vmin=0.0,
         vmax=1.0,
-        fmt=_short_pvalue,
-        label=_value_label(value, meta),
+        fmt=format_pvalue,
+        label=value_label(value, meta),
         bold=bold,
         annot=annot,
     )
     ax.set_xlabel("model")
     ax.set_ylabel("model")
     sided = meta.get("alternative", "two-sided")
-    lines = [f"Pairwise {_test_label(meta)}"]
+    lines = [f"Pairwise {method_label(meta)}"]
     if sided not in (None, "two-sided"):
         # Pairs run best-first: each p-value is of the higher-ranked model vs the lower.
         lines.append(f"one-sided ({sided}): higher- vs lower-ranked model")
     if bold is not None and ax.texts:
-        lines.append(f"bold: significant at {_alpha_label(meta)}")
+        lines.append(f"bold: significant at {alpha_label(meta)}")
     if note:
         n_pairs = len(result)
         note = f"{note}; adjusted over all {n_pairs} pairs" if value == "pvalue_adj" else note

@@ -13,8 +13,9 @@ from sklearn.tree import DecisionTreeClassifier
 
 import pdcompare
 from pdcompare.datasets import load_benchmark
+from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.predictions import predictions_data
-from pdcompare.inputs.scores import ALL_PAIRS, scores_data, select_pairs
+from pdcompare.inputs.scores import ALL_PAIRS, select_pairs
 
 X_SMALL, Y_SMALL = make_classification(n_samples=60, n_features=5, random_state=0)
 

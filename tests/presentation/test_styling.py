@@ -13,7 +13,8 @@ from pandas.io.formats.style import Styler
 import pdcompare  # noqa: F401  (registers DataFrame.cmp)
 from pdcompare import results
 from pdcompare.datasets import load_grid_search_scores
-from pdcompare.styling import column_formatters, format_pvalue, highlighted_rows
+from pdcompare.labels import format_pvalue
+from pdcompare.styling import column_formatters, highlighted_rows
 
 NAMES = pd.Index(["rbf", "linear", "3_poly", "2_poly"])
 
