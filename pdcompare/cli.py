@@ -20,11 +20,11 @@ from typing import Any
 import pandas as pd
 
 from pdcompare import __version__
-from pdcompare.compare.select import RULES
-from pdcompare.compare.summary import summary_table
+from pdcompare.compare.analysis import BENCHMARK_REPORT_TESTS, REPORT_TESTS, analyse
+from pdcompare.compare.select import RULES, select
 from pdcompare.inputs.files import read_csv
 from pdcompare.labels import BENCHMARK_REPORT_TEST_NAMES, REPORT_TEST_NAMES
-from pdcompare.report import BENCHMARK_REPORT_TESTS, DEFAULT_TOP, REPORT_TESTS
+from pdcompare.report import DEFAULT_TOP, report, report_text
 from pdcompare.stats.multitest import check_correction
 
 EXIT_USAGE = 2
@@ -376,8 +376,9 @@ def _plot_result(result: pd.DataFrame, path: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
-    ax = result.cmp.plot()
-    _save(ax.figure, path)
+    from pdcompare.plotting import plot
+
+    _save(plot(result).figure, path)
 
 
 def _load(args: argparse.Namespace) -> tuple[pd.DataFrame, str]:
@@ -413,7 +414,8 @@ def _select(frame: pd.DataFrame, args: argparse.Namespace, design: dict[str, Any
     if args.by is None:
         msg = "--select needs --by: the parameter that orders the models by complexity"
         raise ValueError(msg)
-    choice = frame.cmp.select(
+    choice = select(
+        frame,
         args.select,
         by=args.by,
         ascending=not args.descending,
@@ -432,7 +434,7 @@ def _select(frame: pd.DataFrame, args: argparse.Namespace, design: dict[str, Any
     ]
     if more:
         parts.append(f"({more} more models; --top 0 shows them all)")
-    parts += ["", choice.cmp.report()]
+    parts += ["", report(choice)]
     return "\n".join(parts)
 
 
@@ -450,7 +452,6 @@ def run(args: argparse.Namespace) -> str:
         The summary, the pairwise table and the report (or the choice of a
         model with ``--select``).
     """
-    from pdcompare.inputs.benchmark import is_benchmark
     from pdcompare.inputs.cv_results import is_cv_results
 
     frame, title = _load(args)
@@ -466,22 +467,21 @@ def run(args: argparse.Namespace) -> str:
         design["greater_is_better"] = False
     if args.select:
         return title + "\n\n" + _select(frame, args, design).rstrip("\n") + "\n"
-    scores = frame.cmp.scores(metric=args.metric) if is_cv_results(frame) else frame
-    benchmark = is_benchmark(scores)
-    summary = summary_table(scores, **design)
-    known = summary.attrs["pdcompare"]["design"].get("test_train_ratio") is not None
-    test = args.test or ("wilcoxon" if benchmark else "corrected_ttest" if known else "ttest")
-    pairwise = scores.cmp.pairwise(
-        test=test, correction=args.correction, alpha=args.alpha, **design
-    )
-    report = scores.cmp.report(
+    if is_cv_results(frame):
+        design["metric"] = args.metric
+    # One analysis: the tables printed here and the report below come from the same results.
+    analysis = analyse(
+        frame,
         test=args.test,
         rope=args.rope,
         alpha=args.alpha,
         correction=args.correction,
-        top=args.top,
         **design,
     )
+    design.pop("metric", None)
+    scores, summary, pairwise = analysis.frame, analysis.summary, analysis.significance
+    benchmark, test = analysis.benchmark, analysis.test
+    text = report_text(analysis, top=args.top)
     meta = pairwise.attrs["pdcompare"]
     correction = meta.get("correction") or (
         "family-wise p-values" if test == "nemenyi" else "no correction"
@@ -506,7 +506,7 @@ def run(args: argparse.Namespace) -> str:
     ]
     if (~in_top).any():
         parts.append(f"({int((~in_top).sum())} more pairs; --top 0 shows them all)")
-    parts += ["", report]
+    parts += ["", text]
     if args.plot:
         if benchmark:
             _plot_result(pairwise, args.plot)  # the critical-difference diagram
@@ -546,7 +546,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, TypeError, OSError, ImportError, KeyError) as error:
         print(f"pdcompare: error: {_one_line(error)}", file=sys.stderr)
         return EXIT_USAGE
-    # The summary, the table and the report each read the frame: say each warning once.
+    # A warning given by several comparisons of the analysis is said once.
     for message in dict.fromkeys(_one_line(warning.message) for warning in caught):
         print(f"pdcompare: warning: {message}", file=sys.stderr)
     sys.stdout.write(text)

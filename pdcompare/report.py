@@ -1,12 +1,12 @@
 """The conclusion of a comparison in plain words, with its numbers.
 
-``df.cmp.report()`` runs the summary, the pairwise frequentist test (the
-Nadeau–Bengio corrected t-test when the CV design is known; the Wilcoxon
-signed-rank test across data sets on a benchmark frame) and, when a rope is
-given, the Bayesian comparison, and writes what they say: which model is best,
-which differences are significant after correction, which are practically
-equivalent. Every sentence quotes the numbers of the result frames it comes
-from, so the text can be checked against them.
+``df.cmp.report()`` writes what the result frames of one analysis say
+(:func:`pdcompare.compare.analysis.analyse` decides which comparisons run: the
+summary, the frequentist test of one family, the Bayesian comparison of the
+same family when a rope is given): which model is best, which differences are
+significant after correction, which are practically equivalent. Every sentence
+quotes the numbers of the result frames it comes from, so the text can be
+checked against them. This module runs no test of its own.
 
 The text stays readable at any number of models: per-pair lines are written
 for the best ``top`` models only (every pair among them up to ``top`` models;
@@ -22,17 +22,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare._validation import (
-    check_fraction,
-    check_option,
-    check_positive_int,
-    warnings_once,
-)
-from pdcompare.compare.pairwise import RANK_TESTS
-from pdcompare.compare.summary import summary_table
+from pdcompare._validation import check_positive_int, warnings_once
+from pdcompare.compare.analysis import Analysis, analyse
 from pdcompare.inputs.attrs import pdcompare_attrs
-from pdcompare.inputs.benchmark import is_benchmark
-from pdcompare.inputs.scores import ALL_PAIRS, converted_search
 from pdcompare.labels import (
     BENCHMARK_REPORT_TEST_NAMES,
     REPORT_TEST_NAMES,
@@ -43,13 +35,6 @@ from pdcompare.labels import (
 from pdcompare.labels import format_number as _number
 from pdcompare.labels import format_signed as _signed
 from pdcompare.labels import p_equals as _pvalue
-from pdcompare.stats.multitest import check_correction
-
-#: Tests the report can use for the significance part, on a scores frame.
-REPORT_TESTS = ("corrected_ttest", "ttest", "wilcoxon", "sign_test")
-#: ... and across the data sets of a benchmark frame.
-BENCHMARK_REPORT_TESTS = ("wilcoxon", "sign_test", "ttest", "nemenyi", "conover")
-
 
 _UNKNOWN_DESIGN = (
     "WARNING: the CV design is unknown, so the corrected t-test cannot be used; the plain "
@@ -275,37 +260,47 @@ def _conclusion_lines(
     return lines
 
 
-def _significance_lines(
-    result: pd.DataFrame, test: str, best: Any, top_names: pd.Index, benchmark: bool
-) -> list[str]:
+def _family_words(result: pd.DataFrame, family: str, best: Any) -> tuple[str, str]:
+    """Which comparisons the family holds, and "the N pairs" (or comparisons) it counts."""
+    n = len(result)
+    if family == "all_pairs":
+        return "every pair of models", f"the {plural(n, 'pair', 'pairs')}"
+    return (
+        f"{best} against each of the other {plural(n, 'model', 'models')}",
+        f"those {plural(n, 'comparison', 'comparisons')}",
+    )
+
+
+def _significance_lines(analysis: Analysis, best: Any, top_names: pd.Index) -> list[str]:
+    result, test, benchmark = analysis.significance, analysis.test, analysis.benchmark
     meta = pdcompare_attrs(result)
     correction = meta.get("correction")
     alpha = meta.get("alpha", 0.05)
     alternative = meta.get("asked_alternative", meta.get("alternative", "two-sided"))
-    n_pairs = len(result)
+    scope, counted = _family_words(result, analysis.family, best)
     if correction:
-        corrected = f"{correction} correction over the {plural(n_pairs, 'pair', 'pairs')}"
+        corrected = f"{correction} correction over {counted}"
     elif test == "nemenyi":
         corrected = (
-            f"p-values family-wise over the {plural(n_pairs, 'pair', 'pairs')} already "
+            f"p-values family-wise over {counted} already "
             f"(studentized range; critical difference of mean ranks {meta['cd']:.3f})"
         )
     else:
         corrected = "no correction for multiple testing"
     names = BENCHMARK_REPORT_TEST_NAMES if benchmark else REPORT_TEST_NAMES
     lines = [
-        f"Significance: {names[test]} ({alternative}), every pair of models, "
-        f"{corrected}, alpha = {alpha:g}."
+        f"Significance: {names[test]} ({alternative}), {scope}, {corrected}, alpha = {alpha:g}."
     ]
     shown = _shown_pairs(result, best, top_names)
     lines += _test_lines(result, test, shown)
-    lines += _left_out_line(result, shown, f"pairwise(test={test!r})")
+    listing = f"pairwise(test={test!r})" if analysis.family == "all_pairs" else f"{test}()"
+    lines += _left_out_line(result, shown, listing)
     lines += _conclusion_lines(result, best, top_names, benchmark)
     return lines
 
 
-def _friedman_lines(frame: pd.DataFrame, nan_policy: str) -> list[str]:
-    row = frame.cmp.friedman(nan_policy=nan_policy).iloc[0]
+def _friedman_lines(result: pd.DataFrame) -> list[str]:
+    row = result.iloc[0]
     return [
         f"Friedman test: chi-square = {row['statistic']:.3f} (df = {int(row['df'])}), p "
         f"{_pvalue(row['pvalue'])}; Iman–Davenport F = {row['f_statistic']:.3f} "
@@ -315,7 +310,7 @@ def _friedman_lines(frame: pd.DataFrame, nan_policy: str) -> list[str]:
 
 
 def _bayes_lines(
-    result: pd.DataFrame, best: Any, top_names: pd.Index, benchmark: bool
+    result: pd.DataFrame, family: str, best: Any, top_names: pd.Index, benchmark: bool
 ) -> list[str]:
     meta = pdcompare_attrs(result)
     rope = meta.get("rope")
@@ -331,6 +326,11 @@ def _bayes_lines(
         f"Practical equivalence: {method}, region of practical equivalence (rope) "
         f"{shown_rope}; a comparison is decided when one probability reaches {1 - alpha:g}."
     ]
+    if family == "vs_best":
+        lines[0] += (
+            f" The family: {_family_words(result, family, best)[0]}; {best} was picked as the "
+            "best on these same scores, so the probabilities in its favour are optimistic."
+        )
     shown = _shown_pairs(result, best, top_names)
     rows = result.loc[shown]
     intervals = "ci_low" in rows.columns
@@ -360,7 +360,8 @@ def _bayes_lines(
             f"P(equivalent) = {_number(same, 3)}, P({b} better) = {_number(worse, 3)}"
             f"{interval}: {verdict}."
         )
-    lines += _left_out_line(result, shown, "bayes(...) on all pairs")
+    listing = "bayes(...) on all pairs" if family == "all_pairs" else "bayes()"
+    lines += _left_out_line(result, shown, listing)
     against, in_top = _against_best(result, best, top_names)
     others = against["model_2"].to_numpy(dtype=object)
     decisions = against["decision"].to_numpy(dtype=object)
@@ -382,28 +383,19 @@ def _bayes_lines(
     return lines
 
 
-def _pooled_lines(
-    frame: pd.DataFrame,
-    alpha: float,
-    correction: str | None,
-    nan_policy: str,
-    best: Any,
-    top_names: pd.Index,
-    design: dict[str, Any],
-) -> list[str]:
+def _pooled_lines(result: pd.DataFrame, family: str, best: Any, top_names: pd.Index) -> list[str]:
     """The random-effects part of the report of a benchmark frame."""
-    holm = "holm" if correction == "default" else correction
-    result = frame.cmp.random_effects(
-        ALL_PAIRS, alpha=alpha, correction=holm, nan_policy=nan_policy, **design
-    )
     meta = pdcompare_attrs(result)
+    alpha = meta.get("alpha", 0.05)
+    holm = meta.get("correction")
     level = 1 - alpha
     corrected = f"{holm} correction" if holm else "no correction"
+    scope, counted = _family_words(result, family, best)
     lines = [
         "Pooled over data sets: random-effects meta-analysis "
         f"({'DerSimonian–Laird' if meta.get('method') == 'dl' else 'Paule–Mandel'}) of the "
-        "per-data-set differences with their corrected variances, every pair, "
-        f"{corrected} over the {plural(len(result), 'pair', 'pairs')}, alpha = {alpha:g}."
+        f"per-data-set differences with their corrected variances, {scope}, "
+        f"{corrected} over {counted}, alpha = {alpha:g}."
     ]
     shown = _shown_pairs(result, best, top_names)
     rows = result.loc[shown]
@@ -466,6 +458,7 @@ def report(
     nan_policy: str = "propagate",
     top: int | None = DEFAULT_TOP,
     pooled: bool = False,
+    random_state: Any = 0,
     **design: Any,
 ) -> str:
     """The comparison of the models of a scores frame, in plain words with its numbers.
@@ -509,6 +502,9 @@ def report(
         random-effects pooling of the per-data-set differences
         (``random_effects``): the pooled difference, its interval, and the
         prediction interval for a new data set.
+    random_state : int, numpy Generator or None, default 0
+        Seed of every Monte Carlo step (the Bayesian signed-rank test across
+        data sets), so that the same frame gives the same text on every run.
     **design
         ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=``, and
         ``greater_is_better=``; on a ``cv_results_`` frame also ``metric=``,
@@ -537,83 +533,61 @@ def report(
       rbf vs linear: difference +0.0100, 95% CI -0.0164 to 0.0364, t = 0.750,
       p = 0.455, holm-adjusted p = 0.538: not significant.
     """
-    alpha = check_fraction("alpha", alpha)
-    ci = check_fraction("ci", ci)
     meta = pdcompare_attrs(frame)
     if meta.get("kind") == "result":
         if meta.get("test") == "select":
             return _select_report(frame)
         _refuse_result(frame)
     top = len(frame) if top is None else check_positive_int("top", top, minimum=2)
-    if rope is not None:
-        from pdcompare.stats.bayes import check_rope
-
-        check_rope(rope)  # fail before any test runs, with the one rule bayes applies
     with warnings_once():
-        lines = _report_lines(
-            frame, test, rope, alpha, correction, alternative, ci, nan_policy, top, pooled, design
+        analysis = analyse(
+            frame,
+            test=test,
+            rope=rope,
+            alpha=alpha,
+            correction=correction,
+            alternative=alternative,
+            ci=ci,
+            nan_policy=nan_policy,
+            pooled=pooled,
+            random_state=random_state,
+            **design,
         )
-    return "\n".join(lines) + "\n"
+        return report_text(analysis, top=top)
 
 
-def _report_lines(
-    frame: pd.DataFrame,
-    test: str | None,
-    rope: Any,
-    alpha: float,
-    correction: str | None,
-    alternative: str,
-    ci: float,
-    nan_policy: str,
-    top: int,
-    pooled: bool,
-    design: dict[str, Any],
-) -> list[str]:
-    frame, design = converted_search(frame, design)
-    benchmark = is_benchmark(frame)
-    if pooled and not benchmark:
-        msg = "`pooled=True` pools over data sets: it needs a benchmark frame."
-        raise ValueError(msg)
-    if test is not None:
-        check_option("test", test, BENCHMARK_REPORT_TESTS if benchmark else REPORT_TESTS)
-    summary = summary_table(frame, ci=ci, **design)
+def report_text(analysis: Analysis, *, top: int | None = DEFAULT_TOP) -> str:
+    """The text of ``report`` from the result frames of an analysis already run.
+
+    The command line prints the tables of the same analysis above it.
+    """
+    top = len(analysis.summary) if top is None else top
+    return "\n".join(_report_lines(analysis, top)) + "\n"
+
+
+def _report_lines(analysis: Analysis, top: int) -> list[str]:
+    summary = analysis.summary
     summary_design = pdcompare_attrs(summary).get("design", {})
-    known = summary_design.get("test_train_ratio") is not None
-    best = summary.index[0]
+    best = analysis.best
     top_names = summary.index[:top]
-    if correction != "default":
-        check_correction(correction, "correction")  # fail before any test runs
     lines = ["pdcompare report", "================"]
-    lines += _summary_lines(summary, summary_design, top, benchmark)
-    if test is None:
-        test = "wilcoxon" if benchmark else ("corrected_ttest" if known else "ttest")
-        if not (known or benchmark):
-            lines += ["", _UNKNOWN_DESIGN]
-    if benchmark:
-        lines += ["", *_friedman_lines(frame, nan_policy)]
-    options = {"alternative": alternative} if test not in RANK_TESTS else {}
-    if test in RANK_TESTS and alternative != "two-sided":
-        msg = f"`alternative` must be 'two-sided' for test={test!r}; got {alternative!r}."
-        raise ValueError(msg)
-    result = frame.cmp.pairwise(
-        test=test, correction=correction, alpha=alpha, nan_policy=nan_policy, **options, **design
-    )
-    lines += [""]
-    lines += _significance_lines(result, test, best, top_names, benchmark)
-    if rope is not None:
-        lines.append("")
-        if known or benchmark:
-            interval = {} if benchmark else {"ci": ci}
-            bayes = frame.cmp.bayes(
-                ALL_PAIRS, rope=rope, alpha=alpha, nan_policy=nan_policy, **interval, **design
-            )
-            lines += _bayes_lines(bayes, best, top_names, benchmark)
-        else:
-            lines.append(
-                "Practical equivalence: not assessed, because the Bayesian correlated t-test "
-                "needs the CV design (pass cv=, test_size=, or n_train= with n_test=)."
-            )
-    if pooled:
-        pooled_lines = _pooled_lines(frame, alpha, correction, nan_policy, best, top_names, design)
-        lines += ["", *pooled_lines]
+    lines += _summary_lines(summary, summary_design, top, analysis.benchmark)
+    if analysis.fallback_test:
+        lines += ["", _UNKNOWN_DESIGN]
+    if analysis.friedman is not None:
+        lines += ["", *_friedman_lines(analysis.friedman)]
+    lines += ["", *_significance_lines(analysis, best, top_names)]
+    if analysis.bayes is not None:
+        lines += [
+            "",
+            *_bayes_lines(analysis.bayes, analysis.family, best, top_names, analysis.benchmark),
+        ]
+    elif analysis.rope is not None:
+        lines += [
+            "",
+            "Practical equivalence: not assessed, because the Bayesian correlated t-test "
+            "needs the CV design (pass cv=, test_size=, or n_train= with n_test=).",
+        ]
+    if analysis.pooled is not None:
+        lines += ["", *_pooled_lines(analysis.pooled, analysis.family, best, top_names)]
     return lines

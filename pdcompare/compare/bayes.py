@@ -10,6 +10,7 @@ import pandas as pd
 from pdcompare import results
 from pdcompare._validation import check_fraction, check_option
 from pdcompare.compare._common import refuse_benchmark, scores_meta, warn_pairs
+from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.inputs.data import scores_data
 
 
@@ -406,3 +407,51 @@ def _warn_point_masses(names, i, j, mean_diff, scale) -> None:
             ),
         ],
     )
+
+
+def simplex_samples(result: pd.DataFrame, n_points: int = 3000) -> np.ndarray:
+    """Posterior samples of a one-pair Bayesian signed-rank result, for its simplex picture.
+
+    The result keeps its per-data-set differences and its seed, so the
+    samples are drawn again, the same on every call: ``n_points`` samples of
+    the masses (model_1 better, practically equivalent, model_2 better).
+
+    Parameters
+    ----------
+    result : pandas.DataFrame
+        A one-pair result of ``bayes`` on a benchmark frame.
+    n_points : int, default 3000
+        Number of samples.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n_points, 3)
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_benchmark
+    >>> result = load_benchmark().cmp.bayes("svc_rbf", "forest", rope=0.01, random_state=0)
+    >>> samples = simplex_samples(result, 100)
+    >>> samples.shape, bool(np.allclose(samples.sum(axis=1), 1.0))
+    ((100, 3), True)
+    """
+    from pdcompare.stats.bootstrap import check_random_state
+    from pdcompare.stats.signed_rank_bayes import signed_rank_samples
+
+    meta = pdcompare_attrs(result)
+    if meta.get("method") != "signed_rank" or len(result) != 1 or "differences" not in meta:
+        msg = (
+            "The simplex shows one pair of a Bayesian signed-rank result: "
+            "bench.cmp.bayes(a, b, rope=...) on a benchmark frame, or "
+            'bench.cmp.plot("simplex", a=..., b=..., rope=...).'
+        )
+        raise ValueError(msg)
+    differences = np.array([np.nan if d is None else d for d in meta["differences"]], dtype=float)
+    z = -differences if meta.get("greater_is_better", True) else differences
+    return signed_rank_samples(
+        z[None, :],
+        rope=float(meta["rope"][1]),
+        prior=meta.get("prior", 0.5),
+        n_samples=n_points,
+        random_state=check_random_state(meta.get("random_state")),
+    )[:, 0, :]

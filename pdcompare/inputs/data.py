@@ -7,6 +7,9 @@ kind of frame and hands it to its reader (``scores.py``, ``cv_results.py``,
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+from collections.abc import Iterator
 from typing import Any
 
 import pandas as pd
@@ -24,6 +27,36 @@ from pdcompare.inputs.scores import (
     validate_scores,
 )
 
+#: Frames already validated within a :func:`validated_once` block, by (frame, keywords).
+_VALIDATED: contextvars.ContextVar[dict | None] = contextvars.ContextVar(
+    "pdcompare_validated", default=None
+)
+
+
+@contextlib.contextmanager
+def validated_once() -> Iterator[None]:
+    """Within the block, each frame is validated once per set of keywords.
+
+    A report, or the command line, runs several comparisons on one frame; each
+    comparison asks :func:`scores_data` for the frame's arrays, and inside this
+    block they share the first answer (warnings about the frame included)
+    instead of validating the same frame again. The arrays are never written
+    to, so sharing them is safe; the cache ends with the block.
+    """
+    token = _VALIDATED.set({})
+    try:
+        yield
+    finally:
+        _VALIDATED.reset(token)
+
+
+def _keyword_key(value: Any) -> Any:
+    try:
+        hash(value)
+    except TypeError:  # a list of names, a dict: the object itself is the key
+        return ("id", id(value))
+    return value
+
 
 def scores_data(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
     """Validate a scores (or ``cv_results_``) frame and resolve its design.
@@ -35,7 +68,20 @@ def scores_data(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
     ``keywords`` are the design keywords of the call (``cv``, ``test_size``,
     ``n_train``, ``n_test``, ``greater_is_better``); ``metric``, ``names`` and
     ``iteration`` select and name the candidates of a ``cv_results_`` frame.
+    Within :func:`validated_once`, a frame already validated with the same
+    keywords is not validated again.
     """
+    cache = _VALIDATED.get()
+    if cache is None:
+        return _read(frame, **keywords)
+    key = (id(frame), tuple(sorted((k, _keyword_key(v)) for k, v in keywords.items())))
+    if key not in cache:
+        # The frame is kept with its arrays, so that its id cannot be reused in the block.
+        cache[key] = (frame, _read(frame, **keywords))
+    return cache[key][1]
+
+
+def _read(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
     search = {key: keywords.pop(key, None) for key in SEARCH_KEYWORDS}
     stored = stored_attr(frame, "design")
     if is_cv_results(frame):

@@ -81,9 +81,11 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
     if meta.get("kind") == "result":
         test = meta.get("test")
         if meta.get("method") == "signed_rank" and meta.get("scope") == "pair":
+            from pdcompare.compare.bayes import simplex_samples
             from pdcompare.plotting.bayes import draw_simplex
 
-            return draw_simplex(frame, ax=ax, **options)
+            samples = simplex_samples(frame, options.pop("n_points", 3000))
+            return draw_simplex(frame, samples, ax=ax, **options)
         all_pairs = meta.get("unit") == "dataset" and meta.get("scope") == "all_pairs"
         if all_pairs and test != "bayes" and kind is None:
             return cd.plot_cd(frame, ax=ax, **options)

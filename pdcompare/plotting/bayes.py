@@ -6,7 +6,6 @@ from typing import Any
 
 import pandas as pd
 
-from pdcompare._validation import check_option
 from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.plotting._base import (
     MIN_ANNOTATION_POINTS,
@@ -20,7 +19,6 @@ from pdcompare.plotting._base import (
     heatmap_figsize,
     matplotlib_options,
     model_colours,
-    ranked_models,
 )
 from pdcompare.shown import check_top, result_models, top_models
 
@@ -95,37 +93,22 @@ def posterior_plot(
     >>> import matplotlib.pyplot as plt
     >>> plt.close("all")
     """
-    import warnings
-
     import numpy as np
 
-    from pdcompare._validation import PdcompareWarning
+    from pdcompare.compare.analysis import posterior_inputs
     from pdcompare.inputs.design import DESIGN_KEYWORDS
 
     check_top(top)
     design = {
         key: options.pop(key) for key in (*DESIGN_KEYWORDS, "greater_is_better") if key in options
     }
-    check_option("nan_policy", nan_policy, ("propagate", "omit", "raise"))
-    result = frame.cmp.bayes(a, b, rope=rope, nan_policy=nan_policy, **design)
+    result, posterior = posterior_inputs(frame, a, b, rope=rope, nan_policy=nan_policy, **design)
     row = result.iloc[0]
     model_1, model_2 = row["model_1"], row["model_2"]
-    if np.isnan(float(row["mean_diff"])):
-        msg = (
-            f"The posterior of {model_1!r} − {model_2!r} is undefined: some of their "
-            f"scores are missing and `nan_policy` is {nan_policy!r}. Pass "
-            "nan_policy='omit' to leave those splits out."
-        )
-        raise ValueError(msg)
-    with warnings.catch_warnings():
-        # bayes has already warned about a point mass.
-        warnings.simplefilter("ignore", PdcompareWarning)
-        posterior = frame.cmp.posterior(
-            model_1, model_2, nan_policy="omit" if nan_policy == "omit" else "raise", **design
-        )
-    low, high = pdcompare_attrs(result)["rope"]
-    greater_is_better = pdcompare_attrs(result)["greater_is_better"]
-    colours = model_colours(ranked_models(frame, **design))
+    meta = pdcompare_attrs(result)
+    low, high = meta["rope"]
+    greater_is_better = meta["greater_is_better"]
+    colours = model_colours(meta["models"])
     # Which model each side of the ROPE favours, with its probability.
     above = (model_1, row["prob_better"]) if greater_is_better else (model_2, row["prob_worse"])
     below = (model_2, row["prob_worse"]) if greater_is_better else (model_1, row["prob_better"])
@@ -281,7 +264,7 @@ def bayes_matrix_plot(
     return ax
 
 
-def draw_simplex(result: pd.DataFrame, *, ax=None, n_points: int = 3000, **kwargs: Any) -> Any:
+def draw_simplex(result: pd.DataFrame, samples: Any, *, ax=None, **kwargs: Any) -> Any:
     """The posterior of a one-pair Bayesian signed-rank result in the barycentric triangle.
 
     Each point is one posterior sample of the masses (model_1 better,
@@ -295,10 +278,11 @@ def draw_simplex(result: pd.DataFrame, *, ax=None, n_points: int = 3000, **kwarg
     ----------
     result : pandas.DataFrame
         A one-pair result of ``bayes`` on a benchmark frame.
+    samples : numpy.ndarray, shape (n, 3)
+        Posterior samples of its masses (better, rope, worse), from
+        :func:`pdcompare.compare.bayes.simplex_samples`.
     ax : matplotlib.axes.Axes, optional
         Where to draw; by default a new figure.
-    n_points : int, default 3000
-        Posterior samples drawn (again, from the result's seed) as points.
     **kwargs
         Passed to ``Axes.scatter``.
 
@@ -308,30 +292,10 @@ def draw_simplex(result: pd.DataFrame, *, ax=None, n_points: int = 3000, **kwarg
     """
     import numpy as np
 
-    from pdcompare.stats.bootstrap import check_random_state
-    from pdcompare.stats.signed_rank_bayes import signed_rank_samples
-
     meta = pdcompare_attrs(result)
-    if meta.get("method") != "signed_rank" or len(result) != 1 or "differences" not in meta:
-        msg = (
-            "The simplex shows one pair of a Bayesian signed-rank result: "
-            "bench.cmp.bayes(a, b, rope=...) on a benchmark frame, or "
-            'bench.cmp.plot("simplex", a=..., b=..., rope=...).'
-        )
-        raise ValueError(msg)
     row = result.iloc[0]
     first, second = row["model_1"], row["model_2"]
-    differences = np.array([np.nan if d is None else d for d in meta["differences"]], dtype=float)
-    z = -differences if meta.get("greater_is_better", True) else differences
     rope = float(meta["rope"][1])
-    seed = meta.get("random_state")
-    samples = signed_rank_samples(
-        z[None, :],
-        rope=rope,
-        prior=meta.get("prior", 0.5),
-        n_samples=n_points,
-        random_state=check_random_state(seed),
-    )[:, 0, :]
     height = np.sqrt(3.0) / 2.0
     x = 0.5 * samples[:, 1] + samples[:, 2]
     y = height * samples[:, 1]
@@ -366,7 +330,7 @@ def draw_simplex(result: pd.DataFrame, *, ax=None, n_points: int = 3000, **kwarg
     ax.set_ylim(-0.2, height + 0.18)
     ax.set_aspect("equal")
     ax.axis("off")
-    n_datasets = int(np.sum(~np.isnan(differences)))
+    n_datasets = sum(d is not None and not np.isnan(d) for d in meta["differences"])
     _figure_title(
         ax,
         None,
@@ -431,24 +395,17 @@ def simplex_plot(
     >>> import matplotlib.pyplot as plt
     >>> plt.close("all")
     """
-    from pdcompare.compare.bayes import bayes
-    from pdcompare.inputs.benchmark import is_benchmark
+    from pdcompare.compare.analysis import simplex_inputs
+    from pdcompare.compare.bayes import simplex_samples
 
-    if not is_benchmark(frame):
-        msg = (
-            'plot("simplex") draws the Bayesian signed-rank test across data sets: it needs a '
-            'benchmark frame; for the folds of one data set use plot("posterior").'
-        )
-        raise ValueError(msg)
-    options = {
-        "rope": rope,
-        "prior": prior,
-        "n_samples": n_samples,
-        "random_state": random_state,
-        "nan_policy": nan_policy,
-    }
-    if b is None:
-        first = bayes(frame, a, **{**options, "n_samples": 200}).iloc[0]
-        a, b = first["model_1"], first["model_2"]
-    result = bayes(frame, a, b, **options)
-    return draw_simplex(result, ax=ax, **kwargs)
+    result = simplex_inputs(
+        frame,
+        a,
+        b,
+        rope=rope,
+        prior=prior,
+        n_samples=n_samples,
+        random_state=random_state,
+        nan_policy=nan_policy,
+    )
+    return draw_simplex(result, simplex_samples(result), ax=ax, **kwargs)

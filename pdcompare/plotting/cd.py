@@ -412,7 +412,7 @@ def plot_cd_of_benchmark(
     >>> import matplotlib.pyplot as plt
     >>> plt.close("all")
     """
-    from pdcompare.compare.pairwise import pairwise
+    from pdcompare.compare.analysis import cd_inputs
 
-    result = pairwise(frame, test, alpha=alpha, correction=correction, nan_policy=nan_policy)
+    result = cd_inputs(frame, test=test, alpha=alpha, correction=correction, nan_policy=nan_policy)
     return plot_cd(result, ax=ax, **kwargs)

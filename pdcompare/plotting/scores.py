@@ -338,9 +338,9 @@ def plot_intervals(
     """
     import numpy as np
 
-    from pdcompare.compare.summary import summary_table
+    from pdcompare.compare.analysis import intervals_inputs
 
-    summary = summary_table(frame, ci=ci, **design)
+    summary = intervals_inputs(frame, ci=ci, **design)
     meta = pdcompare_attrs(summary)
     corrected = meta.get("interval") == "nadeau-bengio"
     order = summary.index.tolist()
@@ -424,15 +424,15 @@ def plot_pvalues(
     -------
     matplotlib.axes.Axes
     """
-    result = frame.cmp.pairwise(test=test, **options)
-    full = result.cmp.matrix(value)
+    from pdcompare.compare.analysis import pvalue_inputs
+
+    result, full, reject = pvalue_inputs(frame, test=test, value=value, **options)
     shown, note = top_models(full.index.tolist(), top)
     matrix = full.loc[shown, shown]
     meta = pdcompare_attrs(result)
     bold = None
-    if "reject" in result.columns:
-        reject = result.cmp.matrix("reject").loc[shown, shown]
-        bold = reject.eq(True).to_numpy(dtype=bool, na_value=False)
+    if reject is not None:
+        bold = reject.loc[shown, shown].eq(True).to_numpy(dtype=bool, na_value=False)
     ax = _axes(ax, figsize=heatmap_figsize(shown))
     _annotated_heatmap(
         ax,

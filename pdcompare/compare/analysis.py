@@ -1,0 +1,370 @@
+"""The comparisons a report rests on: which tests run on a frame, in one family, once.
+
+``report()`` and the command line both describe a frame through the result
+frames of one :class:`Analysis`: its summary, the Friedman test on a benchmark
+frame, the frequentist test of one family of comparisons, the Bayesian
+comparison of the same family when a rope is given, and the random-effects
+pooling when asked. Deciding which comparisons to run is this module's job;
+writing words about them is ``report.py``'s, printing them ``cli.py``'s.
+
+The family (DESIGN section 14): every pair up to :data:`ALL_PAIRS_UP_TO`
+models; beyond, the best model against each of the others, so that the
+correction runs over the m − 1 comparisons the conclusions are drawn from and
+every count a report gives ("18 of the other 59 models are significantly
+worse") comes from that family alone. The mean-rank tests (Nemenyi, Conover)
+always compare every pair: their statistic is defined over all of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from pdcompare._validation import check_fraction, check_option
+from pdcompare.compare import bayes as bayes_module
+from pdcompare.compare.datasets import friedman
+from pdcompare.compare.meta import random_effects
+from pdcompare.compare.pairwise import RANK_TESTS, TEST_FUNCTIONS, pairwise
+from pdcompare.compare.summary import summary_table
+from pdcompare.inputs.data import validated_once
+from pdcompare.inputs.kinds import is_benchmark
+from pdcompare.inputs.scores import ALL_PAIRS, converted_search
+from pdcompare.stats.multitest import check_correction
+
+#: Tests a report can use for its significance part, on a scores frame.
+REPORT_TESTS = ("corrected_ttest", "ttest", "wilcoxon", "sign_test")
+#: ... and across the data sets of a benchmark frame.
+BENCHMARK_REPORT_TESTS = ("wilcoxon", "sign_test", "ttest", "nemenyi", "conover")
+#: Up to this many models a report's family is every pair; beyond, the best against the rest.
+ALL_PAIRS_UP_TO = 10
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The result frames one report (or one run of the command line) rests on.
+
+    Attributes
+    ----------
+    frame : pandas.DataFrame
+        The compared frame: a scores or benchmark frame (a ``cv_results_``
+        frame converted).
+    benchmark : bool
+        Whether the frame compares models across data sets.
+    design_known : bool
+        Whether the CV design (test/train ratio) is known.
+    summary : pandas.DataFrame
+        ``summary()`` of the frame, best first.
+    test : str
+        The frequentist test of :attr:`significance`.
+    family : {"all_pairs", "vs_best"}
+        Which comparisons :attr:`significance` (and :attr:`bayes`,
+        :attr:`pooled`) hold: every pair, or the best model against each other.
+    significance : pandas.DataFrame
+        The frequentist test of the family, corrected over its rows.
+    friedman : pandas.DataFrame or None
+        Friedman's test, on a benchmark frame.
+    bayes : pandas.DataFrame or None
+        The Bayesian comparison of the family, when a rope was given and the
+        design allows it.
+    pooled : pandas.DataFrame or None
+        ``random_effects`` of the family, when asked for.
+    rope : float, (float, float) or None
+        The rope asked for (:attr:`bayes` is None when the design is unknown).
+    fallback_test : bool
+        Whether the plain t-test stands in for the corrected one because the
+        design is unknown and no test was asked for.
+    """
+
+    frame: pd.DataFrame
+    benchmark: bool
+    design_known: bool
+    summary: pd.DataFrame
+    test: str
+    family: str
+    significance: pd.DataFrame
+    friedman: pd.DataFrame | None = None
+    bayes: pd.DataFrame | None = None
+    pooled: pd.DataFrame | None = None
+    rope: Any = None
+    fallback_test: bool = False
+
+    @property
+    def best(self) -> Any:
+        """The best model (first row of the summary)."""
+        return self.summary.index[0]
+
+
+def report_family(n_models: int, test: str) -> str:
+    """The family of comparisons a report of ``n_models`` models draws its conclusions from.
+
+    Examples
+    --------
+    >>> report_family(4, "corrected_ttest"), report_family(60, "corrected_ttest")
+    ('all_pairs', 'vs_best')
+    >>> report_family(60, "nemenyi")
+    'all_pairs'
+    """
+    if n_models <= ALL_PAIRS_UP_TO or test in RANK_TESTS:
+        return "all_pairs"
+    return "vs_best"
+
+
+def check_report_options(
+    frame: pd.DataFrame,
+    test: str | None,
+    rope: Any,
+    alpha: float,
+    ci: float,
+    correction: str | None,
+    alternative: str,
+) -> None:
+    """Refuse bad options before any comparison runs, naming the keyword."""
+    check_fraction("alpha", alpha)
+    check_fraction("ci", ci)
+    if rope is not None:
+        from pdcompare.stats.bayes import check_rope
+
+        check_rope(rope)  # the one rule bayes applies
+    if test is not None:
+        tests = BENCHMARK_REPORT_TESTS if is_benchmark(frame) else REPORT_TESTS
+        check_option("test", test, tests)
+    if correction != "default":
+        check_correction(correction, "correction")
+    if test in RANK_TESTS and alternative != "two-sided":
+        msg = f"`alternative` must be 'two-sided' for test={test!r}; got {alternative!r}."
+        raise ValueError(msg)
+
+
+def analyse(
+    frame: pd.DataFrame,
+    *,
+    test: str | None = None,
+    rope: float | tuple[float, float] | None = None,
+    alpha: float = 0.05,
+    correction: str | None = "default",
+    alternative: str = "two-sided",
+    ci: float = 0.95,
+    nan_policy: str = "propagate",
+    pooled: bool = False,
+    random_state: Any = 0,
+    **design: Any,
+) -> Analysis:
+    """Run the comparisons a report of ``frame`` rests on, validating the frame once.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Scores frame, ``cv_results_`` frame (``metric=``, ``names=``,
+        ``iteration=`` among ``design``) or benchmark frame.
+    test : str, optional
+        The frequentist test (see :data:`REPORT_TESTS` and
+        :data:`BENCHMARK_REPORT_TESTS`); by default the corrected t-test when
+        the design is known, else the plain t-test, and "wilcoxon" across
+        data sets.
+    rope : float or (float, float), optional
+        When given, the Bayesian comparison of the same family too (on a
+        scores frame only when the design is known).
+    alpha, correction, alternative, ci, nan_policy
+        As in ``report``.
+    pooled : bool, default False
+        Add ``random_effects`` (a ``(dataset, split)`` benchmark frame only).
+    random_state : int, numpy Generator or None, default 0
+        Seed of every Monte Carlo step (the Bayesian signed-rank test), so
+        that the same frame gives the same analysis.
+    **design
+        The design keywords and ``greater_is_better=``.
+
+    Returns
+    -------
+    Analysis
+        The result frames.
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> found = analyse(load_grid_search_scores(), rope=0.01)
+    >>> found.test, found.family, len(found.significance), found.best
+    ('corrected_ttest', 'all_pairs', 6, 'rbf')
+    """
+    check_report_options(frame, test, rope, alpha, ci, correction, alternative)
+    frame, design = converted_search(frame, design)
+    benchmark = is_benchmark(frame)
+    if pooled and not benchmark:
+        msg = "`pooled=True` pools over data sets: it needs a benchmark frame."
+        raise ValueError(msg)
+    with validated_once():
+        summary = summary_table(frame, ci=ci, **design)
+        known = summary.attrs["pdcompare"].get("design", {}).get("test_train_ratio") is not None
+        fallback = test is None and not (known or benchmark)
+        if test is None:
+            test = "wilcoxon" if benchmark else ("corrected_ttest" if known else "ttest")
+        family = report_family(len(summary), test)
+        scope = ALL_PAIRS if family == "all_pairs" else None
+        found: dict[str, Any] = {}
+        if benchmark:
+            found["friedman"] = friedman(frame, nan_policy=nan_policy, **design)
+        if test in RANK_TESTS:
+            significance = pairwise(
+                frame, test=test, correction=correction, alpha=alpha, nan_policy=nan_policy,
+                **design,
+            )  # fmt: skip
+        else:
+            if correction == "default":
+                correction = "holm"
+            significance = TEST_FUNCTIONS[test](
+                frame, scope, alternative=alternative, alpha=alpha, correction=correction,
+                nan_policy=nan_policy, **design,
+            )  # fmt: skip
+        if rope is not None and (known or benchmark):
+            options = {"random_state": random_state} if benchmark else {"ci": ci}
+            found["bayes"] = bayes_module.bayes(
+                frame, scope, rope=rope, alpha=alpha, nan_policy=nan_policy, **options, **design
+            )
+        if pooled:
+            holm = "holm" if correction == "default" else correction
+            found["pooled"] = random_effects(
+                frame, scope, alpha=alpha, correction=holm, nan_policy=nan_policy, **design
+            )
+    return Analysis(
+        frame=frame,
+        benchmark=benchmark,
+        design_known=known,
+        summary=summary,
+        test=test,
+        family=family,
+        significance=significance,
+        rope=rope,
+        fallback_test=fallback,
+        **found,
+    )
+
+
+# The comparisons a picture of a scores or benchmark frame rests on. plotting/ draws
+# what these return and runs no comparison of its own.
+
+
+def posterior_inputs(
+    frame: pd.DataFrame,
+    a: Any = None,
+    b: Any = None,
+    *,
+    rope: float | tuple[float, float] = 0.0,
+    nan_policy: str = "propagate",
+    **design: Any,
+) -> tuple[pd.DataFrame, Any]:
+    """The one-pair ``bayes`` result and its frozen posterior, for ``plot("posterior")``.
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> result, posterior = posterior_inputs(load_grid_search_scores(), "rbf", "linear")
+    >>> round(float(posterior.mean()), 4) == round(float(result["mean_diff"].iloc[0]), 4)
+    True
+    """
+    import warnings
+
+    import numpy as np
+
+    from pdcompare._validation import PdcompareWarning
+
+    check_option("nan_policy", nan_policy, ("propagate", "omit", "raise"))
+    with validated_once():
+        result = bayes_module.bayes(frame, a, b, rope=rope, nan_policy=nan_policy, **design)
+        row = result.iloc[0]
+        model_1, model_2 = row["model_1"], row["model_2"]
+        if np.isnan(float(row["mean_diff"])):
+            msg = (
+                f"The posterior of {model_1!r} − {model_2!r} is undefined: some of their "
+                f"scores are missing and `nan_policy` is {nan_policy!r}. Pass "
+                "nan_policy='omit' to leave those splits out."
+            )
+            raise ValueError(msg)
+        with warnings.catch_warnings():
+            # bayes has already warned about a point mass.
+            warnings.simplefilter("ignore", PdcompareWarning)
+            posterior = bayes_module.posterior(
+                frame,
+                model_1,
+                model_2,
+                nan_policy="omit" if nan_policy == "omit" else "raise",
+                **design,
+            )
+    return result, posterior
+
+
+def pvalue_inputs(
+    frame: pd.DataFrame,
+    *,
+    test: str = "corrected_ttest",
+    value: str = "pvalue_adj",
+    **options: Any,
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame | None]:
+    """``pairwise(test)``, its ``matrix(value)`` and its matrix of ``reject``, for ``"pvalues"``.
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> result, table, reject = pvalue_inputs(load_grid_search_scores())
+    >>> table.shape, reject.shape
+    ((4, 4), (4, 4))
+    """
+    from pdcompare.compare.pairwise import matrix
+
+    result = pairwise(frame, test=test, **options)
+    reject = matrix(result, "reject") if "reject" in result.columns else None
+    return result, matrix(result, value), reject
+
+
+def cd_inputs(
+    frame: pd.DataFrame,
+    *,
+    test: str = "nemenyi",
+    alpha: float = 0.05,
+    correction: str | None = "default",
+    nan_policy: str = "propagate",
+) -> pd.DataFrame:
+    """The all-pairs result whose verdicts the bars of a critical-difference diagram follow."""
+    return pairwise(frame, test, alpha=alpha, correction=correction, nan_policy=nan_policy)
+
+
+def simplex_inputs(
+    frame: pd.DataFrame,
+    a: Any = None,
+    b: Any = None,
+    *,
+    rope: float = 0.0,
+    prior: float | None = None,
+    n_samples: int | None = None,
+    random_state: Any = 0,
+    nan_policy: str = "propagate",
+) -> pd.DataFrame:
+    """The one-pair Bayesian signed-rank result of a benchmark frame, for ``"simplex"``.
+
+    Without ``b``, ``a`` against the best other model; without either, the
+    best model against the runner-up.
+    """
+    if not is_benchmark(frame):
+        msg = (
+            'plot("simplex") draws the Bayesian signed-rank test across data sets: it needs a '
+            'benchmark frame; for the folds of one data set use plot("posterior").'
+        )
+        raise ValueError(msg)
+    options = {
+        "rope": rope,
+        "prior": prior,
+        "n_samples": n_samples,
+        "random_state": random_state,
+        "nan_policy": nan_policy,
+    }
+    with validated_once():
+        if b is None:
+            first = bayes_module.bayes(frame, a, **{**options, "n_samples": 200}).iloc[0]
+            a, b = first["model_1"], first["model_2"]
+        return bayes_module.bayes(frame, a, b, **options)
+
+
+def intervals_inputs(frame: pd.DataFrame, *, ci: float = 0.95, **design: Any) -> pd.DataFrame:
+    """The ``summary`` whose intervals ``plot("intervals")`` draws."""
+    return summary_table(frame, ci=ci, **design)

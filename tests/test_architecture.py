@@ -1,0 +1,138 @@
+"""The package's import graph keeps DESIGN section 7's layers (read with ``ast``).
+
+Every import counts, those inside functions too: no import cycle anywhere, no
+import from a lower layer to a higher one, ``styling.py`` and ``plotting/``
+never import each other, and no presentation module calls the accessor
+(``.cmp.``) to run a test behind the back of the layers below it.
+"""
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "pdcompare"
+
+#: Layer of each module (by prefix), bottom first; a module imports from its layer or below.
+LAYERS = [
+    ("pdcompare._validation", 0),
+    ("pdcompare.labels", 0),
+    ("pdcompare.stats", 1),
+    ("pdcompare.inputs", 2),
+    ("pdcompare.datasets", 2),
+    ("pdcompare.results", 3),
+    ("pdcompare.compare", 4),
+    ("pdcompare.shown", 5),
+    ("pdcompare.styling", 6),
+    ("pdcompare.plotting", 6),
+    ("pdcompare.report", 7),
+    ("pdcompare.cli", 8),
+    ("pdcompare.__main__", 9),
+    ("pdcompare.accessor", 9),
+    ("pdcompare.dask", 9),
+    ("pdcompare", 10),  # the package's __init__: registers the accessor, exports
+]
+PRESENTATION = ("pdcompare.styling", "pdcompare.plotting", "pdcompare.report", "pdcompare.cli")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def layer(module: str) -> int:
+    for prefix, level in LAYERS:
+        if module == prefix or module.startswith(prefix + "."):
+            return level
+    msg = f"{module} has no layer in LAYERS: add it"
+    raise AssertionError(msg)
+
+
+def imports_of(path: Path, known: set[str]) -> set[str]:
+    """The pdcompare modules ``path`` imports, at any depth of its code."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.startswith("pdcompare"))
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pdcompare"):
+            for alias in node.names:
+                candidate = f"{node.module}.{alias.name}"
+                found.add(candidate if candidate in known else node.module)
+    return {name for name in found if name in known}
+
+
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    paths = sorted(PACKAGE.rglob("*.py"))
+    known = {module_name(path) for path in paths}
+    return {module_name(path): imports_of(path, known) - {module_name(path)} for path in paths}
+
+
+def test_no_import_cycle(graph):
+    # Depth-first search for a back edge; the package root is left out (its submodules
+    # import `pdcompare.__version__` and the like from the package, which imports them).
+    edges = {m: {t for t in ts if t != "pdcompare"} for m, ts in graph.items()}
+    state: dict[str, int] = {}
+    cycles = []
+
+    def visit(module, path):
+        state[module] = 1
+        for target in edges[module]:
+            if state.get(target) == 1:
+                cycles.append([*path[path.index(target) :], target])
+            elif target not in state:
+                visit(target, [*path, target])
+        state[module] = 2
+
+    for module in edges:
+        if module not in state:
+            visit(module, [module])
+    assert cycles == []
+
+
+def test_no_import_up_a_layer(graph):
+    upward = [
+        (module, target)
+        for module, targets in graph.items()
+        for target in targets
+        if target != "pdcompare" and layer(target) > layer(module)
+    ]
+    assert upward == []
+
+
+def test_styling_and_plotting_do_not_import_each_other(graph):
+    crossing = [
+        (module, target)
+        for module, targets in graph.items()
+        for target in targets
+        if (module.startswith("pdcompare.styling") and target.startswith("pdcompare.plotting"))
+        or (module.startswith("pdcompare.plotting") and target.startswith("pdcompare.styling"))
+    ]
+    assert crossing == []
+
+
+def test_presentation_runs_no_test_through_the_accessor():
+    calls = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if not module_name(path).startswith(PRESENTATION):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        # Code only: docstrings and messages may show users `df.cmp.plot(...)`.
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Attribute)
+                and node.value.attr == "cmp"
+            ):
+                calls.append(f"{path.name}:{node.lineno}")
+    assert calls == []
+
+
+def test_the_layer_table_names_every_module(graph):
+    for module in graph:
+        assert re.fullmatch(r"pdcompare(\.\w+)*", module)
+        layer(module)
