@@ -9,12 +9,14 @@ correction, rope, design) lives in ``result.attrs["pdcompare"]``, where
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from pdcompare.inputs.attrs import with_attrs
+from pdcompare.inputs.attrs import ATTRS_KEY, pdcompare_attrs, with_attrs
 from pdcompare.stats.multitest import adjust_pvalues
 
 
@@ -27,6 +29,93 @@ def result_meta(test: str, **fields: Any) -> dict[str, Any]:
     model names, best first).
     """
     return {"kind": "result", "test": test, **fields}
+
+
+def _frozen(value: Any) -> Any:
+    """A read-only copy: mappings as mapping proxies, lists as tuples, all the way down."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({key: _frozen(item) for key, item in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(item) for item in value)
+    return value
+
+
+@dataclass(frozen=True)
+class ResultInfo:
+    """What a frame's ``attrs["pdcompare"]`` says, as a frozen, typed view.
+
+    Users read and write the plain dict; inside the package, presentation
+    reads it through this view (built by :func:`result_info`), so a field has
+    one name, one type and one default everywhere. Fields absent from the
+    dict are None (``models`` and ``design`` empty); every other entry is in
+    ``extra``.
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> info = result_info(load_grid_search_scores().cmp.corrected_ttest())
+    >>> info.test, info.correction, info.alpha, info.across_datasets, info.models[0]
+    ('corrected_ttest', 'holm', 0.05, False, 'rbf')
+    """
+
+    kind: str | None = None
+    test: str | None = None
+    scope: str | None = None
+    alternative: str | None = None
+    asked_alternative: str | None = None
+    alpha: float | None = None
+    correction: str | None = None
+    rope: tuple[float, float] | None = None
+    ci: float | None = None
+    interval: str | None = None
+    greater_is_better: bool | None = None
+    models: tuple = ()
+    design: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    unit: str | None = None
+    n_datasets: int | None = None
+    mean_ranks: Mapping[Any, float] | None = None
+    cd: float | None = None
+    value: str | None = None
+    method: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def across_datasets(self) -> bool:
+        """Whether the comparisons ran across data sets (a benchmark frame)."""
+        return self.unit == "dataset"
+
+    @property
+    def direction(self) -> bool:
+        """``greater_is_better``, from the result or its design (True when neither says)."""
+        if self.greater_is_better is not None:
+            return bool(self.greater_is_better)
+        return bool(self.design.get("greater_is_better", True))
+
+    @property
+    def is_result(self) -> bool:
+        """Whether the frame is a result of pdcompare (a test, a summary, a matrix)."""
+        return self.kind == "result"
+
+
+_INFO_FIELDS = tuple(name for name in ResultInfo.__dataclass_fields__ if name != "extra")
+
+
+def result_info(frame: pd.DataFrame) -> ResultInfo:
+    """The frozen, typed view of ``frame.attrs["pdcompare"]`` (empty when absent).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> result_info(pd.DataFrame()).test is None
+    True
+    """
+    stored = frame.attrs.get(ATTRS_KEY)
+    meta = pdcompare_attrs(frame) if isinstance(stored, dict) else {}
+    known = {name: _frozen(meta[name]) for name in _INFO_FIELDS if meta.get(name) is not None}
+    if "rope" in known:
+        known["rope"] = tuple(float(x) for x in known["rope"])
+    extra = {key: value for key, value in meta.items() if key not in _INFO_FIELDS}
+    return ResultInfo(**known, extra=_frozen(extra))
 
 
 def model_columns(names: pd.Index | np.ndarray, i: np.ndarray, j: np.ndarray) -> tuple[Any, Any]:

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from pdcompare._validation import check_fraction, check_option, warn
 
@@ -131,7 +132,7 @@ def warn_overlapping_splits(data: Any, test: str) -> None:
     null hypothesis about half the time at alpha 0.05 (the validity study in
     the documentation); on a single k-fold they keep their level.
     """
-    if test not in ("ttest", "wilcoxon", "sign_test") or data.meta():
+    if test not in ("ttest", "wilcoxon", "sign_test") or data.across_datasets:
         return
     design = data.design
     if design.repeated:
@@ -141,3 +142,27 @@ def warn_overlapping_splits(data: Any, test: str) -> None:
             "rejects a true null about half the time at alpha 0.05. Use `corrected_ttest` "
             "(or `bayes`) on these scores."
         )
+
+
+def decision_column(names: pd.Index, i: np.ndarray, j: np.ndarray, code: np.ndarray) -> Any:
+    """The ``decision`` column: a model's name, "equivalent", "undecided", or missing.
+
+    Plain objects rather than a categorical: a categorical would save memory on
+    all pairs of many models, but could not be compared with ``model_1`` (whose
+    categories are the names alone), and ``decision == model_1`` is how a
+    reader asks which pairs model_1 wins.
+    """
+    from pdcompare.stats import bayes as core
+
+    labels = np.array([*np.asarray(names, dtype=object), "undecided", "equivalent", None])
+    codes = np.select(
+        [
+            code == core.DECISION_MODEL_1,
+            code == core.DECISION_MODEL_2,
+            code == core.DECISION_UNDECIDED,
+            code == core.DECISION_EQUIVALENT,
+        ],
+        [i, j, len(names), len(names) + 1],
+        len(names) + 2,
+    )
+    return labels[codes]

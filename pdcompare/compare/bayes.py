@@ -1,4 +1,8 @@
-"""The Bayesian correlated t-test on a scores frame, and its posterior."""
+"""The Bayesian correlated t-test on a scores frame, and its posterior.
+
+``bayes`` on a benchmark frame hands the data to the Bayesian signed-rank test
+across data sets (:mod:`pdcompare.compare.signed_rank_bayes`).
+"""
 
 from __future__ import annotations
 
@@ -9,8 +13,7 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare._validation import check_fraction, check_option
-from pdcompare.compare._common import refuse_benchmark, scores_meta, warn_pairs
-from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.compare._common import decision_column, refuse_benchmark, scores_meta, warn_pairs
 from pdcompare.inputs.data import scores_data
 
 
@@ -169,7 +172,9 @@ def bayes(
                 "test across data sets gives probabilities, not an interval."
             )
             raise TypeError(msg)
-        return _signed_rank(
+        from pdcompare.compare.signed_rank_bayes import signed_rank_bayes
+
+        return signed_rank_bayes(
             data, a, b, (low, high), alpha, nan_policy, prior, n_samples, random_state
         )
     for keyword, value in (
@@ -215,101 +220,6 @@ def bayes(
     columns["decision"] = decision
     meta = scores_meta(
         "bayes", data, scope, rope=(low, high), ci=ci, alpha=alpha, nan_policy=nan_policy
-    )
-    return results.pair_result(data.names, i, j, columns, meta)
-
-
-def decision_column(names: pd.Index, i: np.ndarray, j: np.ndarray, code: np.ndarray) -> Any:
-    """The ``decision`` column: a model's name, "equivalent", "undecided", or missing.
-
-    Plain objects rather than a categorical: a categorical would save memory on
-    all pairs of many models, but could not be compared with ``model_1`` (whose
-    categories are the names alone), and ``decision == model_1`` is how a
-    reader asks which pairs model_1 wins.
-    """
-    from pdcompare.stats import bayes as core
-
-    labels = np.array([*np.asarray(names, dtype=object), "undecided", "equivalent", None])
-    codes = np.select(
-        [
-            code == core.DECISION_MODEL_1,
-            code == core.DECISION_MODEL_2,
-            code == core.DECISION_UNDECIDED,
-            code == core.DECISION_EQUIVALENT,
-        ],
-        [i, j, len(names), len(names) + 1],
-        len(names) + 2,
-    )
-    return labels[codes]
-
-
-def _signed_rank(
-    data: Any,
-    a: Any,
-    b: Any,
-    rope: tuple[float, float],
-    alpha: float,
-    nan_policy: str,
-    prior: float | None,
-    n_samples: int | None,
-    random_state: Any,
-) -> pd.DataFrame:
-    """The Bayesian signed-rank test of :func:`bayes` on a benchmark frame."""
-    from pdcompare._validation import check_positive_int
-    from pdcompare.compare._common import seed_of
-    from pdcompare.stats.bootstrap import check_random_state
-    from pdcompare.stats.signed_rank_bayes import signed_rank_pairs
-
-    low, high = rope
-    if low != -high:
-        msg = (
-            f"`rope` must be symmetric for the signed-rank test across data sets (a "
-            f"half-width r, or (-r, r)); got ({low:g}, {high:g})."
-        )
-        raise ValueError(msg)
-    prior = 0.5 if prior is None else prior
-    if isinstance(prior, bool) or not isinstance(prior, int | float) or not prior > 0:
-        msg = (
-            "`prior` must be a positive number (the weight of the pseudo-observation); "
-            f"got {prior!r}."
-        )
-        raise ValueError(msg)
-    n_samples = check_positive_int(
-        "n_samples", 50000 if n_samples is None else n_samples, minimum=100
-    )
-    rng = check_random_state(random_state)
-    i, j, scope = data.pairs(a, b)
-    data.nan_pairs(i, j, nan_policy)
-    out = signed_rank_pairs(
-        data.values,
-        i,
-        j,
-        rope=high,
-        prior=float(prior),
-        n_samples=n_samples,
-        alpha=alpha,
-        greater_is_better=data.design.greater_is_better,
-        random_state=rng,
-        omit=nan_policy == "omit",
-    )
-    columns = {name: out[name] for name in ("mean_diff", "prob_better", "prob_rope", "prob_worse")}
-    columns["decision"] = decision_column(data.names, i, j, out["decision"])
-    fields = {}
-    if scope == "pair":  # what the simplex plot of this one pair redraws its posterior from
-        differences = data.values[i[0]] - data.values[j[0]]
-        fields["differences"] = [None if np.isnan(d) else float(d) for d in differences]
-    meta = scores_meta(
-        "bayes",
-        data,
-        scope,
-        method="signed_rank",
-        rope=(low, high),
-        alpha=alpha,
-        prior=float(prior),
-        n_samples=n_samples,
-        random_state=seed_of(random_state),
-        nan_policy=nan_policy,
-        **fields,
     )
     return results.pair_result(data.names, i, j, columns, meta)
 
@@ -407,51 +317,3 @@ def _warn_point_masses(names, i, j, mean_diff, scale) -> None:
             ),
         ],
     )
-
-
-def simplex_samples(result: pd.DataFrame, n_points: int = 3000) -> np.ndarray:
-    """Posterior samples of a one-pair Bayesian signed-rank result, for its simplex picture.
-
-    The result keeps its per-data-set differences and its seed, so the
-    samples are drawn again, the same on every call: ``n_points`` samples of
-    the masses (model_1 better, practically equivalent, model_2 better).
-
-    Parameters
-    ----------
-    result : pandas.DataFrame
-        A one-pair result of ``bayes`` on a benchmark frame.
-    n_points : int, default 3000
-        Number of samples.
-
-    Returns
-    -------
-    numpy.ndarray, shape (n_points, 3)
-
-    Examples
-    --------
-    >>> from pdcompare.datasets import load_benchmark
-    >>> result = load_benchmark().cmp.bayes("svc_rbf", "forest", rope=0.01, random_state=0)
-    >>> samples = simplex_samples(result, 100)
-    >>> samples.shape, bool(np.allclose(samples.sum(axis=1), 1.0))
-    ((100, 3), True)
-    """
-    from pdcompare.stats.bootstrap import check_random_state
-    from pdcompare.stats.signed_rank_bayes import signed_rank_samples
-
-    meta = pdcompare_attrs(result)
-    if meta.get("method") != "signed_rank" or len(result) != 1 or "differences" not in meta:
-        msg = (
-            "The simplex shows one pair of a Bayesian signed-rank result: "
-            "bench.cmp.bayes(a, b, rope=...) on a benchmark frame, or "
-            'bench.cmp.plot("simplex", a=..., b=..., rope=...).'
-        )
-        raise ValueError(msg)
-    differences = np.array([np.nan if d is None else d for d in meta["differences"]], dtype=float)
-    z = -differences if meta.get("greater_is_better", True) else differences
-    return signed_rank_samples(
-        z[None, :],
-        rope=float(meta["rope"][1]),
-        prior=meta.get("prior", 0.5),
-        n_samples=n_points,
-        random_state=check_random_state(meta.get("random_state")),
-    )[:, 0, :]

@@ -67,10 +67,10 @@ def _paired_test(
             j,
             alternative=alternative,
             nan_policy=policy,
-            hodges_lehmann=bool(data.meta()),  # shown across data sets only
+            hodges_lehmann=data.across_datasets,  # shown across data sets only
         )
         names = ("mean_diff", "statistic", "pvalue")
-        if data.meta():  # across data sets, the Hodges–Lehmann estimate too
+        if data.across_datasets:  # the Hodges–Lehmann estimate too
             names = (*names, "median_diff")
     else:
         out = paired.sign_test(data.values, i, j, alternative=alternative, nan_policy=policy)

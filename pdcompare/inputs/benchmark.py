@@ -62,6 +62,8 @@ class BenchmarkData(ScoresData):
         The split labels within a data set.
     """
 
+    across_datasets = True
+
     folds: np.ndarray | None = None
     fold_labels: pd.Index | None = None
 

@@ -242,6 +242,9 @@ class ScoresData:
         """Positions ``(i, j)`` of the pairs to compare and the scope (see `select_pairs`)."""
         return select_pairs(self.names, None, a, b, order=self.order)
 
+    #: Whether the columns are data sets (a benchmark frame), not the splits of one.
+    across_datasets = False
+
     def meta(self) -> dict[str, Any]:
         """What every result records about the frame beyond the design (none for scores)."""
         return {}

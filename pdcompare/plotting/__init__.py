@@ -81,7 +81,7 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
     if meta.get("kind") == "result":
         test = meta.get("test")
         if meta.get("method") == "signed_rank" and meta.get("scope") == "pair":
-            from pdcompare.compare.bayes import simplex_samples
+            from pdcompare.compare.signed_rank_bayes import simplex_samples
             from pdcompare.plotting.bayes import draw_simplex
 
             samples = simplex_samples(frame, options.pop("n_points", 3000))

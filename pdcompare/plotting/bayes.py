@@ -280,7 +280,7 @@ def draw_simplex(result: pd.DataFrame, samples: Any, *, ax=None, **kwargs: Any) 
         A one-pair result of ``bayes`` on a benchmark frame.
     samples : numpy.ndarray, shape (n, 3)
         Posterior samples of its masses (better, rope, worse), from
-        :func:`pdcompare.compare.bayes.simplex_samples`.
+        :func:`pdcompare.compare.signed_rank_bayes.simplex_samples`.
     ax : matplotlib.axes.Axes, optional
         Where to draw; by default a new figure.
     **kwargs
@@ -396,7 +396,7 @@ def simplex_plot(
     >>> plt.close("all")
     """
     from pdcompare.compare.analysis import simplex_inputs
-    from pdcompare.compare.bayes import simplex_samples
+    from pdcompare.compare.signed_rank_bayes import simplex_samples
 
     result = simplex_inputs(
         frame,
