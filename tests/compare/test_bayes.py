@@ -27,6 +27,7 @@ from pdcompare.stats import bayes as core
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+from frames import scores_with_model_effects as random_scores
 
 COLUMNS = [
     "model_1",
@@ -42,24 +43,11 @@ COLUMNS = [
 PROBS = ["prob_better", "prob_rope", "prob_worse"]
 
 
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
 
 
 @pytest.fixture(scope="module")
 def gallery():
     return load_grid_search_scores()
-
-
-def random_scores(m, n, seed, spread=0.03):
-    """Correlated fold scores: a shared split effect plus model effects and noise."""
-    rng = np.random.default_rng(seed)
-    split_effect = rng.normal(0.0, 0.04, n)
-    model_effect = rng.normal(0.0, spread, (m, 1))
-    values = 0.8 + split_effect + model_effect + rng.normal(0.0, 0.02, (m, n))
-    return pd.DataFrame(values, index=[f"model{i}" for i in range(m)])
 
 
 def reference(x, y, ratio, rope):

@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from frames import correlated_scores as random_scores
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
@@ -31,17 +32,6 @@ TESTS = ["corrected_ttest", "ttest", "wilcoxon", "sign_test"]
 # 5-fold x 3 repeats = 15 splits; n_train 120, n_test 30: 1/15, 30/120 = 0.25 and
 # 1/n_samples = 1/150 all differ, so a wrong formula cannot pass by coincidence.
 N_TRAIN, N_TEST, N_SPLITS = 120, 30, 15
-
-
-def random_scores(n_models=5, n_splits=N_SPLITS, seed=0, decimals=None):
-    rng = np.random.default_rng(seed)
-    fold = rng.normal(0.0, 0.03, size=n_splits)  # shared fold difficulty: correlated models
-    values = 0.8 + fold + rng.normal(0.0, 0.02, size=(n_models, n_splits))
-    values += np.linspace(0.03, 0.0, n_models)[:, None]
-    if decimals is not None:
-        values = values.round(decimals)
-    names = [f"m{k}" for k in range(n_models)]
-    return pd.DataFrame(values, index=names, columns=[f"s{k}" for k in range(n_splits)])
 
 
 def corrected_t_by_hand(x, y, n_train, n_test):

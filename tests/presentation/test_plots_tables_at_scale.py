@@ -11,6 +11,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
+from frames import shuffled_ranked_models as sixty
 from matplotlib.collections import LineCollection, PathCollection
 from matplotlib.colors import to_rgba
 from matplotlib.transforms import Bbox
@@ -20,23 +21,6 @@ from scipy import stats
 import pdcompare
 from pdcompare.inputs.scores import ALL_PAIRS
 from pdcompare.plotting._base import MIN_ANNOTATION_POINTS, model_colours, position_colour
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
-
-
-def sixty(n=60, seed=0):
-    """60 models whose names contain ", ", the i-th with mean 0.9 - 0.002 i: best first known."""
-    rng = np.random.default_rng(seed)
-    names = [f"svc, C={k}, gamma=scale" for k in range(n)]
-    values = 0.9 - 0.002 * np.arange(n)[:, None] + rng.normal(0, 0.01, (n, 30))
-    # Shuffle the rows: the plots must order them themselves.
-    order = rng.permutation(n)
-    frame = pd.DataFrame(values[order], index=[names[k] for k in order])
-    return frame.cmp.set_design(cv=10), names
 
 
 def best_first(frame):

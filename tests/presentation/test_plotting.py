@@ -22,11 +22,6 @@ from pdcompare.plotting._base import model_colours
 NAMES = pd.Index(["rbf", "linear", "3_poly", "2_poly"])
 
 
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
-
 
 @pytest.fixture
 def scores():

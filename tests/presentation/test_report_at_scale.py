@@ -2,9 +2,9 @@
 
 import re
 
-import numpy as np
 import pandas as pd
 import pytest
+from frames import ranked_models as many_models
 from numpy.testing import assert_allclose
 
 import pdcompare
@@ -12,15 +12,6 @@ from pdcompare.datasets import load_benchmark, load_grid_search_scores
 from pdcompare.labels import join_names
 
 PAIR = re.compile(r"^  (?P<a>.+?) vs (?P<b>.+?): (?:mean rank )?difference (?P<diff>[-+][\d.]+)")
-
-
-def many_models(m, k=100, seed=0):
-    """m models whose names contain ", " (as a parameter repr does), best known."""
-    rng = np.random.default_rng(seed)
-    names = [f"svc(C={i}, gamma=0.{i % 7})" for i in range(m)]
-    level = np.linspace(0.9, 0.7, m)[:, None]
-    values = level + rng.normal(0, 0.02, (m, k))
-    return pd.DataFrame(values, index=names, columns=[f"split{j}" for j in range(k)])
 
 
 def lists_after(text, head):

@@ -1,0 +1,55 @@
+"""Frames the tests build: correlated fold scores, many ranked models, long names.
+
+One module for every layer's tests (``pythonpath = tests``), so that a test
+that needs "correlated scores" or "60 models best-first known" builds them
+the same way as the others. Sizes are chosen where distinct quantities
+differ (15 splits of 5-fold x 3 repeats: 1/15, n_test/n_train = 0.25 and
+1/n_samples all differ).
+"""
+
+import numpy as np
+import pandas as pd
+
+
+def correlated_scores(n_models=5, n_splits=15, seed=0, decimals=None):
+    """Fold scores with a shared fold difficulty (correlated models), model_0 best by design."""
+    rng = np.random.default_rng(seed)
+    fold = rng.normal(0.0, 0.03, size=n_splits)  # shared fold difficulty: correlated models
+    values = 0.8 + fold + rng.normal(0.0, 0.02, size=(n_models, n_splits))
+    values += np.linspace(0.03, 0.0, n_models)[:, None]
+    if decimals is not None:
+        values = values.round(decimals)
+    names = [f"m{k}" for k in range(n_models)]
+    return pd.DataFrame(values, index=names, columns=[f"s{k}" for k in range(n_splits)])
+
+
+def scores_with_model_effects(m, n, seed, spread=0.03):
+    """Correlated fold scores: a shared split effect plus random model effects and noise."""
+    rng = np.random.default_rng(seed)
+    split_effect = rng.normal(0.0, 0.04, n)
+    model_effect = rng.normal(0.0, spread, (m, 1))
+    values = 0.8 + split_effect + model_effect + rng.normal(0.0, 0.02, (m, n))
+    return pd.DataFrame(values, index=[f"model{i}" for i in range(m)])
+
+
+def ranked_models(m, k=100, seed=0):
+    """m models whose names contain ", " (as a parameter repr does), best first in frame order."""
+    rng = np.random.default_rng(seed)
+    names = [f"svc(C={i}, gamma=0.{i % 7})" for i in range(m)]
+    level = np.linspace(0.9, 0.7, m)[:, None]
+    values = level + rng.normal(0, 0.02, (m, k))
+    return pd.DataFrame(values, index=names, columns=[f"split{j}" for j in range(k)])
+
+
+def shuffled_ranked_models(n=60, seed=0):
+    """n models named with ", ", the i-th with mean 0.9 - 0.002 i, rows shuffled; and the names.
+
+    The rows are shuffled so that a picture or table must order them itself;
+    ``names`` is the best-first order. The design (10-fold) is attached.
+    """
+    rng = np.random.default_rng(seed)
+    names = [f"svc, C={k}, gamma=scale" for k in range(n)]
+    values = 0.9 - 0.002 * np.arange(n)[:, None] + rng.normal(0, 0.01, (n, 30))
+    order = rng.permutation(n)
+    frame = pd.DataFrame(values[order], index=[names[k] for k in order])
+    return frame.cmp.set_design(cv=10), names
