@@ -368,3 +368,12 @@ def simplex_inputs(
 def intervals_inputs(frame: pd.DataFrame, *, ci: float = 0.95, **design: Any) -> pd.DataFrame:
     """The ``summary`` whose intervals ``plot("intervals")`` draws."""
     return summary_table(frame, ci=ci, **design)
+
+
+def mcm_inputs(
+    frame: pd.DataFrame, *, correction: str | None = None, alpha: float = 0.05, **design: Any
+) -> pd.DataFrame:
+    """The cells of the Multiple Comparison Matrix of a benchmark frame, for ``"mcm"``."""
+    from pdcompare.compare.mcm import comparison_matrix
+
+    return comparison_matrix(frame, correction=correction, alpha=alpha, **design)

@@ -112,7 +112,14 @@ def pairwise(
     return function(scores, ALL_PAIRS, correction=correction, alpha=alpha, **options)
 
 
-def matrix(result: pd.DataFrame, value: str = "pvalue_adj") -> pd.DataFrame:
+def matrix(
+    result: pd.DataFrame,
+    value: str = "pvalue_adj",
+    *,
+    kind: str | None = None,
+    correction: str | None = None,
+    **design: Any,
+) -> pd.DataFrame:
     """Square model x model table of one column of a pairwise result frame.
 
     Turns ``pairwise`` (or any result with ``model_1`` and ``model_2``
@@ -125,6 +132,15 @@ def matrix(result: pd.DataFrame, value: str = "pvalue_adj") -> pd.DataFrame:
         A pairwise result frame (columns ``model_1`` and ``model_2``).
     value : str, default "pvalue_adj"
         The result column to tabulate.
+    kind : {None, "mcm"}, optional
+        ``"mcm"`` on a benchmark frame: the Multiple Comparison Matrix
+        (:func:`pdcompare.compare.mcm.comparison_matrix`), one row per
+        ordered pair with ``mean_diff, wins, ties, losses, pvalue``; cells
+        that depend on their two models alone.
+    correction : str, optional
+        With ``kind="mcm"``: a correction over the matrix's unique pairs.
+    **design
+        With ``kind="mcm"``: ``greater_is_better=``.
 
     Returns
     -------
@@ -170,6 +186,15 @@ def matrix(result: pd.DataFrame, value: str = "pvalue_adj") -> pd.DataFrame:
     """
     from pdcompare.stats.paired import pair_matrix
 
+    if kind is not None:
+        check_option("kind", kind, ("mcm",))
+        from pdcompare.compare.mcm import comparison_matrix
+
+        return comparison_matrix(result, correction=correction, **design)
+    if correction is not None or design:
+        given = ", ".join(f"`{k}`" for k in ["correction"] * (correction is not None) + [*design])
+        msg = f"{given} apply to `matrix(kind='mcm')` on a benchmark frame only."
+        raise TypeError(msg)
     frame = result
     if not {"model_1", "model_2"} <= set(frame.columns):
         msg = (

@@ -23,6 +23,7 @@ from pdcompare.plotting import (  # noqa: F401  (register kinds)
     bayes,
     bootstrap,
     cd,
+    mcm,
     results,
     scores,
     select,
@@ -87,7 +88,7 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
             samples = simplex_samples(frame, options.pop("n_points", 3000))
             return draw_simplex(frame, samples, ax=ax, **options)
         all_pairs = meta.get("unit") == "dataset" and meta.get("scope") == "all_pairs"
-        if all_pairs and test != "bayes" and kind is None:
+        if all_pairs and test not in ("bayes", "mcm") and kind is None:
             return cd.plot_cd(frame, ax=ax, **options)
         if kind is not None and kind in _SCORES_KINDS:
             msg = f"`kind`: {kind!r} draws a scores frame; a result frame draws with kind=None."

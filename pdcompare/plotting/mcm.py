@@ -1,0 +1,189 @@
+"""The Multiple Comparison Matrix of a benchmark frame, drawn as a heatmap of its cells."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pdcompare.labels import format_pvalue
+from pdcompare.plotting._base import (
+    _axes,
+    _figure_title,
+    _heatmap_ticks,
+    _result_kind,
+    _scores_kind,
+    annotation_points,
+    cell_points,
+    heatmap_figsize,
+    matplotlib_options,
+)
+from pdcompare.results import result_info
+from pdcompare.shown import top_models
+
+#: Below this font size (points) the cells stay unwritten: the colour still tells.
+_MIN_POINTS = 5.0
+
+
+@_result_kind("mcm")
+def plot_mcm(
+    cells: pd.DataFrame,
+    *,
+    ax=None,
+    top: int | None = None,
+    cmap: str = "RdBu",
+    annot: bool | None = None,
+    title: str | None = None,
+    **kwargs: Any,
+):
+    """Draw the Multiple Comparison Matrix: one cell per ordered pair of models.
+
+    Each cell (row model vs column model) is coloured by the mean difference
+    in the design's direction (blue: the row model is better) and, where it
+    fits, says the mean difference, wins / ties / losses over the data sets
+    and the Wilcoxon p-value; a p-value below alpha is in bold. Models are
+    ordered by mean score, best first; beyond 20 models the best 20 (``top=``
+    chooses), as the title says. A cell depends on its two models only.
+
+    Parameters
+    ----------
+    cells : pandas.DataFrame
+        The result of ``matrix(kind="mcm")`` on a benchmark frame.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; by default a new figure sized to the content.
+    top : int, optional
+        Number of best models shown.
+    cmap : str, default "RdBu"
+        A diverging colormap, centred on no difference.
+    annot : bool, optional
+        Write the cells: by default only where the text fits.
+    title : str, optional
+        Title of the Axes.
+    **kwargs
+        Passed to ``Axes.imshow``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from pdcompare.datasets import load_benchmark
+    >>> ax = load_benchmark().cmp.plot("mcm")
+    >>> ax.get_title().splitlines()[0]
+    'Multiple Comparison Matrix, 22 data sets'
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close("all")
+    """
+    info = result_info(cells)
+    if info.test != "mcm":
+        msg = 'plot_mcm draws the result of `matrix(kind="mcm")` on a benchmark frame.'
+        raise ValueError(msg)
+    shown, note = top_models(list(info.models), top)
+    position = {model: k for k, model in enumerate(shown)}
+    rows = cells[cells["model_1"].isin(position) & cells["model_2"].isin(position)]
+    r = rows["model_1"].map(position).to_numpy(dtype=int)
+    c = rows["model_2"].map(position).to_numpy(dtype=int)
+    n = len(shown)
+    sign = 1.0 if info.direction else -1.0
+    colour = np.full((n, n), np.nan)
+    colour[r, c] = sign * rows["mean_diff"].to_numpy(dtype=float)
+    limit = np.nanmax(np.abs(colour)) if np.isfinite(colour).any() else 1.0
+    limit = limit if limit > 0 else 1.0
+    # Cells of about 0.9 inch hold their three lines up to a dozen models.
+    width, height = heatmap_figsize(shown)
+    grow = max(min(0.9 * n, 12.0) - min(max(0.5 * n, 3.5), 11.0), 0.0)
+    ax = _axes(ax, figsize=(max(width + grow, 7.5), height + grow))
+    with matplotlib_options('plot("mcm")', "Axes.imshow", kwargs):
+        image = ax.imshow(
+            np.ma.masked_invalid(colour), cmap=cmap, vmin=-limit, vmax=limit, **kwargs
+        )
+    cell = cell_points(ax, n, n)
+    _heatmap_ticks(ax, shown, shown, cell)
+    pcolumn = "pvalue_adj" if "pvalue_adj" in rows.columns else "pvalue"
+    pvalues = rows[pcolumn].to_numpy(dtype=float)
+    texts = [
+        f"{d:+.3f}\n{w}/{t}/{lo}\np {format_pvalue(p)}"
+        for d, w, t, lo, p in zip(
+            rows["mean_diff"].to_numpy(dtype=float),
+            rows["wins"].to_numpy(dtype=int),
+            rows["ties"].to_numpy(dtype=int),
+            rows["losses"].to_numpy(dtype=int),
+            pvalues,
+            strict=True,
+        )
+    ]
+    # Three lines of text: the height allows a third of the single-line size.
+    size = min(annotation_points(cell, [line for t in texts for line in t.split("\n")]),
+               0.28 * cell)  # fmt: skip
+    alpha = info.alpha if info.alpha is not None else 0.05
+    if annot or (annot is None and size >= _MIN_POINTS):
+        norm = image.norm
+        for row, col, text, p in zip(r, c, texts, pvalues, strict=True):
+            rgba = image.cmap(norm(colour[row, col]))
+            luminance = 0.299 * rgba[0] + 0.587 * rgba[1] + 0.114 * rgba[2]
+            ax.text(
+                col,
+                row,
+                text,
+                ha="center",
+                va="center",
+                fontsize=size,
+                color="black" if luminance > 0.5 else "white",
+                fontweight="bold" if p < alpha else "normal",
+                linespacing=1.1,
+            )
+    colorbar = ax.figure.colorbar(image, ax=ax, shrink=0.8)
+    colorbar.set_label("mean difference, row − column\n(positive: row model better)")
+    ax.set_xlabel("column model")
+    ax.set_ylabel("row model")
+    n_datasets = info.n_datasets
+    correction = f", {info.correction}-adjusted" if info.correction else ", no correction"
+    lines = [
+        f"Multiple Comparison Matrix, {n_datasets} data sets",
+        f"cells: row − column mean difference, wins/ties/losses,\nWilcoxon p{correction} "
+        f"(bold: p < {alpha:g})",
+    ]
+    _figure_title(ax, title, "\n".join(lines), note)
+    return ax
+
+
+@_scores_kind("mcm")
+def plot_mcm_of_benchmark(
+    frame: pd.DataFrame,
+    *,
+    ax=None,
+    correction: str | None = None,
+    alpha: float = 0.05,
+    greater_is_better: bool | None = None,
+    **kwargs: Any,
+):
+    """The Multiple Comparison Matrix of a benchmark frame: ``matrix(kind="mcm")``, drawn.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A benchmark frame (models x data sets).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw.
+    correction : str, optional
+        Correction over the unique pairs (none by default: each cell stands alone).
+    alpha : float, default 0.05
+        Cells with a p-value below it are written in bold.
+    greater_is_better : bool, optional
+        The design's direction, when the frame does not say it.
+    **kwargs
+        Passed to :func:`plot_mcm` (``top``, ``cmap``, ``annot``, ``title``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    from pdcompare.compare.analysis import mcm_inputs
+
+    design = {} if greater_is_better is None else {"greater_is_better": greater_is_better}
+    cells = mcm_inputs(frame, correction=correction, alpha=alpha, **design)
+    return plot_mcm(cells, ax=ax, **kwargs)
