@@ -7,13 +7,17 @@ Two sizes (DESIGN section 13, issue "How large, and whether equal"):
   against a vectorised numpy floor written here, and against a loop of
   autorank's ``_cohen_d``, ``_akinshin_gamma`` and ``_cliffs_delta`` over the
   pairs (timed on a random sample of pairs and scaled to all, marked "*");
-  targets: within 2x of the floor, at least 100x faster than the loop;
+  targets: the core within 2x of the floor, the frame call at least 100x
+  faster than the loop;
 * all pairs of 1,000 models over 100 splits (499,500 pairs): ``equivalence``
   against ``corrected_ttest`` on the same frame; target within 1.25x.
 
 The floors are the shortest numpy that computes the same numbers without
-the result frame: the paired differences' mean over their standard deviation
-for d_z, per-model moments or medians gathered per pair for d and gamma, for
+the result frame (compared with pdcompare's core,
+``stats.effect_size.effect_sizes``; the frame call adds the validation, the
+benchmark's mean ranks that order the pairs best first, and the result
+frame): the paired differences' mean over their standard deviation for
+d_z, per-model moments or medians gathered per pair for d and gamma, for
 Cliff's delta the rank sum of each pair's two rows sorted together (the
 Mann–Whitney route; values are continuous, so without ties), and the share
 of positive differences for the probability of superiority.
@@ -30,8 +34,10 @@ import pandas as pd
 from _bench import interleaved, make_scores, report
 from autorank._util import _akinshin_gamma, _cliffs_delta, _cohen_d
 
-import pdcompare
+import pdcompare  # noqa: F401 - registers DataFrame.cmp
 from pdcompare.stats._moments import chunks
+from pdcompare.stats.effect_size import MEASURES
+from pdcompare.stats.effect_size import effect_sizes as core
 
 QUICK = "--quick" in sys.argv
 
@@ -78,21 +84,22 @@ def _floor(values: np.ndarray, i: np.ndarray, j: np.ndarray, measure: str) -> np
 def effect_sizes(n_models: int, n_datasets: int, rounds: int) -> None:
     frame = _benchmark_frame(n_models, n_datasets)
     values = frame.to_numpy()
-    order = np.argsort(-values.mean(axis=1), kind="stable")
-    first, second = np.triu_indices(n_models, k=1)
-    i, j = order[first], order[second]
+    pairs = frame.cmp.pairwise(test="effect_size")  # best first by mean rank, as pdcompare
+    i = frame.index.get_indexer(pairs["model_1"].astype(str))
+    j = frame.index.get_indexer(pairs["model_2"].astype(str))
     rng = np.random.default_rng(1)
     sample = rng.choice(i.size, size=min(i.size, 300), replace=False)
     loops = {"cohen_d": _cohen_d, "akinshin_gamma": _akinshin_gamma, "cliff_delta": _cliffs_delta}
-    for measure in pdcompare.stats.effect_size.MEASURES:
+    for measure in MEASURES:
         got = frame.cmp.pairwise(test="effect_size", measure=measure)
         floor = _floor(values, i, j, measure)
         assert np.allclose(got["effect_size"].to_numpy(), floor, rtol=1e-9, atol=1e-12), measure
         cases = {
+            f"pdcompare core {measure}": lambda m=measure: core(values, i, j, measure=m),
+            f"floor {measure}": lambda m=measure: _floor(values, i, j, m),
             f"pdcompare {measure}": lambda m=measure: frame.cmp.pairwise(
                 test="effect_size", measure=m
             ),
-            f"floor {measure}": lambda m=measure: _floor(values, i, j, m),
         }
         if measure in loops:
             reference = loops[measure]
@@ -110,7 +117,7 @@ def effect_sizes(n_models: int, n_datasets: int, rounds: int) -> None:
         name = f"autorank loop {measure} *"
         if name in best:
             best[name] *= i.size / sample.size
-        pairs = [(f"pdcompare {measure}", f"floor {measure}")]
+        pairs = [(f"pdcompare core {measure}", f"floor {measure}")]
         if name in best:
             pairs.append((name, f"pdcompare {measure}"))
         report(

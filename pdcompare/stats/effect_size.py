@@ -320,11 +320,14 @@ def _prob_superiority(values, i, j, nan_policy):
     """Share of units where x > y, ties counted 1/2, per pair."""
     n_units = values.shape[1]
     out = np.full(i.size, np.nan)
+    complete = not np.isnan(values).any()
     for part in chunks(i.size, n_units):
         diff = values[i[part]] - values[j[part]]
-        present = ~np.isnan(diff)
-        count = present.sum(axis=1)
-        score = (diff > 0).sum(axis=1) + 0.5 * (diff == 0).sum(axis=1)
+        score = np.count_nonzero(diff > 0, axis=1) + 0.5 * np.count_nonzero(diff == 0, axis=1)
+        if complete:  # the usual case: no mask to build
+            out[part] = score / n_units
+            continue
+        count = n_units - np.count_nonzero(np.isnan(diff), axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):
             share = score / count
         keep = count > 0 if nan_policy == "omit" else count == n_units
@@ -381,13 +384,26 @@ def _raw_effect(values, i, j, measure, paired, nan_policy):
 
 
 def _mean_diff(values, i, j, paired, nan_policy):
-    """Raw mean of model_1 minus mean of model_2 (paired: the mean of the differences)."""
-    if paired:
-        return pair_moments(values, i, j, nan_policy)[1]
+    """Raw mean of model_1 minus mean of model_2 (paired: the mean of the differences).
+
+    Rows without a missing value give it as the difference of their means; a
+    paired pair with a missing value under "omit" as the mean of the
+    differences on the units both have (``pair_moments``), under
+    "propagate" NaN.
+    """
     present = ~np.isnan(values)
     with np.errstate(invalid="ignore", divide="ignore"):
         means = np.where(present, values, 0.0).sum(axis=1) / present.sum(axis=1)
-    return means[i] - means[j]
+    out = means[i] - means[j]
+    if paired:
+        row_has_nan = ~present.all(axis=1)
+        ragged = row_has_nan[i] | row_has_nan[j]
+        if ragged.any():
+            if nan_policy == "omit":
+                out[ragged] = pair_moments(values, i[ragged], j[ragged], "omit")[1]
+            else:
+                out[ragged] = np.nan
+    return out
 
 
 def effect_sizes(

@@ -28,6 +28,28 @@ from pdcompare.stats._moments import pair_moments
 __all__ = ["tost_paired", "tost_welch"]
 
 
+def _above(df, statistic):
+    """``P(T > statistic)`` for Student t with ``df``: ``stdtr(df, -statistic)``, faster.
+
+    Through the tabulated upper tail of ``stats.bayes`` (relative accuracy
+    1e-12), which serves every pair of a large table at a tenth of the cost
+    of ``stdtr``; NaN stays NaN.
+    """
+    from pdcompare.stats.bayes import upper_tail
+
+    df, statistic = np.broadcast_arrays(np.asarray(df, dtype=float), statistic)
+    tail = upper_tail(df, np.abs(statistic))
+    return np.where(statistic >= 0, tail, 1.0 - tail)
+
+
+def _one_value(df):
+    """``df`` as a scalar when every pair has the same one: one quantile call, not one per pair."""
+    df = np.asarray(df, dtype=float)
+    if df.size and np.all(df == df.flat[0]):
+        return df.flat[0]
+    return df
+
+
 def _tost(mean, se, df, low, high, alpha):
     """The TOST columns from the mean difference, its standard error and df."""
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -38,14 +60,14 @@ def _tost(mean, se, df, low, high, alpha):
         for statistic, bound in ((statistic_low, low), (statistic_high, high)):
             on_bound = point & (mean == bound)
             statistic[on_bound] = 0.0
-        pvalue_low = special.stdtr(df, -statistic_low)
-        pvalue_high = special.stdtr(df, statistic_high)
+        pvalue_low = _above(df, statistic_low)
+        pvalue_high = _above(df, -statistic_high)
         # On the bound itself H0 holds: p = 1 (the t tail would give 1/2).
         pvalue_low[point & (mean <= low)] = 1.0
         pvalue_high[point & (mean >= high)] = 1.0
         pvalue_low[point & (mean > low)] = 0.0
         pvalue_high[point & (mean < high)] = 0.0
-        quantile = special.stdtrit(df, 1.0 - alpha)
+        quantile = special.stdtrit(_one_value(df), 1.0 - alpha)
         half = np.where(point, 0.0, quantile * se)
     return {
         "mean_diff": mean,
