@@ -660,12 +660,45 @@ def bootstrap_interval(
         msg = f"`n_resamples` must be a positive integer; got {n_resamples!r}."
         raise TypeError(msg)
     rng = check_random_state(random_state)
+    state = rng.bit_generator.state  # every chunk of pairs replays the same draws
+    low = np.full(i.size, np.nan)
+    high = np.full(i.size, np.nan)
+    tail = (1.0 - confidence) / 2.0
+    for part in chunks(i.size, n_resamples):  # bounds the resampled effects held at once
+        replay = np.random.Generator(type(rng.bit_generator)())
+        replay.bit_generator.state = state
+        samples = _resampled_effects(
+            values,
+            i[part],
+            j[part],
+            measure,
+            paired,
+            greater_is_better,
+            nan_policy,
+            n_resamples,
+            replay,
+        )
+        some = ~np.all(np.isnan(samples), axis=0)
+        if some.any():
+            rows = np.flatnonzero(some) + part.start
+            with np.errstate(invalid="ignore"):
+                low[rows], high[rows] = np.nanquantile(
+                    samples[:, some], [tail, 1.0 - tail], axis=0
+                )
+        rng.bit_generator.state = replay.bit_generator.state  # as if drawn once
+    return low, high
+
+
+def _resampled_effects(
+    values, i, j, measure, paired, greater_is_better, nan_policy, n_resamples, rng
+):
+    """The effect of every pair in every resample, shape (n_resamples, pairs)."""
     used, where = np.unique(np.concatenate([i, j]), return_inverse=True)
     pi, pj = where[: i.size], where[i.size :]
     rows = values[used]
     n_models, n_units = rows.shape
     samples = np.empty((n_resamples, i.size))
-    per_chunk = max(1, (1 << 22) // max(1, n_models * n_units))
+    per_chunk = max(1, _BLOCK_ELEMENTS // max(1, n_models * n_units))
     for start in range(0, n_resamples, per_chunk):
         size = min(per_chunk, n_resamples - start)
         shape = (size, 1 if paired else n_models, n_units)
@@ -677,11 +710,4 @@ def bootstrap_interval(
         samples[start : start + size] = _oriented(raw, measure, greater_is_better).reshape(
             size, i.size
         )
-    tail = (1.0 - confidence) / 2.0
-    low = np.full(i.size, np.nan)
-    high = np.full(i.size, np.nan)
-    some = ~np.all(np.isnan(samples), axis=0)
-    if some.any():
-        with np.errstate(invalid="ignore"):
-            low[some], high[some] = np.nanquantile(samples[:, some], [tail, 1.0 - tail], axis=0)
-    return low, high
+    return samples

@@ -385,3 +385,20 @@ def test_tost_of_a_constant_difference_is_decided_by_where_it_lies():
     assert out["pvalue"].tolist() == [0.0, 1.0]  # 0 inside the rope; 0.02 outside
     assert out["identical"].tolist() == [True, False]
     assert out["constant"].tolist() == [False, True]
+
+
+def test_bootstrap_chunks_of_pairs_replay_the_same_draws(monkeypatch):
+    # Pairs are resampled in chunks (bounded memory); each chunk sees the same data-set
+    # draws, so the intervals do not depend on the chunking.
+    from pdcompare.stats import _moments
+
+    rng = np.random.default_rng(14)
+    values = rng.normal(size=(5, 16))
+    i, j = _all_pairs(5)
+    whole = es.bootstrap_interval(values, i, j, measure="cohen_d", n_resamples=200, random_state=7)
+    monkeypatch.setattr(_moments, "_CHUNK_ELEMENTS", 2 * 200)  # two pairs a chunk
+    chunked = es.bootstrap_interval(
+        values, i, j, measure="cohen_d", n_resamples=200, random_state=7
+    )
+    assert_array_equal(chunked[0], whole[0])
+    assert_array_equal(chunked[1], whole[1])
