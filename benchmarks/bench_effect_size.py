@@ -12,15 +12,21 @@ Two sizes (DESIGN section 13, issue "How large, and whether equal"):
 * all pairs of 1,000 models over 100 splits (499,500 pairs): ``equivalence``
   against ``corrected_ttest`` on the same frame; target within 1.25x.
 
-The floors are the shortest numpy that computes the same numbers without
-the result frame (compared with pdcompare's core,
-``stats.effect_size.effect_sizes``; the frame call adds the validation, the
+The floors are the shortest numpy that computes the same numbers (the mean
+difference, the effect size and its magnitude code) without the result
+frame, and are compared with pdcompare's core
+(``stats.effect_size.effect_sizes``; the frame call adds the validation, the
 benchmark's mean ranks that order the pairs best first, and the result
-frame): the paired differences' mean over their standard deviation for
-d_z, per-model moments or medians gathered per pair for d and gamma, for
-Cliff's delta the rank sum of each pair's two rows sorted together (the
-Mann–Whitney route; values are continuous, so without ties), and the share
-of positive differences for the probability of superiority.
+frame): the paired differences' mean over their standard deviation for d_z,
+per-model moments or medians gathered per pair for d and gamma, for Cliff's
+delta the rank sum of each pair's two rows sorted together (the Mann–Whitney
+route; values are continuous, so without ties), and the share of positive
+differences for the probability of superiority.
+
+Measured (2 cores shared with other jobs, so +-30%): the core against its
+floor d_z 0.1x, d 2.6x (1.3 ms against 0.5 ms), gamma 1.4x, delta 0.7x,
+A 1.1x, PS 1.4x; the frame call against autorank's loop 181x (d), 2,058x
+(gamma), 360x (delta); equivalence at 1,000 models 0.62x corrected_ttest.
 
 Run: python benchmarks/bench_effect_size.py [--quick]
 """
@@ -36,7 +42,7 @@ from autorank._util import _akinshin_gamma, _cliffs_delta, _cohen_d
 
 import pdcompare  # noqa: F401 - registers DataFrame.cmp
 from pdcompare.stats._moments import chunks
-from pdcompare.stats.effect_size import MEASURES
+from pdcompare.stats.effect_size import MEASURES, THRESHOLDS
 from pdcompare.stats.effect_size import effect_sizes as core
 
 QUICK = "--quick" in sys.argv
@@ -52,6 +58,16 @@ def _benchmark_frame(n_models: int, n_datasets: int, seed: int = 0) -> pd.DataFr
 
 
 def _floor(values: np.ndarray, i: np.ndarray, j: np.ndarray, measure: str) -> np.ndarray:
+    """The least numpy that computes what the core returns: mean_diff, effect, magnitude."""
+    means = values.mean(axis=1)
+    mean_diff = means[i] - means[j]
+    effect = _floor_effect(values, i, j, measure)
+    centre = 0.5 if measure in ("vargha_delaney", "prob_superiority") else 0.0
+    magnitude = np.searchsorted(THRESHOLDS[measure], np.abs(effect - centre), side="right")
+    return mean_diff, effect, magnitude
+
+
+def _floor_effect(values: np.ndarray, i: np.ndarray, j: np.ndarray, measure: str) -> np.ndarray:
     """The least numpy that computes one measure for every pair."""
     n = values.shape[1]
     if measure == "cohen_d":
@@ -92,7 +108,7 @@ def effect_sizes(n_models: int, n_datasets: int, rounds: int) -> None:
     loops = {"cohen_d": _cohen_d, "akinshin_gamma": _akinshin_gamma, "cliff_delta": _cliffs_delta}
     for measure in MEASURES:
         got = frame.cmp.pairwise(test="effect_size", measure=measure)
-        floor = _floor(values, i, j, measure)
+        floor = _floor(values, i, j, measure)[1]
         assert np.allclose(got["effect_size"].to_numpy(), floor, rtol=1e-9, atol=1e-12), measure
         cases = {
             f"pdcompare core {measure}": lambda m=measure: core(values, i, j, measure=m),

@@ -281,6 +281,8 @@ def _cliff_by_model(rows, i, j):
     ends = np.cumsum(mine.sum(axis=1))
     starts = ends - mine.sum(axis=1)
     balance = np.empty((firsts.size, seconds.size))
+    # The running sums stay below keys.size * 2 * max(count): int32 when that fits.
+    dtype = np.int32 if keys.size * 2 * (int(count.max(initial=0)) + 1) < 2**31 else np.int64
     width = max(1, _BLOCK_ELEMENTS // max(top + 1, keys.size, 1))
     for start in range(0, seconds.size, width):
         block = seconds[start : start + width]
@@ -292,8 +294,8 @@ def _cliff_by_model(rows, i, j):
         ).reshape(block.size, top + 1)
         below = np.cumsum(counts, axis=1)
         below -= counts
-        weight = 2 * below + counts  # #(y < x) + #(y <= x) for x at each rank
-        total = np.zeros((block.size, keys.size + 1), dtype=np.int64)
+        weight = (2 * below + counts).astype(dtype)  # #(y < x) + #(y <= x) at each rank
+        total = np.zeros((block.size, keys.size + 1), dtype=dtype)
         np.cumsum(weight[:, keys], axis=1, out=total[:, 1:])
         balance[:, start : start + block.size] = (total[:, ends] - total[:, starts]).T
     nx, ny = count[i].astype(float), count[j].astype(float)
