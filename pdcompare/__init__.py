@@ -28,6 +28,8 @@ from pdcompare.compare.bayes import bayes, posterior
 from pdcompare.compare.bootstrap import accuracy_ci, bootstrap, bootstrap_diff
 from pdcompare.compare.datasets import friedman
 from pdcompare.compare.dietterich import ftest_5x2cv, ttest_5x2cv
+from pdcompare.compare.effect_size import effect_size
+from pdcompare.compare.equivalence import equivalence
 from pdcompare.compare.meta import random_effects
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
@@ -53,6 +55,8 @@ __all__ = [
     "cv_predictions",
     "cv_scores",
     "datasets",
+    "effect_size",
+    "equivalence",
     "friedman",
     "from_long",
     "from_search",

@@ -21,6 +21,8 @@ from pdcompare.compare.bayes import bayes, posterior
 from pdcompare.compare.bootstrap import accuracy_ci, bootstrap, bootstrap_diff
 from pdcompare.compare.datasets import friedman
 from pdcompare.compare.dietterich import ftest_5x2cv, ttest_5x2cv
+from pdcompare.compare.effect_size import effect_size
+from pdcompare.compare.equivalence import equivalence
 from pdcompare.compare.meta import random_effects
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
@@ -104,6 +106,10 @@ class CompareAccessor:
     ftest_5x2cv = _method(ftest_5x2cv)
     pairwise = _method(pairwise)
     matrix = _method(matrix)
+
+    # how large, and whether equal
+    effect_size = _method(effect_size)
+    equivalence = _method(equivalence)
 
     # choosing a model
     select = _method(select)

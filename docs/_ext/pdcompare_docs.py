@@ -60,6 +60,12 @@ API_SECTIONS = [
         ],
     ),
     (
+        "How large, and whether equal",
+        "Effect sizes with their magnitudes and intervals; the equivalence test (TOST) "
+        "against a region of practical equivalence.",
+        ["effect_size", "equivalence"],
+    ),
+    (
         "Choosing a model",
         "The simplest model the evidence allows, in a frame or as GridSearchCV's refit.",
         ["select", "refit_rule"],

@@ -9,6 +9,8 @@ import pandas as pd
 
 from pdcompare._validation import check_option
 from pdcompare.compare import bayes, dietterich, paired
+from pdcompare.compare.effect_size import effect_size
+from pdcompare.compare.equivalence import equivalence
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.scores import ALL_PAIRS
 
@@ -21,10 +23,23 @@ TEST_FUNCTIONS = {
     "bayes": bayes.bayes,
     "ttest_5x2cv": dietterich.ttest_5x2cv,
     "ftest_5x2cv": dietterich.ftest_5x2cv,
+    "equivalence": equivalence,
+    "effect_size": effect_size,
 }
 
 #: The tests ``pairwise(test=...)`` runs on every pair of a scores frame.
 PAIRWISE_TESTS = tuple(TEST_FUNCTIONS)
+
+#: The comparisons that report no p-value: no correction, no ``alpha``.
+UNCORRECTED = ("effect_size",)
+
+#: The columns of an equivalence result whose mirrored cell is the other one-sided test's.
+EQUIVALENCE_PARTNERS = {
+    "statistic_low": "statistic_high",
+    "statistic_high": "statistic_low",
+    "pvalue_low": "pvalue_high",
+    "pvalue_high": "pvalue_low",
+}
 
 #: The mean-rank tests, on benchmark frames only.
 RANK_TESTS = ("nemenyi", "conover")
@@ -49,20 +64,24 @@ def pairwise(
         The method that compares each pair: "corrected_ttest" (the default
         on a scores frame), "ttest", "wilcoxon" (the default on a benchmark
         frame), "sign_test", "bayes", "ttest_5x2cv", "ftest_5x2cv" (the last
-        two on 5x2cv scores only), and on a benchmark frame the mean-rank
-        tests "nemenyi" and "conover".
+        two on 5x2cv scores only), "equivalence" (needs ``rope=``),
+        "effect_size" (every pair's effect size, no p-value and no
+        correction), and on a benchmark frame the mean-rank tests "nemenyi"
+        and "conover".
     correction : str or None, default "default"
         Multiple-testing correction over all pairs: a statsmodels
         ``multipletests`` method or alias, "shaffer", or None. "default" is
         "holm" for every test but "nemenyi", whose p-values are family-wise
         already (None). It does not apply to "bayes", which reports posterior
-        probabilities and decides at probability 1 − alpha instead.
+        probabilities and decides at probability 1 − alpha instead, nor to
+        "effect_size", which tests nothing.
     alpha : float, default 0.05
         Significance level (frequentist tests) or decision threshold 1 − alpha
         (``bayes``).
     **options
         Passed to the test method: ``alternative=``, ``nan_policy=``, ``rope=``
-        (bayes), and the design keywords ``cv=``, ``test_size=``,
+        (bayes, equivalence), ``measure=`` and ``ci=`` (effect_size), and the
+        design keywords ``cv=``, ``test_size=``,
         ``n_train=``, ``n_test=``, ``greater_is_better=``.
 
     Returns
@@ -107,6 +126,14 @@ def pairwise(
 
         return rank_test(scores, test, alpha=alpha, correction=correction, **options)
     function = TEST_FUNCTIONS[test]
+    if test == "equivalence" and "rope" not in options:
+        msg = (
+            "`pairwise(test='equivalence')` needs `rope=`: the half-width (or (low, high)) of "
+            "the region of practical equivalence, in score units, such as `rope=0.01`."
+        )
+        raise TypeError(msg)
+    if test in UNCORRECTED:
+        return function(scores, ALL_PAIRS, **options)
     if test == "bayes":
         return function(scores, ALL_PAIRS, alpha=alpha, **options)
     return function(scores, ALL_PAIRS, correction=correction, alpha=alpha, **options)
@@ -153,13 +180,17 @@ def matrix(
         - the same value for p-values, ``reject``, ``prob_rope``,
           ``decision``, ``df`` and other unsigned values (the p-value of
           the test run on that pair, as run, also for one-sided tests);
-        - the negated value for ``mean_diff`` and signed statistics
-          (t-tests, z-tests); a two-sided Wilcoxon, F or chi-squared
+        - the negated value for ``mean_diff``, ``effect_size`` (1 − value
+          for the probabilities A and PS) and signed statistics (t-tests,
+          z-tests); a two-sided Wilcoxon, F or chi-squared
           statistic is symmetric; a one-sided Wilcoxon statistic leaves
           the mirrored cell NaN (the other rank sum is not in the result);
         - the partner column for ``prob_better`` / ``prob_worse``,
           ``wins`` / ``losses`` (and the sign test's statistic),
-          ``only_1_correct`` / ``only_2_correct`` (McNemar) and
+          ``only_1_correct`` / ``only_2_correct`` (McNemar),
+          ``pvalue_low`` / ``pvalue_high`` and the negated
+          ``statistic_high`` / ``statistic_low`` (equivalence: the mirrored
+          pair tested against the mirrored ROPE) and
           ``<name>_1`` / ``<name>_2``;
         - ``(-ci_high, -ci_low)`` for ``ci_low`` / ``ci_high``.
 
@@ -259,6 +290,16 @@ def _mirrored(frame: pd.DataFrame, value: str, meta: dict[str, Any]) -> Any:
         return -column.astype(float)
     if value == "mean_diff":
         return -column.astype(float)
+    if value == "effect_size":  # model_2 against model_1: the sign turns (1 - A for probabilities)
+        from pdcompare.stats.effect_size import PROBABILITY_MEASURES
+
+        if meta.get("measure") in PROBABILITY_MEASURES:
+            return 1.0 - column.astype(float)
+        return -column.astype(float)
+    if test == "equivalence" and value in EQUIVALENCE_PARTNERS:
+        # model_2 - model_1 against (-high, -low): the lower test is the upper one turned.
+        partner = frame[EQUIVALENCE_PARTNERS[value]].to_numpy(dtype=float)
+        return -partner if value.startswith("statistic") else partner
     if value in ("ci_low", "ci_high"):
         other = "ci_high" if value == "ci_low" else "ci_low"
         if other in frame.columns:

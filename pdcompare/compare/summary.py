@@ -123,7 +123,9 @@ def set_design(
     return with_attrs(scores.copy(), {**meta, "design": design.to_attrs()})
 
 
-def summary(scores: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.DataFrame:
+def summary(
+    scores: pd.DataFrame, ci: float = 0.95, *, measure: str | None = None, **design: Any
+) -> pd.DataFrame:
     """Per model: mean, std, number of splits, rank and a confidence interval of the mean.
 
     Parameters
@@ -133,6 +135,10 @@ def summary(scores: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.DataFra
         ``cv_results_`` frame, converted first).
     ci : float, default 0.95
         Confidence level of the interval.
+    measure : str, optional
+        Benchmark frames only: the effect size of the best model against
+        each row's model, one of the measures of :func:`effect_size`
+        (default "cohen_dz").
     **design
         ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=``, and
         ``greater_is_better=``; see :func:`set_design`.
@@ -142,7 +148,13 @@ def summary(scores: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.DataFra
     pandas.DataFrame
         Indexed by model, best first, with columns ``mean, std, n_splits,
         rank, ci_low, ci_high``. ``attrs["pdcompare"]["interval"]`` says
-        which interval was computed.
+        which interval was computed. On a benchmark frame: ``mean_rank,
+        rank, mean, n_datasets, n_best, effect_size, magnitude``, where
+        ``effect_size`` is the best model (model_1) against the row's model
+        over the data sets every model has (positive when the best is
+        better, NaN on the best's own row, as autorank's ``rankdf``) and
+        ``magnitude`` its word; ``attrs["pdcompare"]`` then holds
+        ``measure``, ``symbol`` and ``thresholds`` as :func:`effect_size`.
 
     Notes
     -----
@@ -174,7 +186,7 @@ def summary(scores: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.DataFra
     >>> plain.loc["a", ["ci_low", "ci_high"]].round(3).tolist()
     [0.726, 0.974]
     """
-    frame = summary_table(scores, ci, **design)
+    frame = summary_table(scores, ci, measure=measure, **design)
     meta = pdcompare_attrs(frame)
     if meta.get("interval") == "t":
         warn(
@@ -186,7 +198,9 @@ def summary(scores: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.DataFra
     return frame
 
 
-def summary_table(scores: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.DataFrame:
+def summary_table(
+    scores: pd.DataFrame, ci: float = 0.95, *, measure: str | None = None, **design: Any
+) -> pd.DataFrame:
     """``summary`` without its warning, for callers that say the interval's kind themselves."""
     from pdcompare.stats.summary import summarize
 
@@ -195,7 +209,14 @@ def summary_table(scores: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.D
     if isinstance(data, BenchmarkData):
         from pdcompare.compare.datasets import benchmark_summary
 
-        return benchmark_summary(data)
+        return _with_effect_sizes(benchmark_summary(data), data, measure)
+    if measure is not None:
+        msg = (
+            "`measure` applies to the summary of a benchmark frame (the effect size of the "
+            "best model against each model across data sets); on a scores frame call "
+            f"`effect_size(measure={measure!r})`."
+        )
+        raise ValueError(msg)
     table = summarize(
         data.values,
         confidence=ci,
@@ -212,3 +233,22 @@ def summary_table(scores: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.D
     )
     frame = results.model_result(data.names, table, meta)
     return frame.iloc[data.order]
+
+
+def _with_effect_sizes(
+    frame: pd.DataFrame, data: BenchmarkData, measure: str | None
+) -> pd.DataFrame:
+    """The benchmark summary with ``effect_size`` and ``magnitude`` of the best against each."""
+    from pdcompare.compare.effect_size import (
+        SYMBOLS,
+        effect_against_best,
+        magnitude_column,
+        thresholds,
+    )
+
+    effect, codes, measure = effect_against_best(data, measure)
+    order = data.order
+    frame = frame.assign(effect_size=effect[order], magnitude=magnitude_column(codes[order]))
+    meta = pdcompare_attrs(frame)
+    meta.update(measure=measure, symbol=SYMBOLS[measure], thresholds=thresholds(measure))
+    return with_attrs(frame, meta)

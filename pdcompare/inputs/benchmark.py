@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -72,7 +73,7 @@ class BenchmarkData(ScoresData):
         """Boolean mask of the data sets on which every model has a score."""
         return ~np.isnan(self.values).any(axis=0)
 
-    @property
+    @cached_property
     def rank_sums(self) -> np.ndarray:
         """Sum of every model's ranks over the complete data sets (1 = best, ties averaged).
 

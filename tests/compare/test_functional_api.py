@@ -60,6 +60,8 @@ FRAME_CALLS = {
     "friedman": (_benchmark(), (), {}),
     "per_dataset": (_benchmark(), ("corrected_ttest",), {"cv": 3}),
     "random_effects": (_benchmark(), (), {"cv": 3, "method": "pm"}),
+    "effect_size": (_benchmark(), (), {"measure": "cliff_delta", "ci": 0.9, "random_state": 0}),
+    "equivalence": (SCORES, ("rbf",), {"rope": 0.02}),
 }
 
 PUBLIC = [*FRAME_CALLS, "matrix", "posterior", "plot", "style", "report"]
