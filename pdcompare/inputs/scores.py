@@ -314,8 +314,33 @@ def converted_search(
     return cv_results_to_scores(frame, **search), rest
 
 
-def scores_data(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
+#: The tests that compare runs as independent samples, named when a paired test meets a runs frame.
+UNPAIRED_TESTS = ("welch_ttest", "mannwhitney", "aso")
+
+
+def refuse_runs(design: Design, test: str) -> None:
+    """Raise for a paired test on a runs frame (a design with ``paired=False``)."""
+    if design.paired:
+        return
+    names = ", ".join(f"`{name}`" for name in UNPAIRED_TESTS)
+    msg = (
+        f"`{test}` is a paired test: it compares two models split by split, but this is a "
+        "runs frame (its design says paired=False: run k of one model has nothing to do "
+        f"with run k of another). Use the unpaired tests {names}, for example "
+        "`df.cmp.pairwise(test='welch_ttest')`; or `set_design(paired=True)` if the "
+        "columns are CV splits shared by every model."
+    )
+    raise ValueError(msg)
+
+
+def scores_data(
+    frame: pd.DataFrame, *, paired_test: str | None = None, **keywords: Any
+) -> ScoresData:
     """Validate a scores (or ``cv_results_``) frame and resolve its design.
+
+    ``paired_test`` names the paired test asking (``"ttest"``, ``"bayes"``):
+    a runs frame (design ``paired=False``) is then refused with a message
+    naming the unpaired tests.
 
     A benchmark frame (columns named "dataset") gives its
     :class:`~pdcompare.inputs.benchmark.BenchmarkData`: per-data-set means,
@@ -334,12 +359,19 @@ def scores_data(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
         found = cv_results_candidates(frame, **search)
         check_score_values(found.values, found.names, found.splits)
         design = resolve_design(stored, **keywords)
-        return ScoresData(
+        data = ScoresData(
             names=found.names, values=found.values, splits=found.splits, design=design
         )
-    _refuse_search_keywords(frame, search)
-    if is_benchmark(frame):
-        return benchmark_data(frame, **keywords)
-    values = validate_scores(frame)
-    design = resolve_design(stored, **keywords)
-    return ScoresData(names=frame.index, values=values, splits=frame.columns, design=design)
+    else:
+        _refuse_search_keywords(frame, search)
+        if is_benchmark(frame):
+            data = benchmark_data(frame, **keywords)
+        else:
+            values = validate_scores(frame)
+            design = resolve_design(stored, **keywords)
+            data = ScoresData(
+                names=frame.index, values=values, splits=frame.columns, design=design
+            )
+    if paired_test is not None:
+        refuse_runs(data.design, paired_test)
+    return data

@@ -60,6 +60,9 @@ FRAME_CALLS = {
     "friedman": (_benchmark(), (), {}),
     "per_dataset": (_benchmark(), ("corrected_ttest",), {"cv": 3}),
     "random_effects": (_benchmark(), (), {"cv": 3, "method": "pm"}),
+    "welch_ttest": (PLAIN.cmp.set_design(paired=False), (), {}),
+    "mannwhitney": (PLAIN.cmp.set_design(paired=False), ("rbf",), {}),
+    "aso": (PLAIN.cmp.set_design(paired=False), (), {"random_state": 0, "n_bootstrap": 50}),
 }
 
 PUBLIC = [*FRAME_CALLS, "matrix", "posterior", "plot", "style", "report"]
