@@ -16,7 +16,13 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import check_fraction, check_positive_int, warn
+from pdcompare._validation import (
+    NAN_POLICIES,
+    check_fraction,
+    check_option,
+    check_positive_int,
+    warn,
+)
 from pdcompare.compare._common import (
     check_test_options,
     raw_alternative,
@@ -54,6 +60,7 @@ def _unpaired_test(
     alternative: str,
     alpha: float,
     correction: str | None,
+    nan_policy: str,
     design: dict[str, Any],
 ) -> pd.DataFrame:
     """Validate, select the pairs, run Welch's t or Mann–Whitney U, wrap the result."""
@@ -62,11 +69,16 @@ def _unpaired_test(
     alpha, correction = check_test_options(
         alternative=alternative, alpha=alpha, correction=correction
     )
+    check_option("nan_policy", nan_policy, NAN_POLICIES)
     data = scores_data(scores, **design)
     asked = alternative
     alternative = raw_alternative(alternative, data.design.greater_is_better)
     i, j, scope = data.pairs(a, b)
-    short = _too_few(data, i, j, test)
+    # "omit": a NaN is an absent run, left out model by model (each model is its own sample).
+    missing = np.zeros(len(i), dtype=bool)
+    if nan_policy != "omit":
+        missing = data.nan_pairs(i, j, nan_policy)  # raises for "raise", warns for "propagate"
+    short = _too_few(data, i, j, test) | missing
     if test == "welch_ttest":
         out = unpaired.welch_ttest(
             data.values, i, j, alternative=alternative, confidence=1.0 - alpha
@@ -100,6 +112,7 @@ def _unpaired_test(
         asked_alternative=asked,
         alpha=alpha,
         correction=correction,
+        nan_policy=nan_policy,
     )
     columns = {name: out[name] for name in names}
     return results.pair_result(data.names, i, j, columns, meta, correction=correction, alpha=alpha)
@@ -113,6 +126,7 @@ def welch_ttest(
     alternative: str = "two-sided",
     alpha: float = 0.05,
     correction: str | None = "holm",
+    nan_policy: str = "omit",
     **design: Any,
 ) -> pd.DataFrame:
     """Welch's unequal-variance t-test of mean(model_1) − mean(model_2), runs as two samples.
@@ -139,6 +153,11 @@ def welch_ttest(
         Significance level of ``reject``; the interval has level 1 − alpha.
     correction : str or None, default "holm"
         Multiple-testing correction over the rows (``multipletests`` methods).
+    nan_policy : {"omit", "propagate", "raise"}, default "omit"
+        "omit": a NaN is an absent run, left out of its model's sample (the
+        default: on a runs frame models may have different numbers of runs).
+        "propagate": pairs with a missing score get NaN results (with a
+        warning), as a failed fit of a CV split would; "raise": an error.
     **design
         ``greater_is_better=`` (and ``paired=``); the CV design keywords are
         accepted and unused.
@@ -191,6 +210,7 @@ def welch_ttest(
         alternative=alternative,
         alpha=alpha,
         correction=correction,
+        nan_policy=nan_policy,
         design=design,
     )
 
@@ -203,6 +223,7 @@ def mannwhitney(
     alternative: str = "two-sided",
     alpha: float = 0.05,
     correction: str | None = "holm",
+    nan_policy: str = "omit",
     **design: Any,
 ) -> pd.DataFrame:
     """Mann–Whitney U test of model_1 against model_2, runs as independent samples.
@@ -228,6 +249,11 @@ def mannwhitney(
         Significance level of ``reject``.
     correction : str or None, default "holm"
         Multiple-testing correction over the rows (``multipletests`` methods).
+    nan_policy : {"omit", "propagate", "raise"}, default "omit"
+        "omit": a NaN is an absent run, left out of its model's sample (the
+        default: on a runs frame models may have different numbers of runs).
+        "propagate": pairs with a missing score get NaN results (with a
+        warning), as a failed fit of a CV split would; "raise": an error.
     **design
         ``greater_is_better=`` (and ``paired=``); the CV design keywords are
         accepted and unused.
@@ -276,6 +302,7 @@ def mannwhitney(
         alternative=alternative,
         alpha=alpha,
         correction=correction,
+        nan_policy=nan_policy,
         design=design,
     )
 

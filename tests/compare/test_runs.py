@@ -325,3 +325,19 @@ def test_aso_all_pairs_of_100_models_in_seconds():
     res = runs.cmp.pairwise(test="aso", random_state=0)
     assert len(res) == 4950
     assert time.perf_counter() - start < 30  # deepsig: about 2.5 s per pair
+
+
+def test_nan_policy_of_the_unpaired_tests():
+    runs = runs_frame(n_models=3, runs=6)  # net_1 and net_2 have absent runs
+    omitted = runs.cmp.welch_ttest("net_0", "net_1")
+    ref = stats.ttest_ind(present(runs, "net_0"), present(runs, "net_1"), equal_var=False)
+    assert_allclose(omitted["pvalue"], ref.pvalue)
+    with pytest.warns(
+        PdcompareWarning, match=r"missing scores \(NaN\): the comparisons involving them are NaN"
+    ):
+        propagated = runs.cmp.mannwhitney(nan_policy="propagate")
+    assert propagated["pvalue"].isna().all()
+    with pytest.raises(ValueError, match=r"Model\(s\) \['net_1', 'net_2'\] have missing scores"):
+        runs.cmp.pairwise(test="welch_ttest", nan_policy="raise")
+    with pytest.raises(ValueError, match="`nan_policy` must be one of"):
+        runs.cmp.welch_ttest(nan_policy="drop")

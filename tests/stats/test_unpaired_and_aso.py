@@ -221,3 +221,29 @@ def test_violation_ratios_of_a_pair_sum_to_one(x, y):
         atol=1e-12,
     )
     assert np.all((out["eps_min"] >= ratio - 1e-12) & (out["eps_min"] <= 1))
+
+
+@pytest.mark.slow
+def test_multi_aso_level_is_not_bonferroni_but_reproducible():
+    # deepsig.multi_aso(use_bonferroni=True) raises the level to cl + (1 - cl)/m
+    # (0.9667 for m = 3), not Bonferroni's 1 - (1 - cl)/m (0.9833): pdcompare's
+    # correction=None at that level reproduces it, within Monte Carlo error.
+    deepsig = pytest.importorskip("deepsig")
+    from deepsig.aso import compute_violation_ratio
+
+    rng = np.random.default_rng(4)
+    samples = [rng.normal(mean, 1, 10) for mean in (0.6, 0.3, 0.0)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = deepsig.multi_aso(
+            np.vstack(samples), show_progress=False, seed=3, num_bootstrap_iterations=800
+        )
+    i, j = np.array([0, 0, 1]), np.array([1, 2, 2])
+    level = 0.95 + 0.05 / 3
+    ours = aso.aso_pairs(
+        np.vstack(samples), i, j, confidence=level, n_bootstrap=4000, rng=np.random.default_rng(0)
+    )
+    for p, (a, b) in enumerate(zip(i, j, strict=True)):
+        grid_ratio = compute_violation_ratio(samples[a], samples[b], dt=0.005)
+        shifted = min(ours["eps_min"][p] - ours["violation_ratio"][p] + grid_ratio, 1.0)
+        assert abs(shifted - theirs[a, b]) < 0.04, (a, b, shifted, theirs[a, b])
