@@ -37,6 +37,7 @@ from pdcompare.compare.per_dataset import per_dataset
 from pdcompare.compare.predictions import cochrans_q, mcnemar, proportions_ztest
 from pdcompare.compare.select import refit_rule, select
 from pdcompare.compare.summary import scores, set_design, summary
+from pdcompare.compare.unpaired import aso, mannwhitney, welch_ttest
 from pdcompare.inputs.benchmark import from_long, means
 from pdcompare.inputs.experiments import cv_predictions, cv_scores
 from pdcompare.inputs.search import from_search
@@ -47,6 +48,7 @@ from pdcompare.styling import style
 __all__ = [
     "PdcompareWarning",
     "accuracy_ci",
+    "aso",
     "bayes",
     "bootstrap",
     "bootstrap_diff",
@@ -61,6 +63,7 @@ __all__ = [
     "from_long",
     "from_search",
     "ftest_5x2cv",
+    "mannwhitney",
     "matrix",
     "mcnemar",
     "means",
@@ -80,6 +83,7 @@ __all__ = [
     "summary",
     "ttest",
     "ttest_5x2cv",
+    "welch_ttest",
     "wilcoxon",
 ]
 __version__ = "0.1.0"

@@ -30,6 +30,7 @@ from pdcompare.compare.per_dataset import per_dataset
 from pdcompare.compare.predictions import cochrans_q, mcnemar, proportions_ztest
 from pdcompare.compare.select import select
 from pdcompare.compare.summary import scores, set_design, summary
+from pdcompare.compare.unpaired import aso, mannwhitney, welch_ttest
 from pdcompare.inputs.benchmark import means
 from pdcompare.plotting import plot
 from pdcompare.report import report
@@ -113,6 +114,11 @@ class CompareAccessor:
 
     # choosing a model
     select = _method(select)
+
+    # runs frames (independent runs over random seeds): unpaired tests
+    welch_ttest = _method(welch_ttest)
+    mannwhitney = _method(mannwhitney)
+    aso = _method(aso)
 
     # tests on a predictions frame
     mcnemar = _method(mcnemar)

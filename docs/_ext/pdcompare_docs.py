@@ -71,6 +71,12 @@ API_SECTIONS = [
         ["select", "refit_rule"],
     ),
     (
+        "Training runs",
+        "Runs over random seeds (a runs frame, ``set_design(paired=False)``): unpaired "
+        "tests and almost stochastic order.",
+        ["welch_ttest", "mannwhitney", "aso"],
+    ),
+    (
         "Tests on a predictions frame",
         "One row per test sample: the truth column and one column of predictions per model.",
         [

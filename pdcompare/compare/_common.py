@@ -95,7 +95,7 @@ def scores_meta(test: str, data: Any, scope: str, **fields: Any) -> dict[str, An
     ``data`` is the :class:`~pdcompare.inputs.scores.ScoresData` the test ran
     on; its design, direction and models (best first) are recorded, and for a
     benchmark frame the unit ("dataset"), the number of data sets and the
-    mean ranks.
+    mean ranks; for a runs frame (design ``paired=False``) the unit "run".
     """
     from pdcompare.results import result_meta
 
@@ -107,6 +107,7 @@ def scores_meta(test: str, data: Any, scope: str, **fields: Any) -> dict[str, An
         greater_is_better=data.design.greater_is_better,
         models=data.ranked_names,
         **data.meta(),
+        **({} if data.design.paired else {"unit": "run"}),
     )
 
 

@@ -164,7 +164,7 @@ def bayes(
 
     low, high = core.check_rope(rope)
     alpha = check_fraction("alpha", alpha)
-    data = scores_data(scores, **design)
+    data = scores_data(scores, paired_test="bayes", **design)
     if isinstance(data, BenchmarkData):
         if ci is not None:
             msg = (
@@ -279,7 +279,7 @@ def posterior(
     from pdcompare.stats import bayes as core
 
     check_option("nan_policy", nan_policy, ("raise", "omit"))
-    data = scores_data(scores, **design)
+    data = scores_data(scores, paired_test="posterior", **design)
     refuse_benchmark(data, "posterior")
     ratio = require_ratio(data.design, "posterior")
     i, j, _ = data.pairs(a, b)

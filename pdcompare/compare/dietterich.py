@@ -65,7 +65,7 @@ def _five_by_two_test(
     alpha, correction = check_test_options(
         alternative=alternative, alpha=alpha, correction=correction
     )
-    data = scores_data(scores, **design)
+    data = scores_data(scores, paired_test=method, **design)
     refuse_benchmark(data, method)
     alternative = raw_alternative(alternative, data.design.greater_is_better)
     order = _five_by_two_order(data.splits, method)

@@ -10,7 +10,7 @@ import pandas as pd
 from pdcompare import results
 from pdcompare._validation import NAN_POLICIES, check_fraction, check_option, check_positive_int
 from pdcompare.compare._common import scores_meta, seed_of, warn_pairs
-from pdcompare.inputs.scores import scores_data
+from pdcompare.inputs.data import scores_data
 
 #: How reports write each measure beside its value ("large effect (d_z = 1.59)").
 SYMBOLS = {

@@ -11,7 +11,7 @@ from pdcompare import results
 from pdcompare._validation import NAN_POLICIES, check_option
 from pdcompare.compare._common import check_test_options, scores_meta, warn_pairs
 from pdcompare.compare.effect_size import is_paired
-from pdcompare.inputs.scores import scores_data
+from pdcompare.inputs.data import scores_data
 
 
 def check_equivalence_rope(rope: Any) -> tuple[float, float]:

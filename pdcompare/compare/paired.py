@@ -39,7 +39,7 @@ def _paired_test(
         alternative=alternative, alpha=alpha, correction=correction
     )
     check_option("nan_policy", nan_policy, NAN_POLICIES)
-    data = scores_data(scores, **design)
+    data = scores_data(scores, paired_test=test, **design)
     if test == "corrected_ttest":
         refuse_benchmark(data, test)
     ratio = require_ratio(data.design, test) if test == "corrected_ttest" else None

@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import check_option
-from pdcompare.compare import bayes, dietterich, paired
+from pdcompare.compare import bayes, dietterich, paired, unpaired
 from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
-from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
+from pdcompare.inputs.attrs import pdcompare_attrs, stored_attr, with_attrs
 from pdcompare.inputs.scores import ALL_PAIRS
 
 #: The function of each test of one pair on a scores frame, by name.
@@ -25,6 +25,9 @@ TEST_FUNCTIONS = {
     "ftest_5x2cv": dietterich.ftest_5x2cv,
     "equivalence": equivalence,
     "effect_size": effect_size,
+    "welch_ttest": unpaired.welch_ttest,
+    "mannwhitney": unpaired.mannwhitney,
+    "aso": unpaired.aso,
 }
 
 #: The tests ``pairwise(test=...)`` runs on every pair of a scores frame.
@@ -62,19 +65,22 @@ def pairwise(
         ``cv_results_`` frame, converted first).
     test : str, optional
         The method that compares each pair: "corrected_ttest" (the default
-        on a scores frame), "ttest", "wilcoxon" (the default on a benchmark
+        on a scores frame; "welch_ttest" on a runs frame), "ttest",
+        "wilcoxon" (the default on a benchmark
         frame), "sign_test", "bayes", "ttest_5x2cv", "ftest_5x2cv" (the last
         two on 5x2cv scores only), "equivalence" (needs ``rope=``),
         "effect_size" (every pair's effect size, no p-value and no
         correction), and on a benchmark frame the mean-rank tests "nemenyi"
-        and "conover".
+        and "conover". The unpaired tests "welch_ttest", "mannwhitney" and
+        "aso" compare runs frames (and any other frame).
     correction : str or None, default "default"
         Multiple-testing correction over all pairs: a statsmodels
         ``multipletests`` method or alias, "shaffer", or None. "default" is
         "holm" for every test but "nemenyi", whose p-values are family-wise
-        already (None). It does not apply to "bayes", which reports posterior
-        probabilities and decides at probability 1 − alpha instead, nor to
-        "effect_size", which tests nothing.
+        already (None), and "aso", whose bound keeps its Bonferroni-adjusted
+        level ("bonferroni" or None only). It does not apply to "bayes", which
+        reports posterior probabilities and decides at probability 1 − alpha
+        instead, nor to "effect_size", which tests nothing.
     alpha : float, default 0.05
         Significance level (frequentist tests) or decision threshold 1 − alpha
         (``bayes``).
@@ -109,11 +115,13 @@ def pairwise(
 
     benchmark = is_benchmark(scores)
     if test is None:
-        test = "wilcoxon" if benchmark else "corrected_ttest"
+        runs = (stored_attr(scores, "design") or {}).get("paired") is False
+        test = "wilcoxon" if benchmark else "welch_ttest" if runs else "corrected_ttest"
     if test not in RANK_TESTS:  # on a scores frame, the rank tests say they need data sets
         check_option("test", test, PAIRWISE_TESTS + (RANK_TESTS if benchmark else ()))
     if correction == "default":
-        correction = None if test == "nemenyi" else "holm"
+        # Nemenyi's p-values are family-wise already; aso adjusts its bound's level (Bonferroni).
+        correction = {"nemenyi": None, "aso": "bonferroni"}.get(test, "holm")
     for keyword in ("a", "b"):
         if keyword in options:
             msg = (
@@ -136,6 +144,8 @@ def pairwise(
         return function(scores, ALL_PAIRS, **options)
     if test == "bayes":
         return function(scores, ALL_PAIRS, alpha=alpha, **options)
+    if test == "aso":  # no alpha: `tau` and `confidence_level` decide
+        return function(scores, ALL_PAIRS, correction=correction, **options)
     return function(scores, ALL_PAIRS, correction=correction, alpha=alpha, **options)
 
 

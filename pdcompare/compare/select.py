@@ -205,7 +205,8 @@ def select(
         msg = "`rope` is needed by the 'equivalent' rule: the half-width of practical equivalence."
         raise ValueError(msg)
     converted, _ = converted_search(scores, {"metric": metric})
-    data = scores_data(converted, **design)
+    asking = None if rule == "best" else f"select(rule={rule!r})"
+    data = scores_data(converted, paired_test=asking, **design)
     refuse_benchmark(data, "select")
     ratio = require_ratio(data.design, f"select(rule={rule!r})") if rule != "best" else None
     names = data.names

@@ -74,6 +74,7 @@ def set_design(
     n_train: int | None = None,
     n_test: int | None = None,
     greater_is_better: bool | None = None,
+    paired: bool | None = None,
 ) -> pd.DataFrame:
     """Return a copy of the frame with the CV design stored in its ``attrs``.
 
@@ -95,6 +96,14 @@ def set_design(
     greater_is_better : bool, optional
         False for losses (lower scores are better). Default: keep the stored
         value, True when none is stored.
+    paired : bool, optional
+        False makes a runs frame: the columns are independent runs (random
+        seeds), not CV splits shared by the models, so run k of one model
+        has nothing to do with run k of another. Its models may have
+        different numbers of runs (NaN cells are absent runs), the paired
+        tests refuse it and ``welch_ttest``, ``mannwhitney`` and ``aso``
+        compare it. Stored as ``attrs["pdcompare"]["design"]["paired"]``.
+        Default: keep the stored value, True when none is stored.
 
     Returns
     -------
@@ -110,7 +119,15 @@ def set_design(
     0.1111
     >>> scores.attrs
     {}
+
+    Runs over random seeds rather than shared splits:
+
+    >>> runs = scores.cmp.set_design(paired=False)
+    >>> runs.attrs["pdcompare"]["design"]["paired"]
+    False
     """
+    from pdcompare.inputs.benchmark import is_benchmark
+
     meta = pdcompare_attrs(scores)
     design = resolve_design(
         meta.get("design"),
@@ -119,7 +136,14 @@ def set_design(
         n_train=n_train,
         n_test=n_test,
         greater_is_better=greater_is_better,
+        paired=paired,
     )
+    if not design.paired and is_benchmark(scores):
+        msg = (
+            "`paired=False` makes a runs frame (models x runs of one data set); this is a "
+            "benchmark frame (columns named 'dataset'). Compare runs one data set at a time."
+        )
+        raise ValueError(msg)
     return with_attrs(scores.copy(), {**meta, "design": design.to_attrs()})
 
 
@@ -147,8 +171,9 @@ def summary(
     -------
     pandas.DataFrame
         Indexed by model, best first, with columns ``mean, std, n_splits,
-        rank, ci_low, ci_high``. ``attrs["pdcompare"]["interval"]`` says
-        which interval was computed. On a benchmark frame: ``mean_rank,
+        rank, ci_low, ci_high`` (``n_runs`` instead of ``n_splits`` on a
+        runs frame). ``attrs["pdcompare"]["interval"]`` says which interval
+        was computed. On a benchmark frame: ``mean_rank,
         rank, mean, n_datasets, n_best, effect_size, magnitude``, where
         ``effect_size`` is the best model (model_1) against the row's model
         over the data sets every model has (positive when the best is
@@ -163,6 +188,9 @@ def summary(
     the plain t interval ``mean ± t_{n-1} · s / sqrt(n)``, which is too
     narrow because CV splits share training data. Missing scores are left
     out model by model (``n_splits`` counts the rest). ``std`` has ddof=1.
+    On a runs frame (``set_design(paired=False)``) the runs are independent,
+    so the plain t interval is the right one: ``interval`` is ``"t"``,
+    ``unit`` is ``"run"`` and nothing warns.
 
     Examples
     --------
@@ -188,7 +216,7 @@ def summary(
     """
     frame = summary_table(scores, ci, measure=measure, **design)
     meta = pdcompare_attrs(frame)
-    if meta.get("interval") == "t":
+    if meta.get("interval") == "t" and meta.get("unit") != "run":
         warn(
             "The CV design is unknown, so `ci_low`/`ci_high` are the plain t interval, "
             "which is too narrow: CV splits share training data. Pass `cv=`, `test_size=` "
@@ -217,19 +245,23 @@ def summary_table(
             f"`effect_size(measure={measure!r})`."
         )
         raise ValueError(msg)
+    runs = not data.design.paired
     table = summarize(
         data.values,
         confidence=ci,
-        test_train_ratio=data.design.test_train_ratio,
+        test_train_ratio=None if runs else data.design.test_train_ratio,
         greater_is_better=data.design.greater_is_better,
     )
+    if runs:  # independent runs: counted as runs, the plain t interval
+        table = {("n_runs" if key == "n_splits" else key): value for key, value in table.items()}
     meta = results.result_meta(
         "summary",
         ci=ci,
-        interval="nadeau-bengio" if data.design.known else "t",
+        interval="nadeau-bengio" if data.design.known and not runs else "t",
         design=data.design.to_attrs(),
         greater_is_better=data.design.greater_is_better,
         models=data.ranked_names,
+        **({"unit": "run"} if runs else {}),
     )
     frame = results.model_result(data.names, table, meta)
     return frame.iloc[data.order]

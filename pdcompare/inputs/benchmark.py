@@ -243,6 +243,7 @@ def from_long(
     split: Hashable | None = None,
     score: Hashable = "score",
     greater_is_better: bool = True,
+    paired: bool = True,
 ) -> pd.DataFrame:
     """A benchmark frame from a long table: one row per model x data set (x split).
 
@@ -258,6 +259,11 @@ def from_long(
         (optional: without it, one score per model and data set) and the score.
     greater_is_better : bool, default True
         False for losses; stored in the frame's design.
+    paired : bool, default True
+        False builds a runs frame instead: a table of one data set without
+        a data-set column, ``split`` naming the run (seed) column; models
+        as rows, one column per run, NaN for a run a model does not have,
+        and ``paired=False`` stored in the design (see ``set_design``).
 
     Returns
     -------
@@ -285,6 +291,17 @@ def from_long(
     rf       0.95  0.97
     lr       0.96  0.99
     """
+    if not paired:  # a runs frame: one data set, one column per run
+        from pdcompare.inputs.runs import runs_from_long
+
+        return runs_from_long(
+            table,
+            model=model,
+            dataset=dataset,
+            split=split,
+            score=score,
+            greater_is_better=greater_is_better,
+        )
     if not isinstance(table, pd.DataFrame):
         msg = f"`table` must be a pandas DataFrame; got {type(table).__name__}."
         raise TypeError(msg)

@@ -23,6 +23,7 @@ from pdcompare.inputs.scores import (
     SEARCH_KEYWORDS,
     ScoresData,
     check_score_values,
+    refuse_runs,
     refuse_search_keywords,
     validate_scores,
 )
@@ -58,8 +59,14 @@ def _keyword_key(value: Any) -> Any:
     return value
 
 
-def scores_data(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
+def scores_data(
+    frame: pd.DataFrame, *, paired_test: str | None = None, **keywords: Any
+) -> ScoresData:
     """Validate a scores (or ``cv_results_``) frame and resolve its design.
+
+    ``paired_test`` names the paired test asking (``"ttest"``, ``"bayes"``):
+    a runs frame (design ``paired=False``) is then refused with a message
+    naming the unpaired tests.
 
     A benchmark frame (columns named "dataset") gives its
     :class:`~pdcompare.inputs.benchmark.BenchmarkData`: per-data-set means,
@@ -73,12 +80,16 @@ def scores_data(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
     """
     cache = _VALIDATED.get()
     if cache is None:
-        return _read(frame, **keywords)
-    key = (id(frame), tuple(sorted((k, _keyword_key(v)) for k, v in keywords.items())))
-    if key not in cache:
-        # The frame is kept with its arrays, so that its id cannot be reused in the block.
-        cache[key] = (frame, _read(frame, **keywords))
-    return cache[key][1]
+        data = _read(frame, **keywords)
+    else:
+        key = (id(frame), tuple(sorted((k, _keyword_key(v)) for k, v in keywords.items())))
+        if key not in cache:
+            # The frame is kept with its arrays, so that its id cannot be reused in the block.
+            cache[key] = (frame, _read(frame, **keywords))
+        data = cache[key][1]
+    if paired_test is not None:
+        refuse_runs(data.design, paired_test)
+    return data
 
 
 def _read(frame: pd.DataFrame, **keywords: Any) -> ScoresData:

@@ -46,6 +46,10 @@ class Design:
         k-fold, the number of splits of a shuffle splitter (every split a new
         draw), None when unknown. Above 1, splits overlap and the plain
         paired tests are invalid.
+    paired : bool
+        Whether column ``k`` of every model comes from the same split (CV
+        splits, True) or the columns are independent runs such as random
+        seeds (False: a runs frame, compared by the unpaired tests only).
     """
 
     test_train_ratio: float | None = None
@@ -54,6 +58,7 @@ class Design:
     source: str = "unknown"
     greater_is_better: bool = True
     n_repeats: int | None = None
+    paired: bool = True
 
     @property
     def repeated(self) -> bool:
@@ -221,10 +226,11 @@ def design_from_keywords(
 def resolve_design(stored: dict[str, Any] | None = None, **keywords: Any) -> Design:
     """Design from the call's keywords, else from the frame's attrs, else unknown.
 
-    ``greater_is_better`` always comes from the stored design (default True)
-    unless given.
+    ``greater_is_better`` and ``paired`` always come from the stored design
+    (default True) unless given.
     """
     greater_is_better = keywords.pop("greater_is_better", None)
+    paired = keywords.pop("paired", None)
     unknown = set(keywords) - set(DESIGN_KEYWORDS)
     if unknown:
         name = sorted(unknown)[0]
@@ -236,7 +242,11 @@ def resolve_design(stored: dict[str, Any] | None = None, **keywords: Any) -> Des
     if not isinstance(gib, bool | np.bool_):
         msg = f"`greater_is_better` must be True or False; got {gib!r}."
         raise TypeError(msg)
-    return replace(design, greater_is_better=bool(gib))
+    paired = stored_design.paired if paired is None else paired
+    if not isinstance(paired, bool | np.bool_):
+        msg = f"`paired` must be True or False; got {paired!r}."
+        raise TypeError(msg)
+    return replace(design, greater_is_better=bool(gib), paired=bool(paired))
 
 
 def require_ratio(design: Design, method: str) -> float:

@@ -313,3 +313,22 @@ def converted_search(
         refuse_search_keywords(frame, search)
         return frame, rest
     return cv_results_to_scores(frame, **search), rest
+
+
+#: The tests that compare runs as independent samples, named when a paired test meets a runs frame.
+UNPAIRED_TESTS = ("welch_ttest", "mannwhitney", "aso")
+
+
+def refuse_runs(design: Design, test: str) -> None:
+    """Raise for a paired test on a runs frame (a design with ``paired=False``)."""
+    if design.paired:
+        return
+    names = ", ".join(f"`{name}`" for name in UNPAIRED_TESTS)
+    msg = (
+        f"`{test}` is a paired test: it compares two models split by split, but this is a "
+        "runs frame (its design says paired=False: run k of one model has nothing to do "
+        f"with run k of another). Use the unpaired tests {names}, for example "
+        "`df.cmp.pairwise(test='welch_ttest')`; or `set_design(paired=True)` if the "
+        "columns are CV splits shared by every model."
+    )
+    raise ValueError(msg)

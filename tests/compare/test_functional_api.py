@@ -62,6 +62,9 @@ FRAME_CALLS = {
     "random_effects": (_benchmark(), (), {"cv": 3, "method": "pm"}),
     "effect_size": (_benchmark(), (), {"measure": "cliff_delta", "ci": 0.9, "random_state": 0}),
     "equivalence": (SCORES, ("rbf",), {"rope": 0.02}),
+    "welch_ttest": (PLAIN.cmp.set_design(paired=False), (), {}),
+    "mannwhitney": (PLAIN.cmp.set_design(paired=False), ("rbf",), {}),
+    "aso": (PLAIN.cmp.set_design(paired=False), (), {"random_state": 0, "n_bootstrap": 50}),
 }
 
 PUBLIC = [*FRAME_CALLS, "matrix", "posterior", "plot", "style", "report"]
