@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import check_option
-from pdcompare.compare import bayes, dietterich, paired
+from pdcompare.compare import bayes, dietterich, forecast, paired
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.scores import ALL_PAIRS
 
@@ -21,6 +21,7 @@ TEST_FUNCTIONS = {
     "bayes": bayes.bayes,
     "ttest_5x2cv": dietterich.ttest_5x2cv,
     "ftest_5x2cv": dietterich.ftest_5x2cv,
+    "diebold_mariano": forecast.diebold_mariano,
 }
 
 #: The tests ``pairwise(test=...)`` runs on every pair of a scores frame.
@@ -50,7 +51,8 @@ def pairwise(
         on a scores frame), "ttest", "wilcoxon" (the default on a benchmark
         frame), "sign_test", "bayes", "ttest_5x2cv", "ftest_5x2cv" (the last
         two on 5x2cv scores only), and on a benchmark frame the mean-rank
-        tests "nemenyi" and "conover".
+        tests "nemenyi" and "conover"; on a time-ordered predictions frame
+        "diebold_mariano" (best = lowest mean loss).
     correction : str or None, default "default"
         Multiple-testing correction over all pairs: a statsmodels
         ``multipletests`` method or alias, "shaffer", or None. "default" is
