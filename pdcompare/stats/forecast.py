@@ -199,7 +199,8 @@ def resampled_means(losses, chunks) -> np.ndarray:
         size = indices.shape[0]
         flat = (np.asarray(indices, dtype=np.intp) + (np.arange(size) * n)[:, None]).ravel()
         counts = np.bincount(flat, minlength=size * n).reshape(size, n)
-        parts.append(counts @ losses / n)
+        # As floats: an integer matrix times a float one is not a BLAS product.
+        parts.append(counts.astype(np.float64) @ losses / n)
     return np.concatenate(parts, axis=0) if parts else np.empty((0, losses.shape[1]))
 
 
@@ -245,13 +246,17 @@ def _mcs_range(means: np.ndarray, centred: np.ndarray) -> dict[str, np.ndarray]:
     order[-1] = included[0]
     # T*_r of the set left at step k is the max over its pairs of |z*_ij|: adding models back
     # in reverse order, it is a running max of each model's largest |z*| with the later ones.
+    # A zero-variance pair has every resampled difference exactly 0: its z* is 0, and the
+    # pairs (k, l) with l not later than k count for nothing; both get the factor 0.
     later = np.triu(np.ones((n_models, n_models), dtype=bool), k=1)
     ordered_scale = scale[np.ix_(order, order)]
+    with np.errstate(divide="ignore"):
+        inverse = np.where(later & (ordered_scale > 0.0), 1.0 / ordered_scale, 0.0)
     exceed = np.zeros(n_models)
     for part in _resample_chunks(centred.shape[0], n_models):
         c = centred[part][:, order]
-        z = np.abs(_ratio(c[:, :, None] - c[:, None, :], ordered_scale))
-        widest = np.where(later, z, 0.0).max(axis=2)
+        z = (c[:, :, None] - c[:, None, :]) * inverse
+        widest = np.abs(z, out=z).max(axis=2)
         simulated = np.maximum.accumulate(widest[:, ::-1], axis=1)[:, ::-1]
         exceed += (simulated >= statistic).sum(axis=0)
     return {"order": order, "statistic": statistic, "exceed": exceed, "steps": np.arange(n_models)}
