@@ -9,13 +9,29 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import check_fraction, check_option, check_positive_int
+from pdcompare._validation import check_fraction, check_option, check_positive_int, warn
 from pdcompare.compare._common import check_test_options, raw_alternative, seed_of, warn_pairs
 from pdcompare.inputs.predictions import predictions_data
 from pdcompare.inputs.scores import rank_order, select_pairs
 
 #: The named losses: the two forecast errors, and the 0-1 loss of predicted labels.
 LOSSES = ("squared_error", "absolute_error", "zero_one")
+
+
+def warn_unordered_time(predictions: pd.DataFrame, test: str) -> None:
+    """Warn when a date or period index says the rows are not in time order.
+
+    The frame's row order is the time order and is never re-sorted: a
+    decreasing or shuffled date index is most likely a mistake, and the lags
+    (``h > 1``) or the blocks of the stationary bootstrap would be wrong.
+    """
+    index = predictions.index
+    if isinstance(index, pd.DatetimeIndex | pd.PeriodIndex) and not index.is_monotonic_increasing:
+        warn(
+            f"`{test}` reads the rows in the frame's order as the time order, but the frame's "
+            f"{type(index).__name__} is not increasing; sort the rows first "
+            "(`df.sort_index()`) if they are out of order."
+        )
 
 
 def loss_matrix(
@@ -221,6 +237,8 @@ def diebold_mariano(
             "long-run variance sums autocovariances up to lag h - 1."
         )
         raise ValueError(msg)
+    if h > 1:  # at h = 1 the statistic does not depend on the order of the rows
+        warn_unordered_time(predictions, "diebold_mariano")
     mean_loss = losses.mean(axis=0)
     i, j, scope = select_pairs(names, mean_loss, a, b, greater_is_better=False)
     raw = raw_alternative(alternative, False)
@@ -392,6 +410,8 @@ def confidence_set(
     if block_size > n:
         msg = f"`block_size` must be at most the number of rows ({n}); got {block_size}."
         raise ValueError(msg)
+    if block_size > 1:  # blocks follow the rows' order; independent draws do not
+        warn_unordered_time(predictions, "confidence_set")
     boot = resampled_means(losses, resample_indices(n, n_resamples, block_size, rng))
     out = model_confidence_set(losses, boot, method=method)
     order = out["order"]

@@ -234,7 +234,7 @@ def _mirrored(frame: pd.DataFrame, value: str, meta: dict[str, Any]) -> Any:
         if test in ("ftest_5x2cv", "mcnemar", "cochrans_q"):
             return column
         return -column.astype(float)
-    if value == "mean_diff":
+    if value in ("mean_diff", "mean_loss_diff"):
         return -column.astype(float)
     if value in ("ci_low", "ci_high"):
         other = "ci_high" if value == "ci_low" else "ci_low"

@@ -175,7 +175,14 @@ def summary(scores: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.DataFra
     """
     frame = summary_table(scores, ci, **design)
     meta = pdcompare_attrs(frame)
-    if meta.get("interval") == "t":
+    if meta.get("interval") == "t" and meta.get("design", {}).get("time_ordered"):
+        warn(
+            "These scores come from time-ordered splits, which have no Nadeau–Bengio "
+            "correction: `ci_low`/`ci_high` are the plain t interval, which treats the "
+            "windows as independent. Compare the forecasts with `diebold_mariano` on the "
+            "out-of-sample predictions (`cv_predictions`)."
+        )
+    elif meta.get("interval") == "t":
         warn(
             "The CV design is unknown, so `ci_low`/`ci_high` are the plain t interval, "
             "which is too narrow: CV splits share training data. Pass `cv=`, `test_size=` "
@@ -195,16 +202,18 @@ def summary_table(scores: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.D
         from pdcompare.compare.datasets import benchmark_summary
 
         return benchmark_summary(data)
+    # Time-ordered splits have no Nadeau–Bengio correction, whatever ratio was given.
+    ratio = None if data.design.time_ordered else data.design.test_train_ratio
     table = summarize(
         data.values,
         confidence=ci,
-        test_train_ratio=data.design.test_train_ratio,
+        test_train_ratio=ratio,
         greater_is_better=data.design.greater_is_better,
     )
     meta = results.result_meta(
         "summary",
         ci=ci,
-        interval="nadeau-bengio" if data.design.known else "t",
+        interval="nadeau-bengio" if ratio is not None else "t",
         design=data.design.to_attrs(),
         greater_is_better=data.design.greater_is_better,
         models=data.ranked_names,

@@ -283,3 +283,29 @@ def test_swapping_models_negates_the_statistic(seed, n, h, scale):
     again = scaled.cmp.diebold_mariano("a", "b", h=h, loss="absolute_error")
     assert_allclose(again["statistic"], ab["statistic"], rtol=1e-8, atol=1e-12)
     assert 0.0 <= ab["pvalue"].iloc[0] <= 1.0
+
+
+def test_matrix_mirrors_the_loss_difference_and_scores_methods_name_the_forecast_tests():
+    frame = _www_frame()
+    frame["naive"] = 0.5
+    out = frame.cmp.pairwise(test="diebold_mariano")
+    table = out.cmp.matrix("mean_loss_diff")
+    assert_allclose(table.to_numpy(), -table.to_numpy().T)
+    statistic = out.cmp.matrix("statistic")
+    assert_allclose(statistic.to_numpy(), -statistic.to_numpy().T)
+    with pytest.raises(ValueError, match="forecasts in time order with diebold_mariano"):
+        pdcompare.corrected_ttest(frame)
+
+
+def test_a_date_index_out_of_order_warns_where_the_order_matters():
+    frame = _www_frame().set_index(pd.date_range("2024-01-01", periods=20, freq="D"))
+    shuffled = frame.iloc[::-1]
+    with pytest.warns(PdcompareWarning, match=r"DatetimeIndex is not increasing.*sort_index"):
+        shuffled.cmp.diebold_mariano(h=3)
+    with pytest.warns(PdcompareWarning, match="DatetimeIndex is not increasing"):
+        shuffled.cmp.confidence_set(block_size=3, random_state=0)
+    # h = 1 and independent resampling do not depend on the order: no warning.
+    pd.testing.assert_frame_equal(
+        shuffled.cmp.diebold_mariano(), frame.cmp.diebold_mariano(), check_exact=False
+    )
+    shuffled.cmp.confidence_set(random_state=0)

@@ -28,6 +28,13 @@ def _predictions():
     return pd.DataFrame({"y": y, "forest": noisy(0.9), "tree": noisy(0.8), "knn": noisy(0.7)})
 
 
+def _forecasts():
+    rng = np.random.default_rng(6)
+    y = np.cumsum(rng.normal(size=120))
+    forecasts = {"ar": y + rng.normal(0, 1, 120), "ma": y + rng.normal(0, 1.2, 120)}
+    return pd.DataFrame({"y": y, **forecasts})
+
+
 def _benchmark():
     rng = np.random.default_rng(5)
     columns = pd.MultiIndex.from_product(
@@ -60,6 +67,8 @@ FRAME_CALLS = {
     "friedman": (_benchmark(), (), {}),
     "per_dataset": (_benchmark(), ("corrected_ttest",), {"cv": 3}),
     "random_effects": (_benchmark(), (), {"cv": 3, "method": "pm"}),
+    "diebold_mariano": (_forecasts(), (), {"h": 2}),
+    "confidence_set": (_forecasts(), (), {"random_state": 0, "n_resamples": 200}),
 }
 
 PUBLIC = [*FRAME_CALLS, "matrix", "posterior", "plot", "style", "report"]
