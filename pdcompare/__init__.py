@@ -30,6 +30,7 @@ from pdcompare.compare.datasets import friedman
 from pdcompare.compare.dietterich import ftest_5x2cv, ttest_5x2cv
 from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
+from pdcompare.compare.forecast import confidence_set, diebold_mariano
 from pdcompare.compare.meta import random_effects
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
@@ -53,10 +54,12 @@ __all__ = [
     "bootstrap",
     "bootstrap_diff",
     "cochrans_q",
+    "confidence_set",
     "corrected_ttest",
     "cv_predictions",
     "cv_scores",
     "datasets",
+    "diebold_mariano",
     "effect_size",
     "equivalence",
     "friedman",

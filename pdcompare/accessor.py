@@ -23,6 +23,7 @@ from pdcompare.compare.datasets import friedman
 from pdcompare.compare.dietterich import ftest_5x2cv, ttest_5x2cv
 from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
+from pdcompare.compare.forecast import confidence_set, diebold_mariano
 from pdcompare.compare.meta import random_effects
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
@@ -127,6 +128,10 @@ class CompareAccessor:
     bootstrap = _method(bootstrap)
     accuracy_ci = _method(accuracy_ci)
     bootstrap_diff = _method(bootstrap_diff)
+
+    # forecasts on a time-ordered predictions frame
+    diebold_mariano = _method(diebold_mariano)
+    confidence_set = _method(confidence_set)
 
     # presentation
     plot = _method(plot)

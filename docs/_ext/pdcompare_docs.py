@@ -89,6 +89,12 @@ API_SECTIONS = [
         ],
     ),
     (
+        "Forecasts",
+        "A predictions frame in time order (forecasts of a series, the out-of-sample "
+        "predictions of TimeSeriesSplit windows): tests of equal predictive accuracy.",
+        ["diebold_mariano", "confidence_set"],
+    ),
+    (
         "Presentation",
         "Pictures, styled tables, matrices and the report in plain words.",
         ["plot", "style", "matrix", "report"],

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import check_option
-from pdcompare.compare import bayes, dietterich, paired, unpaired
+from pdcompare.compare import bayes, dietterich, forecast, paired, unpaired
 from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
 from pdcompare.inputs.attrs import pdcompare_attrs, stored_attr, with_attrs
@@ -28,6 +28,7 @@ TEST_FUNCTIONS = {
     "welch_ttest": unpaired.welch_ttest,
     "mannwhitney": unpaired.mannwhitney,
     "aso": unpaired.aso,
+    "diebold_mariano": forecast.diebold_mariano,
 }
 
 #: The tests ``pairwise(test=...)`` runs on every pair of a scores frame.
@@ -72,7 +73,8 @@ def pairwise(
         "effect_size" (every pair's effect size, no p-value and no
         correction), and on a benchmark frame the mean-rank tests "nemenyi"
         and "conover". The unpaired tests "welch_ttest", "mannwhitney" and
-        "aso" compare runs frames (and any other frame).
+        "aso" compare runs frames (and any other frame); on a time-ordered
+        predictions frame "diebold_mariano" (best = lowest mean loss).
     correction : str or None, default "default"
         Multiple-testing correction over all pairs: a statsmodels
         ``multipletests`` method or alias, "shaffer", or None. "default" is
@@ -298,7 +300,7 @@ def _mirrored(frame: pd.DataFrame, value: str, meta: dict[str, Any]) -> Any:
         if test in ("ftest_5x2cv", "mcnemar", "cochrans_q"):
             return column
         return -column.astype(float)
-    if value == "mean_diff":
+    if value in ("mean_diff", "mean_loss_diff"):
         return -column.astype(float)
     if value == "effect_size":  # model_2 against model_1: the sign turns (1 - A for probabilities)
         from pdcompare.stats.effect_size import PROBABILITY_MEASURES

@@ -216,7 +216,14 @@ def summary(
     """
     frame = summary_table(scores, ci, measure=measure, **design)
     meta = pdcompare_attrs(frame)
-    if meta.get("interval") == "t" and meta.get("unit") != "run":
+    if meta.get("interval") == "t" and meta.get("design", {}).get("time_ordered"):
+        warn(
+            "These scores come from time-ordered splits, which have no Nadeau–Bengio "
+            "correction: `ci_low`/`ci_high` are the plain t interval, which treats the "
+            "windows as independent. Compare the forecasts with `diebold_mariano` on the "
+            "out-of-sample predictions (`cv_predictions`)."
+        )
+    elif meta.get("interval") == "t" and meta.get("unit") != "run":
         warn(
             "The CV design is unknown, so `ci_low`/`ci_high` are the plain t interval, "
             "which is too narrow: CV splits share training data. Pass `cv=`, `test_size=` "
@@ -246,10 +253,13 @@ def summary_table(
         )
         raise ValueError(msg)
     runs = not data.design.paired
+    # Independent runs take the plain t interval; time-ordered splits have no
+    # Nadeau–Bengio correction, whatever ratio was given.
+    ratio = None if runs or data.design.time_ordered else data.design.test_train_ratio
     table = summarize(
         data.values,
         confidence=ci,
-        test_train_ratio=None if runs else data.design.test_train_ratio,
+        test_train_ratio=ratio,
         greater_is_better=data.design.greater_is_better,
     )
     if runs:  # independent runs: counted as runs, the plain t interval
@@ -257,7 +267,7 @@ def summary_table(
     meta = results.result_meta(
         "summary",
         ci=ci,
-        interval="nadeau-bengio" if data.design.known and not runs else "t",
+        interval="nadeau-bengio" if ratio is not None else "t",
         design=data.design.to_attrs(),
         greater_is_better=data.design.greater_is_better,
         models=data.ranked_names,

@@ -50,6 +50,11 @@ class Design:
         Whether column ``k`` of every model comes from the same split (CV
         splits, True) or the columns are independent runs such as random
         seeds (False: a runs frame, compared by the unpaired tests only).
+    time_ordered : bool
+        Whether the splits are expanding or sliding windows over time
+        (``TimeSeriesSplit``): the training sets grow, so no single
+        test/train ratio describes them and the Nadeau–Bengio correction does
+        not apply.
     """
 
     test_train_ratio: float | None = None
@@ -59,6 +64,7 @@ class Design:
     greater_is_better: bool = True
     n_repeats: int | None = None
     paired: bool = True
+    time_ordered: bool = False
 
     @property
     def repeated(self) -> bool:
@@ -141,19 +147,28 @@ def explicit_splits_design(splits: list, source: str) -> Design:
     )
 
 
-def design_from_cv(cv: Any) -> Design:
+def design_from_cv(cv: Any, n_samples: int | None = None) -> Design:
     """Design of a scikit-learn ``cv`` argument (duck-typed; scikit-learn is not imported).
 
     Supports an int ``k`` (k-fold), KFold, StratifiedKFold, GroupKFold,
     StratifiedGroupKFold, RepeatedKFold, RepeatedStratifiedKFold, ShuffleSplit,
     StratifiedShuffleSplit (fractional sizes), and an explicit list of
-    ``(train, test)`` index arrays. Anything else raises ``ValueError`` pointing
-    to ``test_size=``.
+    ``(train, test)`` index arrays; and the splitters whose ratio is not fixed:
+    ``TimeSeriesSplit`` (a time-ordered design, ratio unknown: its windows
+    grow), ``LeaveOneOut`` (ratio ``1/(n − 1)`` when ``n_samples`` is given,
+    else unknown) and ``PredefinedSplit`` (sizes measured on its
+    ``test_fold``). Anything else raises ``ValueError`` pointing to
+    ``test_size=``.
 
     Examples
     --------
     >>> design_from_cv(10).test_train_ratio == 1 / 9
     True
+    >>> from sklearn.model_selection import LeaveOneOut, TimeSeriesSplit
+    >>> design_from_cv(TimeSeriesSplit(5)).time_ordered
+    True
+    >>> design_from_cv(LeaveOneOut(), n_samples=41).test_train_ratio
+    0.025
     """
     if isinstance(cv, bool):
         msg = f"`cv` must be an int, a scikit-learn splitter or a list of splits; got {cv!r}."
@@ -171,11 +186,61 @@ def design_from_cv(cv: Any) -> Design:
         return _shuffle_design(cv, f"cv={kind}(test_size={cv.test_size!r})")
     if isinstance(cv, list | tuple):
         return explicit_splits_design(list(cv), f"cv=<{len(cv)} explicit splits>")
+    if kind == "TimeSeriesSplit":
+        source = f"cv=TimeSeriesSplit(n_splits={cv.n_splits})"
+        return Design(source=source, n_repeats=1, time_ordered=True)
+    if kind == "LeaveOneOut":
+        if n_samples is None:
+            return Design(source="cv=LeaveOneOut()", n_repeats=1)
+        if n_samples < 3:
+            msg = f"`cv`: LeaveOneOut on {n_samples} samples leaves too few to train on."
+            raise ValueError(msg)
+        return Design(
+            test_train_ratio=1.0 / (n_samples - 1),
+            n_train=float(n_samples - 1),
+            n_test=1.0,
+            source=f"cv=LeaveOneOut() on {n_samples} samples",
+            n_repeats=1,
+        )
+    if kind == "PredefinedSplit":
+        splits = list(cv.split())
+        return explicit_splits_design(splits, f"cv=PredefinedSplit(<{len(splits)} folds>)")
     msg = (
         f"`cv`: cannot tell the test/train size ratio of {kind}. Pass `test_size=` "
         "(the fraction of the data in each test split) or `n_train=` and `n_test=` instead."
     )
     raise ValueError(msg)
+
+
+def splitter_design(
+    cv: Any,
+    *,
+    n_samples: int | None = None,
+    test_size: float | None = None,
+    n_train: int | None = None,
+    n_test: int | None = None,
+) -> Design:
+    """Design of the splitter of a search or an experiment, with the ratio given by keywords.
+
+    ``test_size=`` or ``n_train=``/``n_test=`` supply the ratio (they win over
+    what the splitter says, and let an unsupported splitter through); the
+    splitter still says whether the design is time-ordered and repeated.
+    """
+    given = design_from_keywords(test_size=test_size, n_train=n_train, n_test=n_test)
+    try:
+        design = design_from_cv(cv, n_samples=n_samples)
+    except ValueError:
+        if given is None:
+            raise
+        return given
+    if given is None:
+        return design
+    return replace(
+        given,
+        source=f"{design.source}, {given.source}",
+        n_repeats=design.n_repeats,
+        time_ordered=design.time_ordered,
+    )
 
 
 def design_from_keywords(
@@ -250,7 +315,22 @@ def resolve_design(stored: dict[str, Any] | None = None, **keywords: Any) -> Des
 
 
 def require_ratio(design: Design, method: str) -> float:
-    """The design's test/train ratio, or a ValueError saying which keyword to pass."""
+    """The design's test/train ratio, or a ValueError saying which keyword to pass.
+
+    A time-ordered design is refused whatever its ratio: expanding windows
+    have no Nadeau–Bengio correction.
+    """
+    if design.time_ordered:
+        msg = (
+            f"`{method}` corrects for training sets that overlap by a fixed share "
+            f"(Nadeau-Bengio), but these scores come from time-ordered splits "
+            f"({design.source}): expanding windows train on ever more data, so there is "
+            "no such correction and the fold scores are not exchangeable. Compare the "
+            "forecasts instead: `pdcompare.cv_predictions(models, X, y, cv=...)` gives the "
+            "out-of-sample predictions of the test windows, in time order, and "
+            "`preds.cmp.diebold_mariano()` (or `preds.cmp.confidence_set()`) tests them."
+        )
+        raise ValueError(msg)
     if design.test_train_ratio is None:
         msg = (
             f"`{method}` needs the cross-validation design to correct for overlapping "

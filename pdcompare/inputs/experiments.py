@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare.inputs.attrs import with_attrs
-from pdcompare.inputs.design import Design, design_from_cv, explicit_splits_design
+from pdcompare.inputs.design import Design, explicit_splits_design, splitter_design
 
 #: ``method`` values of :func:`cv_predictions`.
 PREDICTION_METHODS = ("predict", "predict_proba", "decision_function")
@@ -138,6 +138,9 @@ def cv_scores(
     scoring: Any = None,
     groups: Any = None,
     n_jobs: int | None = None,
+    test_size: float | None = None,
+    n_train: int | None = None,
+    n_test: int | None = None,
 ) -> pd.DataFrame | dict[str, pd.DataFrame]:
     """Cross-validate every estimator on the same splits: the paired experiment.
 
@@ -165,6 +168,12 @@ def cv_scores(
     n_jobs : int, optional
         Workers of the one ``joblib.Parallel`` (None: one, unless a
         ``joblib.parallel_config`` says otherwise; -1: all).
+    test_size : float, optional
+        Fraction of the data in each test split, to record instead of the
+        ratio measured on the splits (and the way to run a splitter that
+        pdcompare cannot read).
+    n_train, n_test : int, optional
+        Training and test set sizes, together: the same, as counts.
 
     Returns
     -------
@@ -174,7 +183,10 @@ def cv_scores(
         dict ``{metric: scores frame}`` for a multi-metric ``scoring``. A fit
         that fails scores NaN with a warning naming the model and split
         (scikit-learn's ``error_score=np.nan``); when every fit fails, a
-        ValueError carries the first error.
+        ValueError carries the first error. A ``TimeSeriesSplit`` gives a
+        time-ordered design, which ``corrected_ttest`` and ``bayes`` refuse
+        (compare :func:`cv_predictions` of the same splitter with
+        ``diebold_mariano``); ``LeaveOneOut`` the ratio ``1/(n − 1)``.
 
     See Also
     --------
@@ -203,7 +215,11 @@ def cv_scores(
     """
     sk = _sklearn()
     estimators = _check_estimators(estimators)
-    design_from_cv(cv)  # reject splitters whose design is unknowable before fitting anything
+    # Reject splitters whose design is unknowable before fitting anything.
+    n_samples = len(X) if hasattr(X, "__len__") else None
+    known = splitter_design(
+        cv, n_samples=n_samples, test_size=test_size, n_train=n_train, n_test=n_test
+    )
     names = _scoring_names(scoring)
     metrics = (
         [scoring]
@@ -235,7 +251,16 @@ def cv_scores(
         raise ValueError(msg)
     _warn_failures(failures, k)
     design = explicit_splits_design(splits, "")
-    design = Design(**{**design.to_attrs(), "source": design_from_cv(cv).source})
+    if test_size is not None or n_train is not None:
+        design = known  # the ratio the caller gave
+    else:
+        design = Design(
+            **{
+                **design.to_attrs(),
+                "source": known.source,
+                "time_ordered": known.time_ordered,
+            }
+        )
     index = pd.Index(list(estimators), name="model")
     columns = pd.Index([f"split{s}" for s in range(k)], name="split")
     frames = [
@@ -246,10 +271,16 @@ def cv_scores(
     return frames[0] if names is None else dict(zip(names, frames, strict=True))
 
 
-def _check_partition(splits: list, n_rows: int, cv: Any) -> np.ndarray:
-    """The test indices in split order, after checking that they cover every row once."""
+def _check_partition(splits: list, n_rows: int, cv: Any, time_ordered: bool) -> np.ndarray:
+    """The test indices in split order, after checking that they cover every row once.
+
+    Time-ordered splits test each row at most once and never the first
+    window: their rows are the tested ones.
+    """
     tested = np.concatenate([test for _, test in splits])
     counts = np.bincount(tested, minlength=n_rows)
+    if time_ordered and counts.max() <= 1:
+        return tested
     if tested.size != n_rows or not (counts == 1).all():
         if counts.max() > 1:
             problem = f"tests some rows {int(counts.max())} times"
@@ -302,7 +333,10 @@ def cv_predictions(
         Data and target.
     cv : int or scikit-learn splitter
         A splitter that tests every row exactly once (k-fold, stratified or
-        group k-fold); repeated and shuffle-split splitters are refused.
+        group k-fold), or a ``TimeSeriesSplit``, whose test windows follow
+        each other: the frame then holds the rows of the test windows only,
+        in time order, the input of :func:`diebold_mariano`. Repeated and
+        shuffle-split splitters are refused.
     method : {"predict", "predict_proba", "decision_function"}, default "predict"
         Labels, or the positive-class probability or decision value of a
         binary problem (a multiclass problem is refused: one column per model).
@@ -313,7 +347,10 @@ def cv_predictions(
     -------
     pandas.DataFrame
         The truth column ``y``, then one column per model; rows in the data's
-        order, indexed like ``X`` when it is a DataFrame.
+        order, indexed like ``X`` when it is a DataFrame. With a
+        ``TimeSeriesSplit``, only the tested rows, indexed by their position
+        in the data (or ``X``'s index), with the time-ordered design in
+        ``attrs["pdcompare"]["design"]``.
 
     See Also
     --------
@@ -351,7 +388,8 @@ def cv_predictions(
         raise ValueError(msg)
     splits = _splits(sk, estimators, X, y, cv, None)
     n_rows = len(y)
-    tested = _check_partition(splits, n_rows, cv)
+    time_ordered = type(cv).__name__ == "TimeSeriesSplit"
+    tested = _check_partition(splits, n_rows, cv, time_ordered)
     delayed = sk["delayed"]
     results = sk["Parallel"](n_jobs=n_jobs)(
         delayed(_fit_and_predict)(sk, estimator, X, y, train, test, method)
@@ -377,4 +415,13 @@ def cv_predictions(
         out[tested] = np.concatenate(blocks)
         columns[name] = out
     index = X.index if isinstance(X, pd.DataFrame) else None
-    return pd.DataFrame(columns, index=index)
+    if not time_ordered:
+        return pd.DataFrame(columns, index=index)
+    # Only the test windows, in time order (their rows are increasing).
+    rows = np.sort(tested)
+    columns = {name: np.asarray(values)[rows] for name, values in columns.items()}
+    if isinstance(y, pd.Series):
+        columns["y"] = y.array[rows]
+    index = index[rows] if index is not None else pd.Index(rows)
+    design = splitter_design(cv)
+    return with_attrs(pd.DataFrame(columns, index=index), {"design": design.to_attrs()})

@@ -88,7 +88,8 @@ def _refuse_other_kinds(frame: pd.DataFrame) -> None:
             "This frame has a truth column 'y': it looks like a predictions frame (one row per "
             "test sample, one column of predictions per model), not a scores frame (one row "
             "per model, one column per CV split). Compare predictions with "
-            f"{', '.join(PREDICTION_TESTS)}."
+            f"{', '.join(PREDICTION_TESTS)}; forecasts in time order with diebold_mariano "
+            "and confidence_set."
         )
         raise ValueError(msg)
     if isinstance(frame.index, pd.RangeIndex) and not any(

@@ -9,7 +9,7 @@ import pandas as pd
 
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.cv_results import cv_results_to_scores
-from pdcompare.inputs.design import design_from_cv
+from pdcompare.inputs.design import splitter_design
 
 
 def from_search(
@@ -18,6 +18,9 @@ def from_search(
     metric: str | None = None,
     names: Callable[[dict], str] | Sequence[str] | None = None,
     iteration: int | None = None,
+    test_size: float | None = None,
+    n_train: int | None = None,
+    n_test: int | None = None,
 ) -> pd.DataFrame:
     """Scores frame of a fitted scikit-learn search, with its CV design attached.
 
@@ -34,6 +37,12 @@ def from_search(
         The iteration of a successive-halving search to compare: by default
         the last with at least two candidates. Candidates of different
         iterations were fitted on different resources and are never paired.
+    test_size : float, optional
+        Fraction of the data in each test split: supplies the test/train
+        ratio for a splitter that does not fix it (``PredefinedSplit`` with
+        folds of unknown size, any splitter pdcompare cannot read).
+    n_train, n_test : int, optional
+        Training and test set sizes, together: the same, as counts.
 
     Returns
     -------
@@ -43,6 +52,16 @@ def from_search(
         ``attrs["pdcompare"]["design"]``, each model's parameters in
         ``attrs["pdcompare"]["params"]`` and its row of ``cv_results_`` in
         ``attrs["pdcompare"]["rows"]``.
+
+    Notes
+    -----
+    Splitters whose test/train ratio is not fixed load too: a
+    ``TimeSeriesSplit`` search gives a *time-ordered* design (its expanding
+    windows have no Nadeau–Bengio correction, so ``corrected_ttest`` and
+    ``bayes`` refuse it and point to :func:`diebold_mariano` on the
+    out-of-sample predictions); ``LeaveOneOut`` gives the ratio ``1/(n − 1)``
+    with ``n`` the number of splits; ``PredefinedSplit`` the mean sizes of
+    its folds.
 
     Examples
     --------
@@ -67,5 +86,11 @@ def from_search(
     frame = pd.DataFrame(search.cv_results_)
     scores = cv_results_to_scores(frame, metric=metric, names=names, iteration=iteration)
     cv = getattr(search, "cv", None)
-    design = design_from_cv(5 if cv is None else cv)
+    design = splitter_design(
+        5 if cv is None else cv,
+        n_samples=scores.shape[1],  # LeaveOneOut: one split per sample
+        test_size=test_size,
+        n_train=n_train,
+        n_test=n_test,
+    )
     return with_attrs(scores, {**pdcompare_attrs(scores), "design": design.to_attrs()})

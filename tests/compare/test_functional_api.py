@@ -28,6 +28,13 @@ def _predictions():
     return pd.DataFrame({"y": y, "forest": noisy(0.9), "tree": noisy(0.8), "knn": noisy(0.7)})
 
 
+def _forecasts():
+    rng = np.random.default_rng(6)
+    y = np.cumsum(rng.normal(size=120))
+    forecasts = {"ar": y + rng.normal(0, 1, 120), "ma": y + rng.normal(0, 1.2, 120)}
+    return pd.DataFrame({"y": y, **forecasts})
+
+
 def _benchmark():
     rng = np.random.default_rng(5)
     columns = pd.MultiIndex.from_product(
@@ -65,6 +72,8 @@ FRAME_CALLS = {
     "welch_ttest": (PLAIN.cmp.set_design(paired=False), (), {}),
     "mannwhitney": (PLAIN.cmp.set_design(paired=False), ("rbf",), {}),
     "aso": (PLAIN.cmp.set_design(paired=False), (), {"random_state": 0, "n_bootstrap": 50}),
+    "diebold_mariano": (_forecasts(), (), {"h": 2}),
+    "confidence_set": (_forecasts(), (), {"random_state": 0, "n_resamples": 200}),
 }
 
 PUBLIC = [*FRAME_CALLS, "matrix", "posterior", "plot", "style", "report"]
