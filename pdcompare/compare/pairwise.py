@@ -26,6 +26,15 @@ TEST_FUNCTIONS = {
 #: The tests ``pairwise(test=...)`` runs on every pair of a scores frame.
 PAIRWISE_TESTS = tuple(TEST_FUNCTIONS)
 
+#: The tests of one pair on a predictions frame (truth column and one column per model).
+PREDICTION_PAIR_TESTS = (
+    "mcnemar",
+    "proportions_ztest",
+    "bootstrap_diff",
+    "delong",
+    "permutation_test",
+)
+
 #: The mean-rank tests, on benchmark frames only.
 RANK_TESTS = ("nemenyi", "conover")
 
@@ -50,7 +59,9 @@ def pairwise(
         on a scores frame), "ttest", "wilcoxon" (the default on a benchmark
         frame), "sign_test", "bayes", "ttest_5x2cv", "ftest_5x2cv" (the last
         two on 5x2cv scores only), and on a benchmark frame the mean-rank
-        tests "nemenyi" and "conover".
+        tests "nemenyi" and "conover". On a predictions frame (a truth column
+        ``y``) there is no default: "mcnemar", "proportions_ztest",
+        "bootstrap_diff", "delong" or "permutation_test".
     correction : str or None, default "default"
         Multiple-testing correction over all pairs: a statsmodels
         ``multipletests`` method or alias, "shaffer", or None. "default" is
@@ -88,6 +99,8 @@ def pairwise(
     """
     from pdcompare.inputs.benchmark import is_benchmark
 
+    if scores.columns.nlevels == 1 and options.get("y", "y") in scores.columns:
+        return _prediction_pairwise(scores, test, correction, alpha, options)
     benchmark = is_benchmark(scores)
     if test is None:
         test = "wilcoxon" if benchmark else "corrected_ttest"
@@ -110,6 +123,49 @@ def pairwise(
     if test == "bayes":
         return function(scores, ALL_PAIRS, alpha=alpha, **options)
     return function(scores, ALL_PAIRS, correction=correction, alpha=alpha, **options)
+
+
+def _prediction_test(test: str):
+    """The function of a test of one pair on a predictions frame."""
+    from pdcompare.compare import auc, bootstrap, permutation, predictions
+
+    functions = {
+        "mcnemar": predictions.mcnemar,
+        "proportions_ztest": predictions.proportions_ztest,
+        "bootstrap_diff": bootstrap.bootstrap_diff,
+        "delong": auc.delong,
+        "permutation_test": permutation.permutation_test,
+    }
+    return functions[test]
+
+
+def _prediction_pairwise(
+    frame: pd.DataFrame, test: str | None, correction: Any, alpha: float, options: dict
+) -> pd.DataFrame:
+    """Every pair of a predictions frame with one of its tests (no default: labels or scores)."""
+    if test is None:
+        msg = (
+            f"This frame has a truth column {options.get('y', 'y')!r}: it is a predictions "
+            "frame (one row per test sample, one column per model). Pass `test=`, one of "
+            f"{', '.join(map(repr, PREDICTION_PAIR_TESTS))} ('delong' for "
+            "scores such as probabilities, 'mcnemar' for predicted labels)."
+        )
+        raise ValueError(msg)
+    check_option("test", test, PREDICTION_PAIR_TESTS)
+    for keyword in ("a", "b"):
+        if keyword in options:
+            msg = (
+                f"`pairwise` compares every pair and takes no `{keyword}`; call "
+                f"`df.cmp.{test}({keyword}=...)` to compare chosen models."
+            )
+            raise TypeError(msg)
+    if correction == "default":
+        correction = "holm"
+    # McNemar's `correction` is its continuity correction; its multiple-testing one is p_adjust.
+    keyword = "p_adjust" if test == "mcnemar" else "correction"
+    return _prediction_test(test)(
+        frame, ALL_PAIRS, **{keyword: correction}, alpha=alpha, **options
+    )
 
 
 def matrix(result: pd.DataFrame, value: str = "pvalue_adj") -> pd.DataFrame:

@@ -28,6 +28,12 @@ def _predictions():
     return pd.DataFrame({"y": y, "forest": noisy(0.9), "tree": noisy(0.8), "knn": noisy(0.7)})
 
 
+def _score_predictions():
+    rng = np.random.default_rng(6)
+    y = rng.integers(0, 2, 120)
+    return pd.DataFrame({"y": y, "forest": y + rng.normal(0, 0.8, 120), "knn": rng.random(120)})
+
+
 def _benchmark():
     rng = np.random.default_rng(5)
     columns = pd.MultiIndex.from_product(
@@ -60,6 +66,9 @@ FRAME_CALLS = {
     "friedman": (_benchmark(), (), {}),
     "per_dataset": (_benchmark(), ("corrected_ttest",), {"cv": 3}),
     "random_effects": (_benchmark(), (), {"cv": 3, "method": "pm"}),
+    "auc_ci": (_score_predictions(), (), {"ci": 0.9}),
+    "delong": (_score_predictions(), (), {}),
+    "permutation_test": (_predictions(), (), {"random_state": 0, "n_resamples": 199}),
 }
 
 PUBLIC = [*FRAME_CALLS, "matrix", "posterior", "plot", "style", "report"]
