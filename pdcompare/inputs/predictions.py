@@ -172,6 +172,81 @@ def _model_columns(frame: pd.DataFrame, y: Hashable, models: Sequence[Hashable] 
     return model_columns
 
 
+#: Bytes of stacked labels per block of model columns (at least one column a block).
+_BLOCK_BYTES = 2**24
+
+
+@dataclass(frozen=True)
+class LabelBlocks:
+    """A predictions frame of labels, read a few model columns at a time.
+
+    The tests that count correct predictions need, per model, only whether
+    each prediction equals the truth: reading the label columns in blocks
+    keeps the comparable copy of the labels at the size of a block, not of
+    the whole frame (a frame of 1e7 rows x 20 models of int64 labels would
+    otherwise be copied whole, 1.6 GB, on top of the input).
+
+    Attributes
+    ----------
+    names : pd.Index
+        Model names.
+    weights : np.ndarray or None
+        Row weights of a :class:`WeightedPredictions`, else None.
+    blocks : list of (slice, callable)
+        The model positions of each block and a function returning its
+        ``(y_true, y_pred, missing)`` as :func:`predictions_data` with
+        ``as_codes=True`` gives them for those models.
+    """
+
+    names: pd.Index
+    weights: np.ndarray | None
+    blocks: list
+
+
+def label_blocks(
+    frame: pd.DataFrame,
+    y: Hashable = "y",
+    models: Sequence[Hashable] | None = None,
+    *,
+    labels_for: str,
+) -> LabelBlocks:
+    """The label columns of a predictions frame in blocks, comparable with the truth.
+
+    Each block's arrays are those of ``predictions_data(..., as_codes=True)``
+    restricted to its models; columns of non-integer numbers are refused
+    for the test ``labels_for`` first.
+    """
+    weights = None
+    if isinstance(frame, WeightedPredictions):
+        frame, weights = frame.frame, np.asarray(frame.weights, dtype=np.int64)
+    model_columns = _model_columns(frame, y, models)
+    refuse_probabilities(frame, [y, *model_columns], labels_for)
+    width = max(1, _BLOCK_BYTES // (8 * max(len(frame), 1)))
+    truth = frame[y]
+    truth_missing = truth.isna().to_numpy()
+
+    def block(columns: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        series = [frame[c] for c in columns]
+        # Column-major, as the stacked labels: numpy then runs each comparison and
+        # reduction along whole columns (mixed layouts iterate rows of a few entries).
+        missing = np.empty((len(truth_missing), len(series) + 1), dtype=bool, order="F")
+        missing[:, 0] = truth_missing
+        for k, values in enumerate(series, start=1):
+            missing[:, k] = values.isna().to_numpy()
+        coded = _comparable_labels(truth, series)
+        if coded is not None:
+            return coded[0], coded[1], missing
+        labels = [_labels(s) for s in series]
+        dtype = labels[0].dtype if len({c.dtype for c in labels}) == 1 else object
+        return _labels(truth), _stack(labels, dtype), missing
+
+    blocks = []
+    for start in range(0, len(model_columns), width):
+        chosen = model_columns[start : start + width]
+        blocks.append((slice(start, start + len(chosen)), lambda c=chosen: block(c)))
+    return LabelBlocks(names=pd.Index(model_columns), weights=weights, blocks=blocks)
+
+
 def _stack(columns: list[np.ndarray], dtype) -> np.ndarray:
     """Columns side by side, each contiguous in memory (Fortran order).
 
