@@ -24,6 +24,7 @@ Every method is also a function of the frame:
 
 from pdcompare import accessor as _accessor  # noqa: F401  (registers DataFrame.cmp)
 from pdcompare._validation import PdcompareWarning
+from pdcompare.compare.auc import auc_ci, delong
 from pdcompare.compare.bayes import bayes, posterior
 from pdcompare.compare.bootstrap import accuracy_ci, bootstrap, bootstrap_diff
 from pdcompare.compare.datasets import friedman
@@ -35,6 +36,7 @@ from pdcompare.compare.meta import random_effects
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
 from pdcompare.compare.per_dataset import per_dataset
+from pdcompare.compare.permutation import permutation_test
 from pdcompare.compare.predictions import cochrans_q, mcnemar, proportions_ztest
 from pdcompare.compare.select import refit_rule, select
 from pdcompare.compare.summary import scores, set_design, summary
@@ -50,6 +52,7 @@ __all__ = [
     "PdcompareWarning",
     "accuracy_ci",
     "aso",
+    "auc_ci",
     "bayes",
     "bootstrap",
     "bootstrap_diff",
@@ -59,6 +62,7 @@ __all__ = [
     "cv_predictions",
     "cv_scores",
     "datasets",
+    "delong",
     "diebold_mariano",
     "effect_size",
     "equivalence",
@@ -72,6 +76,7 @@ __all__ = [
     "means",
     "pairwise",
     "per_dataset",
+    "permutation_test",
     "plot",
     "posterior",
     "proportions_ztest",

@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from pdcompare.compare.auc import auc_ci, delong
 from pdcompare.compare.bayes import bayes, posterior
 from pdcompare.compare.bootstrap import accuracy_ci, bootstrap, bootstrap_diff
 from pdcompare.compare.datasets import friedman
@@ -28,6 +29,7 @@ from pdcompare.compare.meta import random_effects
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
 from pdcompare.compare.per_dataset import per_dataset
+from pdcompare.compare.permutation import permutation_test
 from pdcompare.compare.predictions import cochrans_q, mcnemar, proportions_ztest
 from pdcompare.compare.select import select
 from pdcompare.compare.summary import scores, set_design, summary
@@ -128,6 +130,9 @@ class CompareAccessor:
     bootstrap = _method(bootstrap)
     accuracy_ci = _method(accuracy_ci)
     bootstrap_diff = _method(bootstrap_diff)
+    auc_ci = _method(auc_ci)
+    delong = _method(delong)
+    permutation_test = _method(permutation_test)
 
     # forecasts on a time-ordered predictions frame
     diebold_mariano = _method(diebold_mariano)

@@ -59,6 +59,10 @@ __all__ = ["DaskCompareAccessor", "distinct_rows"]
 #: The methods of the pandas accessor that dask frames offer: every test of a predictions frame.
 DASK_METHODS = PREDICTION_TESTS
 
+#: Tests of a predictions frame that need its rows themselves (continuous scores have as
+#: many distinct rows as rows): on a dask frame they say to compute it first.
+_EVERY_ROW = ("auc_ci", "delong", "permutation_test")
+
 
 def distinct_rows(frame: dd.DataFrame, columns: Sequence[Hashable]) -> WeightedPredictions:
     """The distinct rows of some columns of a dask frame and how many samples show each.
@@ -191,6 +195,13 @@ class DaskCompareAccessor:
     def __getattr__(self, name: str):
         if name.startswith("_"):
             raise AttributeError(name)
+        if name in _EVERY_ROW:
+            msg = (
+                f"`{name}` needs every row of the frame (a sort of every model's scores, or "
+                "swaps of its rows), not counts of distinct rows: call `.compute()` first "
+                f"and use `df.compute().cmp.{name}(...)`."
+            )
+            raise AttributeError(msg)
         msg = (
             f"`{name}` is not offered on a dask frame: there `cmp` has the prediction tests "
             f"{', '.join(DASK_METHODS)}. Scores frames are small: call `.compute()` first "

@@ -78,7 +78,9 @@ API_SECTIONS = [
     ),
     (
         "Tests on a predictions frame",
-        "One row per test sample: the truth column and one column of predictions per model.",
+        "One row per test sample: the truth column and one column of predictions per model "
+        "(labels, or scores of a binary problem for ``delong``, ``auc_ci`` and the scores "
+        "of probabilities).",
         [
             "mcnemar",
             "cochrans_q",
@@ -86,6 +88,9 @@ API_SECTIONS = [
             "bootstrap",
             "bootstrap_diff",
             "accuracy_ci",
+            "auc_ci",
+            "delong",
+            "permutation_test",
         ],
     ),
     (

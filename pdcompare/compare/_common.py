@@ -133,7 +133,7 @@ def warn_overlapping_splits(data: Any, test: str) -> None:
     null hypothesis about half the time at alpha 0.05 (the validity study in
     the documentation); on a single k-fold they keep their level.
     """
-    if test not in ("ttest", "wilcoxon", "sign_test") or data.across_datasets:
+    if test not in ("ttest", "wilcoxon", "sign_test", "permutation_test") or data.across_datasets:
         return
     design = data.design
     if design.repeated:

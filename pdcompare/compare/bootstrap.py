@@ -65,6 +65,18 @@ def _prediction_arrays(
     return data.names, data.y_true, data.y_pred, valid, data.weights
 
 
+def score_metric_arrays(predictions, y, nan_policy, involved=None, *, test):
+    """As :func:`_prediction_arrays` for a score read from probabilities or decision values.
+
+    The truth is binary and becomes 0/1 (1 for the larger class); text,
+    boolean and categorical model columns are refused.
+    """
+    from pdcompare.compare.auc import score_arrays
+
+    data, scores, positive, valid = score_arrays(predictions, y, None, nan_policy, test, involved)
+    return data.names, positive.astype(float), scores, valid, None
+
+
 def _distribution(predictions, y, nan_policy, metric, n_resamples, rng, involved=None, *, test):
     """Model names and the paired bootstrap distribution, after the missing-value policy.
 
@@ -73,10 +85,15 @@ def _distribution(predictions, y, nan_policy, metric, n_resamples, rng, involved
     """
     from pdcompare.stats.bootstrap import paired_bootstrap
 
-    labels_for = test if metric.count_based else None
-    names, y_true, y_pred, valid, weights = _prediction_arrays(
-        predictions, y, nan_policy, involved, labels_for=labels_for
-    )
+    if metric.on_scores:
+        names, y_true, y_pred, valid, weights = score_metric_arrays(
+            predictions, y, nan_policy, involved, test=test
+        )
+    else:
+        labels_for = test if metric.count_based else None
+        names, y_true, y_pred, valid, weights = _prediction_arrays(
+            predictions, y, nan_policy, involved, labels_for=labels_for
+        )
     distribution = paired_bootstrap(
         y_true,
         y_pred,

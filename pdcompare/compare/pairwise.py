@@ -28,7 +28,6 @@ TEST_FUNCTIONS = {
     "welch_ttest": unpaired.welch_ttest,
     "mannwhitney": unpaired.mannwhitney,
     "aso": unpaired.aso,
-    "diebold_mariano": forecast.diebold_mariano,
 }
 
 #: The tests ``pairwise(test=...)`` runs on every pair of a scores frame.
@@ -44,6 +43,16 @@ EQUIVALENCE_PARTNERS = {
     "pvalue_low": "pvalue_high",
     "pvalue_high": "pvalue_low",
 }
+
+#: The tests of one pair on a predictions frame (truth column and one column per model).
+PREDICTION_PAIR_TESTS = (
+    "mcnemar",
+    "proportions_ztest",
+    "bootstrap_diff",
+    "delong",
+    "permutation_test",
+    "diebold_mariano",
+)
 
 #: The mean-rank tests, on benchmark frames only.
 RANK_TESTS = ("nemenyi", "conover")
@@ -73,8 +82,10 @@ def pairwise(
         "effect_size" (every pair's effect size, no p-value and no
         correction), and on a benchmark frame the mean-rank tests "nemenyi"
         and "conover". The unpaired tests "welch_ttest", "mannwhitney" and
-        "aso" compare runs frames (and any other frame); on a time-ordered
-        predictions frame "diebold_mariano" (best = lowest mean loss).
+        "aso" compare runs frames (and any other frame). On a predictions
+        frame (a truth column ``y``) there is no default: "mcnemar",
+        "proportions_ztest", "bootstrap_diff", "delong", "permutation_test",
+        or on a time-ordered one "diebold_mariano" (best = lowest mean loss).
     correction : str or None, default "default"
         Multiple-testing correction over all pairs: a statsmodels
         ``multipletests`` method or alias, "shaffer", or None. "default" is
@@ -115,6 +126,8 @@ def pairwise(
     """
     from pdcompare.inputs.benchmark import is_benchmark
 
+    if scores.columns.nlevels == 1 and options.get("y", "y") in scores.columns:
+        return _prediction_pairwise(scores, test, correction, alpha, options)
     benchmark = is_benchmark(scores)
     if test is None:
         runs = (stored_attr(scores, "design") or {}).get("paired") is False
@@ -149,6 +162,50 @@ def pairwise(
     if test == "aso":  # no alpha: `tau` and `confidence_level` decide
         return function(scores, ALL_PAIRS, correction=correction, **options)
     return function(scores, ALL_PAIRS, correction=correction, alpha=alpha, **options)
+
+
+def _prediction_test(test: str):
+    """The function of a test of one pair on a predictions frame."""
+    from pdcompare.compare import auc, bootstrap, permutation, predictions
+
+    functions = {
+        "mcnemar": predictions.mcnemar,
+        "proportions_ztest": predictions.proportions_ztest,
+        "bootstrap_diff": bootstrap.bootstrap_diff,
+        "delong": auc.delong,
+        "permutation_test": permutation.permutation_test,
+        "diebold_mariano": forecast.diebold_mariano,
+    }
+    return functions[test]
+
+
+def _prediction_pairwise(
+    frame: pd.DataFrame, test: str | None, correction: Any, alpha: float, options: dict
+) -> pd.DataFrame:
+    """Every pair of a predictions frame with one of its tests (no default: labels or scores)."""
+    if test is None:
+        msg = (
+            f"This frame has a truth column {options.get('y', 'y')!r}: it is a predictions "
+            "frame (one row per test sample, one column per model). Pass `test=`, one of "
+            f"{', '.join(map(repr, PREDICTION_PAIR_TESTS))} ('delong' for "
+            "scores such as probabilities, 'mcnemar' for predicted labels)."
+        )
+        raise ValueError(msg)
+    check_option("test", test, PREDICTION_PAIR_TESTS)
+    for keyword in ("a", "b"):
+        if keyword in options:
+            msg = (
+                f"`pairwise` compares every pair and takes no `{keyword}`; call "
+                f"`df.cmp.{test}({keyword}=...)` to compare chosen models."
+            )
+            raise TypeError(msg)
+    if correction == "default":
+        correction = "holm"
+    # McNemar's `correction` is its continuity correction; its multiple-testing one is p_adjust.
+    keyword = "p_adjust" if test == "mcnemar" else "correction"
+    return _prediction_test(test)(
+        frame, ALL_PAIRS, **{keyword: correction}, alpha=alpha, **options
+    )
 
 
 def matrix(

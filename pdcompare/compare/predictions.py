@@ -12,7 +12,7 @@ from pdcompare import results
 from pdcompare._validation import NAN_POLICIES, apply_nan_policy, check_option, warn
 from pdcompare.compare._common import check_test_options, raw_alternative, warn_pairs
 from pdcompare.inputs.attrs import with_attrs
-from pdcompare.inputs.predictions import predictions_data
+from pdcompare.inputs.predictions import label_blocks
 from pdcompare.inputs.scores import select_pairs
 
 
@@ -26,10 +26,22 @@ def _predictions(predictions: pd.DataFrame, y: Any, models: Any, nan_policy: str
     from pdcompare.stats.predictions import correctness
 
     check_option("nan_policy", nan_policy, NAN_POLICIES)
-    data = predictions_data(predictions, y=y, models=models, as_codes=True, labels_for=test)
-    correct, valid = correctness(data.y_true, data.y_pred, data.missing)
-    truth_missing = bool(data.missing[:, 0].any())
-    model_missing = data.missing[:, 1:].any(axis=0)
+    data = label_blocks(predictions, y=y, models=models, labels_for=test)
+    n_models = len(data.names)
+    correct = valid = None
+    model_missing = np.zeros(n_models, dtype=bool)
+    truth_missing = False
+    for columns, read in data.blocks:  # a few label columns at a time: no copy of them all
+        y_true, y_pred, missing = read()
+        right, usable = correctness(y_true, y_pred, missing)
+        if correct is None:
+            # Model-major (Fortran) order: each model's bits are packed without a copy.
+            correct = np.empty((right.shape[0], n_models), dtype=bool, order="F")
+            valid = np.empty((right.shape[0], n_models), dtype=bool, order="F")
+        correct[:, columns], valid[:, columns] = right, usable
+        model_missing[columns] = missing[:, 1:].any(axis=0)
+        truth_missing = bool(missing[:, 0].any())
+        del y_true, y_pred, missing, right, usable  # one block alive at a time
     columns = ([y] if truth_missing else []) + list(data.names[model_missing])
     incomplete = np.zeros(len(data.names), dtype=bool)
     if columns:

@@ -321,9 +321,11 @@ def cv_predictions(
 ) -> pd.DataFrame:
     """Out-of-fold predictions of every estimator on the same splits: a predictions frame.
 
-    The input of McNemar's test, Cochran's Q and the bootstrap. Needs
-    scikit-learn. The splits are drawn once and every (model, split) fit is
-    one task of a single ``joblib.Parallel``, as in :func:`cv_scores`.
+    The input of McNemar's test, Cochran's Q and the bootstrap; with
+    ``method="predict_proba"`` (or ``"decision_function"``) of :func:`delong`,
+    :func:`auc_ci` and the scores of probabilities. Needs scikit-learn. The
+    splits are drawn once and every (model, split) fit is one task of a single
+    ``joblib.Parallel``, as in :func:`cv_scores`.
 
     Parameters
     ----------

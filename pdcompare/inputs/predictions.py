@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -109,31 +110,7 @@ def predictions_data(
     weights = None
     if isinstance(frame, WeightedPredictions):
         frame, weights = frame.frame, np.asarray(frame.weights, dtype=np.int64)
-    if frame.shape[0] == 0:
-        msg = "The predictions frame is empty; it needs one row per test sample."
-        raise ValueError(msg)
-    if y not in frame.columns:
-        shown = ", ".join(repr(c) for c in list(frame.columns)[:10])
-        msg = (
-            f"`y`: the predictions frame has no truth column {y!r}; its columns are "
-            f"{shown}. Pass `y=` with the name of the column of true labels."
-        )
-        raise ValueError(msg)
-    if not frame.columns.is_unique:
-        msg = "Column names of a predictions frame must be unique (one column per model)."
-        raise ValueError(msg)
-    if models is None:
-        model_columns = [c for c in frame.columns if c != y]
-    else:
-        model_columns = list(models)
-        for m in model_columns:
-            if m not in frame.columns or m == y:
-                known = [c for c in frame.columns if c != y]
-                error = unknown_name_error("model", m, known, "models")
-                raise error
-    if not model_columns:
-        msg = f"The predictions frame has no model column besides the truth {y!r}."
-        raise ValueError(msg)
+    model_columns = _model_columns(frame, y, models)
     if labels_for is not None:
         refuse_probabilities(frame, [y, *model_columns], labels_for)
     y_series = frame[y]
@@ -163,6 +140,111 @@ def predictions_data(
         missing=missing,
         weights=weights,
     )
+
+
+def _model_columns(frame: pd.DataFrame, y: Hashable, models: Sequence[Hashable] | None) -> list:
+    """The model columns of a predictions frame, after checking its shape and truth column."""
+    if frame.shape[0] == 0:
+        msg = "The predictions frame is empty; it needs one row per test sample."
+        raise ValueError(msg)
+    if y not in frame.columns:
+        shown = ", ".join(repr(c) for c in list(frame.columns)[:10])
+        msg = (
+            f"`y`: the predictions frame has no truth column {y!r}; its columns are "
+            f"{shown}. Pass `y=` with the name of the column of true labels."
+        )
+        raise ValueError(msg)
+    if not frame.columns.is_unique:
+        msg = "Column names of a predictions frame must be unique (one column per model)."
+        raise ValueError(msg)
+    if models is None:
+        model_columns = [c for c in frame.columns if c != y]
+    else:
+        model_columns = list(models)
+        for m in model_columns:
+            if m not in frame.columns or m == y:
+                known = [c for c in frame.columns if c != y]
+                error = unknown_name_error("model", m, known, "models")
+                raise error
+    if not model_columns:
+        msg = f"The predictions frame has no model column besides the truth {y!r}."
+        raise ValueError(msg)
+    return model_columns
+
+
+#: Bytes of stacked labels per block of model columns (at least one column a block).
+_BLOCK_BYTES = 2**24
+
+
+@dataclass(frozen=True)
+class LabelBlocks:
+    """A predictions frame of labels, read a few model columns at a time.
+
+    The tests that count correct predictions need, per model, only whether
+    each prediction equals the truth: reading the label columns in blocks
+    keeps the comparable copy of the labels at the size of a block, not of
+    the whole frame (a frame of 1e7 rows x 20 models of int64 labels would
+    otherwise be copied whole, 1.6 GB, on top of the input).
+
+    Attributes
+    ----------
+    names : pd.Index
+        Model names.
+    weights : np.ndarray or None
+        Row weights of a :class:`WeightedPredictions`, else None.
+    blocks : list of (slice, callable)
+        The model positions of each block and a function returning its
+        ``(y_true, y_pred, missing)`` as :func:`predictions_data` with
+        ``as_codes=True`` gives them for those models.
+    """
+
+    names: pd.Index
+    weights: np.ndarray | None
+    blocks: list
+
+
+def label_blocks(
+    frame: pd.DataFrame,
+    y: Hashable = "y",
+    models: Sequence[Hashable] | None = None,
+    *,
+    labels_for: str,
+) -> LabelBlocks:
+    """The label columns of a predictions frame in blocks, comparable with the truth.
+
+    Each block's arrays are those of ``predictions_data(..., as_codes=True)``
+    restricted to its models; columns of non-integer numbers are refused
+    for the test ``labels_for`` first.
+    """
+    weights = None
+    if isinstance(frame, WeightedPredictions):
+        frame, weights = frame.frame, np.asarray(frame.weights, dtype=np.int64)
+    model_columns = _model_columns(frame, y, models)
+    refuse_probabilities(frame, [y, *model_columns], labels_for)
+    width = max(1, _BLOCK_BYTES // (8 * max(len(frame), 1)))
+    truth = frame[y]
+    truth_missing = truth.isna().to_numpy()
+
+    def block(columns: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        series = [frame[c] for c in columns]
+        # Column-major, as the stacked labels: numpy then runs each comparison and
+        # reduction along whole columns (mixed layouts iterate rows of a few entries).
+        missing = np.empty((len(truth_missing), len(series) + 1), dtype=bool, order="F")
+        missing[:, 0] = truth_missing
+        for k, values in enumerate(series, start=1):
+            missing[:, k] = values.isna().to_numpy()
+        coded = _comparable_labels(truth, series)
+        if coded is not None:
+            return coded[0], coded[1], missing
+        labels = [_labels(s) for s in series]
+        dtype = labels[0].dtype if len({c.dtype for c in labels}) == 1 else object
+        return _labels(truth), _stack(labels, dtype), missing
+
+    blocks = []
+    for start in range(0, len(model_columns), width):
+        chosen = model_columns[start : start + width]
+        blocks.append((slice(start, start + len(chosen)), lambda c=chosen: block(c)))
+    return LabelBlocks(names=pd.Index(model_columns), weights=weights, blocks=blocks)
 
 
 def _stack(columns: list[np.ndarray], dtype) -> np.ndarray:
@@ -250,3 +332,123 @@ def _comparable_labels(
         position = np.append(np.where(position < 0, -2, position), -1)  # -1: missing
         codes[:, k] = position[column_codes]
     return truth_codes.astype(np.intp, copy=False), codes
+
+
+@dataclass(frozen=True)
+class ScorePredictions:
+    """A validated predictions frame of scores for a binary truth.
+
+    Attributes
+    ----------
+    names : pd.Index
+        Model names (the score columns).
+    positive : np.ndarray of bool
+        Whether each row's truth is the positive class, shape (n_samples,).
+    scores : np.ndarray of float64
+        Scores (probabilities or decision values of the positive class),
+        shape (n_samples, n_models), each column contiguous (Fortran order);
+        NaN where missing.
+    missing : np.ndarray
+        Boolean mask (n_samples, n_models + 1): missing truth (column 0) or score.
+    pos_label : object
+        The positive class.
+    """
+
+    names: pd.Index
+    positive: np.ndarray
+    scores: np.ndarray
+    missing: np.ndarray
+    pos_label: Any
+
+
+def _is_score_column(dtype) -> bool:
+    """Ints and floats (numpy or nullable) can be scores; booleans and categories cannot."""
+    if isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dtype):
+        return False
+    return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_complex_dtype(dtype)
+
+
+def score_predictions(
+    frame: pd.DataFrame,
+    y: Hashable = "y",
+    models: Sequence[Hashable] | None = None,
+    *,
+    pos_label: Any = None,
+    test: str,
+) -> ScorePredictions:
+    """Validate a predictions frame of scores (binary truth, one numeric column per model).
+
+    Any numeric column is a score (an integer grade is one, as in pROC);
+    text, boolean and categorical columns are refused, and so is a truth
+    that does not have exactly two classes. ``pos_label`` is the positive
+    class, the larger of the two unless given. ``test`` names the calling
+    method in the messages.
+    """
+    if isinstance(frame, WeightedPredictions):
+        msg = (
+            f"`{test}` needs every row of scores, not counts of distinct rows; compute the "
+            "frame first (`.compute()`)."
+        )
+        raise TypeError(msg)
+    columns = _model_columns(frame, y, models)
+    wrong = [c for c in columns if not _is_score_column(frame[c].dtype)]
+    if wrong:
+        shown = ", ".join(repr(c) for c in wrong[:5]) + (", ..." if len(wrong) > 5 else "")
+        msg = (
+            f"`{test}` reads each model column as scores (probabilities or decision values of "
+            f"the positive class), but column(s) {shown} hold {frame[wrong[0]].dtype} values. "
+            "Pass numbers: predict_proba(X)[:, 1] or decision_function(X), as "
+            "`cv_predictions(method='predict_proba')` gives them; compare predicted labels "
+            "with `mcnemar` or `bootstrap`."
+        )
+        raise ValueError(msg)
+    truth = frame[y]
+    missing = np.column_stack([truth.isna().to_numpy(), frame[columns].isna().to_numpy()])
+    present = truth[~missing[:, 0]]
+    classes = pd.unique(present)
+    if len(classes) != 2:
+        shown = ", ".join(repr(c) for c in list(classes)[:6])
+        more = ", ..." if len(classes) > 6 else ""
+        if len(classes) > 2:
+            what = f"{len(classes)} classes ({shown}{more})"
+            fix = (
+                "For a multiclass problem build one-vs-rest columns: a truth column "
+                "(y == k) and each model's probability of class k."
+            )
+        else:
+            what = f"{len(classes)} class ({shown})" if len(classes) else "no value"
+            fix = "An AUC needs test samples of both classes."
+        msg = f"`{test}` needs a binary truth; column {y!r} has {what}. {fix}"
+        raise ValueError(msg)
+    if pos_label is None:
+        try:
+            pos_label = max(classes)
+        except TypeError:
+            msg = (
+                f"`pos_label`: the classes {list(classes)!r} of {y!r} do not sort; pass "
+                "`pos_label=` to say which one is positive."
+            )
+            raise ValueError(msg) from None
+    elif not any(pos_label == c for c in classes):
+        msg = (
+            f"`pos_label` must be one of the classes of {y!r}, {list(classes)!r}; "
+            f"got {pos_label!r}."
+        )
+        raise ValueError(msg)
+    positive = (truth == pos_label).to_numpy(dtype=bool, na_value=False)
+    scores = np.empty((len(frame), len(columns)), dtype=float, order="F")
+    for k, column in enumerate(columns):
+        scores[:, k] = frame[column].to_numpy(dtype=float, na_value=np.nan)
+    if np.isinf(scores).any():
+        bad = columns[int(np.flatnonzero(np.isinf(scores).any(axis=0))[0])]
+        msg = f"`{test}`: column {bad!r} holds infinite scores; scores must be finite numbers."
+        raise ValueError(msg)
+    if isinstance(pos_label, np.generic):
+        pos_label = pos_label.item()
+    return ScorePredictions(
+        names=pd.Index(columns),
+        positive=positive,
+        scores=scores,
+        missing=missing,
+        pos_label=pos_label,
+    )

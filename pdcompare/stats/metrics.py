@@ -6,6 +6,11 @@ of shape ``(..., K, K)`` (truth in rows, prediction in columns), so that one
 call scores every model of every bootstrap resample at once and the bootstrap
 can work on multinomial counts of patterns instead of rows. Regression scores
 (``mean_squared_error``, ``mean_absolute_error``) are means of a per-row loss.
+Scores of a binary truth read from probabilities or decision values of the
+positive class (``roc_auc``, ``average_precision``, ``log_loss``,
+``brier_score``) take the truth as 0/1 (1 for the positive class) and equal
+``sklearn.metrics.roc_auc_score``, ``average_precision_score``, ``log_loss``
+and ``brier_score_loss``.
 
 Absent classes follow scikit-learn's defaults exactly: the classes of a
 computation are those present in the truth or in the model's predictions
@@ -121,6 +126,93 @@ def absolute_error(y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
     return np.abs(y_true - y_pred)
 
 
+def roc_auc_columns(y_true: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """ROC AUC of every column of scores for a 0/1 truth: Mann–Whitney U / (n1·n0).
+
+    NaN when the truth has one class only (scikit-learn raises there).
+
+    Examples
+    --------
+    >>> roc_auc_columns(np.array([0, 0, 1, 1]), np.array([[0.1, 0.4, 0.35, 0.8]]).T).tolist()
+    [0.75]
+    """
+    from scipy.stats import rankdata
+
+    positive = np.asarray(y_true) == 1
+    n_pos = int(positive.sum())
+    n_neg = positive.size - n_pos
+    scores = np.asarray(scores, dtype=float)
+    if scores.ndim == 1:
+        scores = scores[:, None]
+    if n_pos == 0 or n_neg == 0:
+        return np.full(scores.shape[1], np.nan)
+    ranks = rankdata(scores, axis=0)
+    return (positive @ ranks - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg)
+
+
+def average_precision(y_true: np.ndarray, scores: np.ndarray) -> float:
+    """Average precision of one column of scores for a 0/1 truth, as scikit-learn's.
+
+    ``AP = Σ_k (R_k − R_{k−1}) P_k`` over the distinct thresholds, from the
+    highest score down (no interpolation); NaN without positives.
+
+    Examples
+    --------
+    >>> average_precision(np.array([0, 0, 1, 1]), np.array([0.1, 0.4, 0.35, 0.8]))
+    0.8333333333333333
+    """
+    y_true = np.asarray(y_true, dtype=float)
+    scores = np.asarray(scores, dtype=float)
+    order = np.argsort(-scores, kind="mergesort")
+    ranked = scores[order]
+    true_positives = np.cumsum(y_true[order])
+    ends = np.append(np.flatnonzero(ranked[1:] != ranked[:-1]), ranked.size - 1)
+    at_ends = true_positives[ends]
+    if at_ends[-1] == 0:
+        return float("nan")
+    precision = at_ends / (ends + 1)
+    gained = np.diff(at_ends, prepend=0.0)
+    return float(gained @ precision / at_ends[-1])
+
+
+def _probabilities(y_pred: np.ndarray, name: str) -> np.ndarray:
+    """Scores checked to be probabilities (in [0, 1]), for the proper scoring rules."""
+    values = np.asarray(y_pred, dtype=float)
+    finite = values[np.isfinite(values)]
+    if finite.size and (finite.min() < 0 or finite.max() > 1):
+        msg = (
+            f"`score`: {name!r} needs probabilities of the positive class in [0, 1]; a model "
+            f"column holds {finite.min() if finite.min() < 0 else finite.max():g}. Pass "
+            "predict_proba(X)[:, 1], not decision values, or use 'roc_auc'."
+        )
+        raise ValueError(msg)
+    return values
+
+
+def log_loss_rows(y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
+    """Per-row ``log_loss``: ``−(y log p + (1 − y) log(1 − p))``, p clipped as in scikit-learn.
+
+    Examples
+    --------
+    >>> log_loss_rows(np.array([1.0, 0.0]), np.array([0.8, 0.4])).round(4).tolist()
+    [0.2231, 0.5108]
+    """
+    eps = np.finfo(float).eps
+    p = np.clip(_probabilities(y_pred, "log_loss"), eps, 1.0 - eps)
+    return -(y_true * np.log(p) + (1.0 - y_true) * np.log1p(-p))
+
+
+def brier_rows(y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
+    """Per-row loss of ``brier_score``: ``(y − p)²`` with y 1 for the positive class.
+
+    Examples
+    --------
+    >>> brier_rows(np.array([1.0, 0.0]), np.array([0.8, 0.4])).round(4).tolist()
+    [0.04, 0.16]
+    """
+    return (y_true - _probabilities(y_pred, "brier_score")) ** 2
+
+
 @dataclass(frozen=True)
 class Metric:
     """A score the bootstrap knows how to compute.
@@ -142,11 +234,28 @@ class Metric:
     from_counts: Callable[[np.ndarray], np.ndarray] | None = None
     row_loss: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
     function: Callable[[np.ndarray, np.ndarray], float] | None = None
+    on_scores: bool = False
+    columns: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
 
     @property
     def count_based(self) -> bool:
         """Whether the score depends on the confusion counts only."""
         return self.from_counts is not None
+
+    def score_columns(self, y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
+        """The score of every column of ``y_pred`` (n, c) against ``y_true`` (n,)."""
+        if self.columns is not None:
+            return self.columns(y_true, y_pred)
+        if self.row_loss is not None:
+            return self.row_loss(np.asarray(y_true)[:, None], y_pred).mean(axis=0)
+        if self.from_counts is not None:
+            from pdcompare.stats.label_codes import encode_labels
+
+            truth, codes, k = encode_labels(y_true, y_pred)
+            cells = truth[:, None] * k + codes + np.arange(codes.shape[1]) * k * k
+            counts = np.bincount(cells.ravel(), minlength=codes.shape[1] * k * k)
+            return self.from_counts(counts.reshape(codes.shape[1], k, k))
+        return np.array([float(self.function(y_true, column)) for column in np.asarray(y_pred).T])
 
 
 #: The named scores, each equal to the scikit-learn metric of the same meaning.
@@ -160,7 +269,22 @@ METRICS: dict[str, Metric] = {
     "f1_macro": Metric("f1_macro", True, from_counts=f1_macro_from_counts),
     "mean_squared_error": Metric("mean_squared_error", False, row_loss=squared_error),
     "mean_absolute_error": Metric("mean_absolute_error", False, row_loss=absolute_error),
+    "roc_auc": Metric(
+        "roc_auc",
+        True,
+        function=lambda y, p: float(roc_auc_columns(y, p)[0]),
+        on_scores=True,
+        columns=roc_auc_columns,
+    ),
+    "average_precision": Metric(
+        "average_precision", True, function=average_precision, on_scores=True
+    ),
+    "log_loss": Metric("log_loss", False, row_loss=log_loss_rows, on_scores=True),
+    "brier_score": Metric("brier_score", False, row_loss=brier_rows, on_scores=True),
 }
+
+#: Scores read from probabilities or decision values of the positive class (binary truth).
+SCORE_METRICS = tuple(name for name, metric in METRICS.items() if metric.on_scores)
 
 
 def _scikit_learn_hint(score: str) -> str | None:
@@ -180,9 +304,10 @@ def _scikit_learn_hint(score: str) -> str | None:
     ranking = ("roc_auc", "average_precision", "neg_log_loss", "log_loss", "neg_brier_score")
     if score.startswith(ranking):
         return (
-            f"{score!r} is computed from probabilities or decision values, not from predicted "
-            "labels: pass a callable (for example `score=sklearn.metrics.roc_auc_score`) on a "
-            "frame whose model columns hold the positive-class probabilities."
+            f"{score!r} is scikit-learn's multiclass or weighted variant; the named scores "
+            f"{', '.join(map(repr, SCORE_METRICS))} are for a binary truth and one column of "
+            "positive-class probabilities (or decision values) per model: build one-vs-rest "
+            "columns (y == k, and each model's probability of class k), or pass a callable."
         )
     return None
 

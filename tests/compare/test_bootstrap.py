@@ -531,6 +531,8 @@ def test_errors_name_the_parameter():
     ):
         frame.cmp.bootstrap("acuracy")
     with pytest.raises(ValueError, match=r"Known scores: 'accuracy', 'balanced_accuracy'"):
+        frame.cmp.bootstrap_diff(score="gini")  # "roc" now suggests 'roc_auc'
+    with pytest.raises(ValueError, match=r"Did you mean 'roc_auc'"):
         frame.cmp.bootstrap_diff(score="roc")
     with pytest.raises(TypeError, match="`score` must be a score name"):
         frame.cmp.bootstrap(3)

@@ -33,6 +33,10 @@ def _forecasts():
     y = np.cumsum(rng.normal(size=120))
     forecasts = {"ar": y + rng.normal(0, 1, 120), "ma": y + rng.normal(0, 1.2, 120)}
     return pd.DataFrame({"y": y, **forecasts})
+def _score_predictions():
+    rng = np.random.default_rng(6)
+    y = rng.integers(0, 2, 120)
+    return pd.DataFrame({"y": y, "forest": y + rng.normal(0, 0.8, 120), "knn": rng.random(120)})
 
 
 def _benchmark():
@@ -74,6 +78,9 @@ FRAME_CALLS = {
     "aso": (PLAIN.cmp.set_design(paired=False), (), {"random_state": 0, "n_bootstrap": 50}),
     "diebold_mariano": (_forecasts(), (), {"h": 2}),
     "confidence_set": (_forecasts(), (), {"random_state": 0, "n_resamples": 200}),
+    "auc_ci": (_score_predictions(), (), {"ci": 0.9}),
+    "delong": (_score_predictions(), (), {}),
+    "permutation_test": (_predictions(), (), {"random_state": 0, "n_resamples": 199}),
 }
 
 PUBLIC = [*FRAME_CALLS, "matrix", "posterior", "plot", "style", "report"]

@@ -46,7 +46,7 @@ def test_models_as_columns_warn_and_say_transpose():
     [
         ("f1", "'f1_macro'"),
         ("recall", "sklearn.metrics.recall_score"),
-        ("roc_auc", "probabilities or decision values"),
+        ("roc_auc_ovr", "one-vs-rest"),  # "roc_auc" itself reads any numeric column as scores
         ("neg_mean_squared_error", "score='mean_squared_error'"),
     ],
 )

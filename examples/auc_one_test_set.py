@@ -1,0 +1,97 @@
+"""One test set of scores: DeLong's test of ROC AUCs and the permutation test
+===========================================================================
+
+Breast cancer data; a logistic regression, Gaussian naive Bayes and a shallow
+tree, each scoring every sample once by 10-fold cross-validation
+(``pdcompare.cv_predictions(method="predict_proba")``: the out-of-fold
+probability of the positive class). On those scores, each model's ROC AUC gets
+DeLong's interval (``auc_ci``), the best model is compared with the others by
+DeLong's test of correlated AUCs (``delong``), and average precision, a score
+of the whole sample, by the paired permutation test (``permutation_test``).
+The two figures are saved to the folder given on the command line (a new
+temporary folder by default). Runs headless.
+
+DeLong's test answers for these test samples; to compare AUCs averaged over
+CV folds, put them in a scores frame and use ``corrected_ttest``.
+
+Run: ``python examples/auc_one_test_set.py [FOLDER]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import pandas as pd
+from sklearn.datasets import load_breast_cancer
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold
+from sklearn.naive_bayes import GaussianNB
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.tree import DecisionTreeClassifier
+
+import pdcompare
+from pdcompare.plotting.auc import auc_plot
+
+
+def out_of_fold_scores() -> pd.DataFrame:
+    """One row per sample: the truth and each model's out-of-fold probability of class 1."""
+    X, y = load_breast_cancer(return_X_y=True)
+    models = {
+        "logistic": make_pipeline(StandardScaler(), LogisticRegression()),
+        "naive_bayes": GaussianNB(),
+        "tree": DecisionTreeClassifier(max_depth=3, random_state=0),
+    }
+    cv = StratifiedKFold(n_splits=10, shuffle=True, random_state=0)
+    return pdcompare.cv_predictions(models, X, y, cv=cv, method="predict_proba")
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description="DeLong's test on out-of-fold scores.")
+    parser.add_argument("folder", nargs="?", help="where to save the figures (default: temp)")
+    args = parser.parse_args(argv)
+    folder = Path(args.folder) if args.folder else Path(tempfile.mkdtemp(prefix="pdcompare-"))
+    folder.mkdir(parents=True, exist_ok=True)
+
+    scores = out_of_fold_scores()
+    intervals = scores.cmp.auc_ci()
+    delong = scores.cmp.delong()
+    permutation = scores.cmp.permutation_test(score="average_precision", random_state=0)
+    print("ROC AUC with DeLong's 95% interval:")
+    print(intervals.round(4).to_string())
+    print("\nDeLong's test, the best model against the others (Holm):")
+    print(delong.round(4).to_string(index=False))
+    print("\nAverage precision, paired permutation test (9999 resamples, Holm):")
+    print(permutation.round(4).to_string(index=False))
+    row = delong.iloc[0]
+    print(
+        f"\n{row['model_1']} has AUC {row['auc_1']:.4f} against {row['auc_2']:.4f} for "
+        f"{row['model_2']}: z = {row['statistic']:.2f}, p = {row['pvalue']:.4f}."
+    )
+
+    figures = {}
+    for name, result in (("auc_intervals", intervals), ("delong", delong)):
+        fig = auc_plot(result).figure  # a new figure sized to its content
+        path = folder / f"{name}.png"
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        figures[name] = path
+    print(f"Figures saved in {folder}")
+    return {
+        "scores": scores,
+        "intervals": intervals,
+        "delong": delong,
+        "permutation": permutation,
+        "figures": figures,
+    }
+
+
+if __name__ == "__main__":
+    main()
