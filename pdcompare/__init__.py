@@ -28,6 +28,7 @@ from pdcompare.compare.bayes import bayes, posterior
 from pdcompare.compare.bootstrap import accuracy_ci, bootstrap, bootstrap_diff
 from pdcompare.compare.datasets import friedman
 from pdcompare.compare.dietterich import ftest_5x2cv, ttest_5x2cv
+from pdcompare.compare.hierarchical import hierarchical
 from pdcompare.compare.meta import random_effects
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
@@ -57,6 +58,7 @@ __all__ = [
     "from_long",
     "from_search",
     "ftest_5x2cv",
+    "hierarchical",
     "matrix",
     "mcnemar",
     "means",

@@ -21,6 +21,7 @@ from pdcompare.compare.bayes import bayes, posterior
 from pdcompare.compare.bootstrap import accuracy_ci, bootstrap, bootstrap_diff
 from pdcompare.compare.datasets import friedman
 from pdcompare.compare.dietterich import ftest_5x2cv, ttest_5x2cv
+from pdcompare.compare.hierarchical import hierarchical
 from pdcompare.compare.meta import random_effects
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
@@ -92,6 +93,7 @@ class CompareAccessor:
     friedman = _method(friedman)
     per_dataset = _method(per_dataset)
     random_effects = _method(random_effects)
+    hierarchical = _method(hierarchical)
 
     # tests on a scores frame
     corrected_ttest = _method(corrected_ttest)

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import check_option
-from pdcompare.compare import bayes, dietterich, paired
+from pdcompare.compare import bayes, dietterich, hierarchical, paired
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.scores import ALL_PAIRS
 
@@ -28,6 +28,9 @@ PAIRWISE_TESTS = tuple(TEST_FUNCTIONS)
 
 #: The mean-rank tests, on benchmark frames only.
 RANK_TESTS = ("nemenyi", "conover")
+
+#: The Bayesian tests of benchmark frames only: posterior probabilities, no correction.
+BENCHMARK_TESTS = {"hierarchical": hierarchical.hierarchical}
 
 
 def pairwise(
@@ -50,7 +53,8 @@ def pairwise(
         on a scores frame), "ttest", "wilcoxon" (the default on a benchmark
         frame), "sign_test", "bayes", "ttest_5x2cv", "ftest_5x2cv" (the last
         two on 5x2cv scores only), and on a benchmark frame the mean-rank
-        tests "nemenyi" and "conover".
+        tests "nemenyi" and "conover" and the hierarchical Bayesian test
+        "hierarchical" (which, like "bayes", takes no correction).
     correction : str or None, default "default"
         Multiple-testing correction over all pairs: a statsmodels
         ``multipletests`` method or alias, "shaffer", or None. "default" is
@@ -91,8 +95,10 @@ def pairwise(
     benchmark = is_benchmark(scores)
     if test is None:
         test = "wilcoxon" if benchmark else "corrected_ttest"
-    if test not in RANK_TESTS:  # on a scores frame, the rank tests say they need data sets
-        check_option("test", test, PAIRWISE_TESTS + (RANK_TESTS if benchmark else ()))
+    # On a scores frame, the tests of benchmark frames say themselves that they need data sets.
+    if test not in RANK_TESTS and test not in BENCHMARK_TESTS:
+        more = (*RANK_TESTS, *BENCHMARK_TESTS) if benchmark else ()
+        check_option("test", test, PAIRWISE_TESTS + more)
     if correction == "default":
         correction = None if test == "nemenyi" else "holm"
     for keyword in ("a", "b"):
@@ -106,8 +112,8 @@ def pairwise(
         from pdcompare.compare.datasets import rank_test
 
         return rank_test(scores, test, alpha=alpha, correction=correction, **options)
-    function = TEST_FUNCTIONS[test]
-    if test == "bayes":
+    function = TEST_FUNCTIONS.get(test) or BENCHMARK_TESTS[test]
+    if test in ("bayes", *BENCHMARK_TESTS):
         return function(scores, ALL_PAIRS, alpha=alpha, **options)
     return function(scores, ALL_PAIRS, correction=correction, alpha=alpha, **options)
 

@@ -60,6 +60,7 @@ FRAME_CALLS = {
     "friedman": (_benchmark(), (), {}),
     "per_dataset": (_benchmark(), ("corrected_ttest",), {"cv": 3}),
     "random_effects": (_benchmark(), (), {"cv": 3, "method": "pm"}),
+    "hierarchical": (_benchmark(), ("a", "b"), {"cv": 3, "n_samples": 2000, "random_state": 0}),
 }
 
 PUBLIC = [*FRAME_CALLS, "matrix", "posterior", "plot", "style", "report"]
@@ -73,6 +74,11 @@ def test_function_equals_accessor(name):
     functional = getattr(pdcompare, name)(frame, *args, **kwargs)
     method = getattr(frame.cmp, name)(*args, **kwargs)
     assert_frame_equal(functional, method)
+    meta_1 = functional.attrs.get("pdcompare", {})
+    meta_2 = method.attrs.get("pdcompare", {})
+    for key in [key for key, value in meta_1.items() if isinstance(value, pd.DataFrame)]:
+        # frames in attrs (hierarchical's shrunk estimates) compare as frames
+        assert_frame_equal(meta_1.pop(key), meta_2.pop(key))
     assert functional.attrs == method.attrs
     assert_frame_equal(frame, before)
     assert frame.attrs == attrs
