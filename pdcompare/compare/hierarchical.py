@@ -205,7 +205,10 @@ def hierarchical(
     The sampler (:mod:`pdcompare.stats.hierarchical`) is a Gibbs sampler
     with the t as a scale mixture of normals: conjugate normal and Gamma
     draws for ``δ_i``, ``δ0``, the mixing weights and ``σ_i``, slice steps
-    for ``σ0``, ``ν``, ``α`` and ``β``.
+    for ``δ0`` (on the t density, the weights integrated out), ``σ0`` (the
+    ``δ_i`` integrated out), ``ν``, ``α`` and ``β``. It costs about 1.6 s of
+    CPU time for one pair at the default sizes and 8 s for the 45 pairs of
+    10 models on 20 data sets, whatever the number of folds.
 
     References
     ----------
@@ -299,7 +302,7 @@ def hierarchical(
     differences = np.full((len(i), len(data.splits)), np.nan)
     differences[run] = out["differences"]
     flags = {}
-    for name in ("identical", "no_spread"):
+    for name in ("identical", "no_spread", "too_few"):
         flags[name] = np.zeros(len(i), dtype=bool)
         flags[name][run] = out[name]
     _warn(data, i, j, run, out, flags, columns["rhat"])
@@ -345,6 +348,11 @@ def _warn(data, i, j, run, out, flags, rhat) -> None:
                 flags["no_spread"],
                 " differ by the same amount on every fold of each data set: without any "
                 "within-data-set spread the model has no posterior; their results are NaN",
+            ),
+            (
+                flags["too_few"],
+                " have fewer than 2 data sets with at least 2 folds scored by both: their "
+                "results are NaN",
             ),
         ],
     )

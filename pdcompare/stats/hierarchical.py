@@ -367,8 +367,9 @@ def hierarchical_pairs(
         ``shrunk`` (pairs, data sets: posterior means of ``δ_i`` in score
         units, NaN for a data set the pair leaves out), ``differences``
         (the same shape: the mean fold differences), and the masks
-        ``identical`` (every difference 0) and ``no_spread`` (constant
-        differences within every data set, not all 0: NaN results), and
+        ``identical`` (every difference 0), ``no_spread`` (constant
+        differences within every data set, not all 0: NaN results),
+        ``too_few`` (fewer than 2 data sets with 2 folds: NaN results), and
         ``floored`` (pairs, data sets: a constant data set given the
         pair's smallest positive spread elsewhere).
 
@@ -394,12 +395,14 @@ def hierarchical_pairs(
     within = np.where(present, within, 0.0)
     sd = np.where(present, sd, np.nan)
     n_sets = present.sum(axis=1)
-    scale = np.nanmean(np.where(present, sd, np.nan), axis=1) if sd.size else np.zeros(0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scale = np.where(present, sd, 0.0).sum(axis=1) / n_sets  # NaN without a data set
     identical = (n_sets >= 1) & ~np.where(present[..., None] & valid, diffs != 0, False).any(
         axis=(1, 2)
     )
     usable = (n_sets >= 2) & (scale > 0)
     no_spread = (n_sets >= 2) & (scale == 0) & ~identical
+    too_few = (n_sets < 2) & ~identical
     # A data set whose differences are the same on every fold has no within spread; its
     # sigma_i would run to 0 and its likelihood without bound. It gets the pair's
     # smallest positive spread on another data set (random_effects does the same).
@@ -423,7 +426,7 @@ def hierarchical_pairs(
         ss = within[u] / s**2
         have = present[u]
         k = have.sum(axis=1)
-        s_within = np.nanmean(np.where(have, sd_used[u], np.nan), axis=1) / s[:, 0]
+        s_within = np.where(have, sd_used[u], 0.0).sum(axis=1) / k / s[:, 0]
         centre = np.where(have, m, 0.0).sum(axis=1) / k
         s_among = np.sqrt(np.where(have, (m - centre[:, None]) ** 2, 0.0).sum(axis=1) / k)
         s_among = np.where(s_among > 0, s_among, s_within)  # equal means: baycomp's q = 1 rule
@@ -471,5 +474,6 @@ def hierarchical_pairs(
     out["differences"] = np.where(present, means, np.nan)
     out["identical"] = identical
     out["no_spread"] = no_spread
+    out["too_few"] = too_few
     out["floored"] = floored
     return out

@@ -212,6 +212,27 @@ def test_missing_scores_propagate_or_are_omitted():
         bench.cmp.hierarchical(nan_policy="raise")
 
 
+def test_pairs_left_with_one_data_set_are_nan():
+    bench = _bench()
+    bench.loc["m0", [d for d in bench.columns if d[0] != "d0"]] = np.nan
+    with pytest.warns(PdcompareWarning) as record:
+        res = bench.cmp.hierarchical(n_samples=400, random_state=0, nan_policy="omit")
+    messages = [str(w.message) for w in record]
+    assert any("have no score on data set(s)" in m for m in messages)
+    assert any("'m2' vs 'm0' have fewer than 2 data sets" in m for m in messages)
+    assert res.set_index("model_2").loc["m0", ["mean_diff", "prob_better"]].isna().all()
+    assert res.set_index("model_2").loc["m1", "mean_diff"] > 0
+
+
+def test_a_data_set_with_no_spread_in_any_data_set_gives_nan():
+    bench = _bench()
+    bench.loc["m0"] = np.round(bench.loc["m0"] * 64) / 64  # exact binary fractions
+    bench.loc["m1"] = bench.loc["m0"] + 0.125 * np.repeat(np.arange(8), 10)
+    with pytest.warns(PdcompareWarning, match="same amount on every fold of each data set"):
+        res = bench.cmp.hierarchical("m1", "m0", n_samples=400, random_state=0)
+    assert np.isnan(res.loc[0, "prob_better"])
+
+
 def test_unconverged_pairs_are_named(monkeypatch):
     from pdcompare.compare import hierarchical as module
 
