@@ -25,6 +25,7 @@ from pdcompare.compare.dietterich import ftest_5x2cv, ttest_5x2cv
 from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
 from pdcompare.compare.forecast import confidence_set, diebold_mariano
+from pdcompare.compare.hierarchical import hierarchical
 from pdcompare.compare.meta import random_effects
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
@@ -98,6 +99,7 @@ class CompareAccessor:
     friedman = _method(friedman)
     per_dataset = _method(per_dataset)
     random_effects = _method(random_effects)
+    hierarchical = _method(hierarchical)
 
     # tests on a scores frame
     corrected_ttest = _method(corrected_ttest)

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import check_option
-from pdcompare.compare import bayes, dietterich, forecast, paired, unpaired
+from pdcompare.compare import bayes, dietterich, forecast, hierarchical, paired, unpaired
 from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
 from pdcompare.inputs.attrs import pdcompare_attrs, stored_attr, with_attrs
@@ -57,6 +57,9 @@ PREDICTION_PAIR_TESTS = (
 #: The mean-rank tests, on benchmark frames only.
 RANK_TESTS = ("nemenyi", "conover")
 
+#: The Bayesian tests of benchmark frames only: posterior probabilities, no correction.
+BENCHMARK_TESTS = {"hierarchical": hierarchical.hierarchical}
+
 
 def pairwise(
     scores: pd.DataFrame,
@@ -81,11 +84,13 @@ def pairwise(
         two on 5x2cv scores only), "equivalence" (needs ``rope=``),
         "effect_size" (every pair's effect size, no p-value and no
         correction), and on a benchmark frame the mean-rank tests "nemenyi"
-        and "conover". The unpaired tests "welch_ttest", "mannwhitney" and
-        "aso" compare runs frames (and any other frame). On a predictions
-        frame (a truth column ``y``) there is no default: "mcnemar",
-        "proportions_ztest", "bootstrap_diff", "delong", "permutation_test",
-        or on a time-ordered one "diebold_mariano" (best = lowest mean loss).
+        and "conover" and the hierarchical Bayesian test "hierarchical"
+        (which, like "bayes", takes no correction). The unpaired tests
+        "welch_ttest", "mannwhitney" and "aso" compare runs frames (and any
+        other frame). On a predictions frame (a truth column ``y``) there is
+        no default: "mcnemar", "proportions_ztest", "bootstrap_diff",
+        "delong", "permutation_test", or on a time-ordered one
+        "diebold_mariano" (best = lowest mean loss).
     correction : str or None, default "default"
         Multiple-testing correction over all pairs: a statsmodels
         ``multipletests`` method or alias, "shaffer", or None. "default" is
@@ -132,8 +137,10 @@ def pairwise(
     if test is None:
         runs = (stored_attr(scores, "design") or {}).get("paired") is False
         test = "wilcoxon" if benchmark else "welch_ttest" if runs else "corrected_ttest"
-    if test not in RANK_TESTS:  # on a scores frame, the rank tests say they need data sets
-        check_option("test", test, PAIRWISE_TESTS + (RANK_TESTS if benchmark else ()))
+    # On a scores frame, the tests of benchmark frames say themselves that they need data sets.
+    if test not in RANK_TESTS and test not in BENCHMARK_TESTS:
+        more = (*RANK_TESTS, *BENCHMARK_TESTS) if benchmark else ()
+        check_option("test", test, PAIRWISE_TESTS + more)
     if correction == "default":
         # Nemenyi's p-values are family-wise already; aso adjusts its bound's level (Bonferroni).
         correction = {"nemenyi": None, "aso": "bonferroni"}.get(test, "holm")
@@ -148,7 +155,7 @@ def pairwise(
         from pdcompare.compare.datasets import rank_test
 
         return rank_test(scores, test, alpha=alpha, correction=correction, **options)
-    function = TEST_FUNCTIONS[test]
+    function = TEST_FUNCTIONS.get(test) or BENCHMARK_TESTS[test]
     if test == "equivalence" and "rope" not in options:
         msg = (
             "`pairwise(test='equivalence')` needs `rope=`: the half-width (or (low, high)) of "
@@ -157,7 +164,7 @@ def pairwise(
         raise TypeError(msg)
     if test in UNCORRECTED:
         return function(scores, ALL_PAIRS, **options)
-    if test == "bayes":
+    if test in ("bayes", *BENCHMARK_TESTS):
         return function(scores, ALL_PAIRS, alpha=alpha, **options)
     if test == "aso":  # no alpha: `tau` and `confidence_level` decide
         return function(scores, ALL_PAIRS, correction=correction, **options)

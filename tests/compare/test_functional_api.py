@@ -81,6 +81,7 @@ FRAME_CALLS = {
     "auc_ci": (_score_predictions(), (), {"ci": 0.9}),
     "delong": (_score_predictions(), (), {}),
     "permutation_test": (_predictions(), (), {"random_state": 0, "n_resamples": 199}),
+    "hierarchical": (_benchmark(), ("a", "b"), {"cv": 3, "n_samples": 2000, "random_state": 0}),
 }
 
 PUBLIC = [*FRAME_CALLS, "matrix", "posterior", "plot", "style", "report"]
@@ -94,6 +95,11 @@ def test_function_equals_accessor(name):
     functional = getattr(pdcompare, name)(frame, *args, **kwargs)
     method = getattr(frame.cmp, name)(*args, **kwargs)
     assert_frame_equal(functional, method)
+    meta_1 = functional.attrs.get("pdcompare", {})
+    meta_2 = method.attrs.get("pdcompare", {})
+    for key in [key for key, value in meta_1.items() if isinstance(value, pd.DataFrame)]:
+        # frames in attrs (hierarchical's shrunk estimates) compare as frames
+        assert_frame_equal(meta_1.pop(key), meta_2.pop(key))
     assert functional.attrs == method.attrs
     assert_frame_equal(frame, before)
     assert frame.attrs == attrs
