@@ -73,6 +73,7 @@ _CLI_WORDS = (
     ("`test`", "--test"),
     ("`iteration`", "--iteration"),
     ("nan_policy='omit'", "a complete file"),
+    ("`greater_is_better=False`", "--lower-is-better"),
 )
 
 
@@ -219,6 +220,17 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help=f"models with lines of their own in tables and report ({DEFAULT_TOP}); 0 for all",
     )
+    parser.add_argument(
+        "--transpose",
+        action="store_true",
+        help="the models are the columns (one column of fold scores per model)",
+    )
+    parser.add_argument(
+        "--benchmark",
+        action="store_true",
+        help="the columns are data sets: one score per model and data set "
+        "(what bench.cmp.means().to_csv() writes)",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     choose = parser.add_argument_group("choosing a model (cv_results_ files)")
     choose.add_argument(
@@ -285,6 +297,9 @@ def _load(args: argparse.Namespace) -> tuple[pd.DataFrame, str]:
     if args.long:
         from pdcompare.inputs.benchmark import from_long
 
+        if args.transpose or args.benchmark:
+            msg = "--transpose and --benchmark read wide tables; --long reads a long one"
+            raise ValueError(msg)
         table = read_table(args.source)
         if "params" in table.columns:
             msg = "--long reads a long table of scores; this file is a cv_results_ table"
@@ -300,7 +315,7 @@ def _load(args: argparse.Namespace) -> tuple[pd.DataFrame, str]:
             ),
             title,
         )
-    return read_frame(args.source), title
+    return read_frame(args.source, transpose=args.transpose, benchmark=args.benchmark), title
 
 
 def _select(frame: pd.DataFrame, args: argparse.Namespace, design: dict[str, Any]) -> str:
