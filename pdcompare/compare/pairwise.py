@@ -10,6 +10,7 @@ import pandas as pd
 from pdcompare._validation import check_option
 from pdcompare.compare import bayes, dietterich, paired
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
+from pdcompare.inputs.frames import check_frame
 from pdcompare.inputs.scores import ALL_PAIRS
 
 #: The function of each test of one pair on a scores frame, by name.
@@ -170,6 +171,7 @@ def matrix(result: pd.DataFrame, value: str = "pvalue_adj") -> pd.DataFrame:
     """
     from pdcompare.stats.paired import pair_matrix
 
+    check_frame(result)
     frame = result
     if not {"model_1", "model_2"} <= set(frame.columns):
         msg = (

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import unknown_name_error
+from pdcompare.inputs.frames import check_frame
 
 
 @dataclass(frozen=True)
@@ -109,8 +110,17 @@ def predictions_data(
     weights = None
     if isinstance(frame, WeightedPredictions):
         frame, weights = frame.frame, np.asarray(frame.weights, dtype=np.int64)
+    check_frame(frame)
     if frame.shape[0] == 0:
         msg = "The predictions frame is empty; it needs one row per test sample."
+        raise ValueError(msg)
+    n_samples = frame.shape[0] if weights is None else int(weights.sum())
+    if n_samples < 2:
+        msg = (
+            "The predictions frame has 1 row; it needs one row per test sample, and a "
+            "comparison needs at least 2 samples. A frame with one row per model is a scores "
+            "frame: compare it with `corrected_ttest`, `summary` and the other score tests."
+        )
         raise ValueError(msg)
     if y not in frame.columns:
         shown = ", ".join(repr(c) for c in list(frame.columns)[:10])
@@ -134,6 +144,14 @@ def predictions_data(
     if not model_columns:
         msg = f"The predictions frame has no model column besides the truth {y!r}."
         raise ValueError(msg)
+    for column in model_columns:
+        if isinstance(column, tuple) or pd.isna(column):
+            rule = "single labels, not tuples" if isinstance(column, tuple) else "given"
+            msg = (
+                f"Model names (the prediction columns) must be {rule}; a column is labelled "
+                f"{column!r}. Name every model's column: `df.columns = [...]`."
+            )
+            raise ValueError(msg)
     if labels_for is not None:
         refuse_probabilities(frame, [y, *model_columns], labels_for)
     y_series = frame[y]

@@ -25,6 +25,7 @@ from pdcompare.inputs.cv_results import (
     is_cv_results,
 )
 from pdcompare.inputs.design import Design, resolve_design
+from pdcompare.inputs.frames import check_frame, check_model_rows
 
 #: Passed as ``a`` by ``pairwise`` to ask a test for every pair of models.
 ALL_PAIRS = object()
@@ -105,9 +106,17 @@ def _refuse_other_kinds(frame: pd.DataFrame) -> None:
 
 def validate_scores(frame: pd.DataFrame) -> np.ndarray:
     """Check a scores frame and return its values (models x splits) as float64."""
+    check_frame(frame)
+    check_model_rows(frame)
     _refuse_empty(frame.shape)
     _refuse_other_kinds(frame)
     check_unique_labels(frame.index, hint="give each model its own index label")
+    check_unique_labels(
+        frame.columns,
+        hint="each column holds the scores of one split; concatenating the scores of two "
+        "runs repeats their labels: number the splits afresh",
+        what="Split labels",
+    )
     values = _numeric_values(frame)
     check_score_values(values, frame.index, frame.columns)
     return values
@@ -291,6 +300,7 @@ def scores_frame(
     iteration: int | None = None,
 ) -> pd.DataFrame:
     """The scores frame for ``frame``: converted from ``cv_results_``, or a copy of it."""
+    check_frame(frame)
     if is_cv_results(frame):
         return cv_results_to_scores(frame, metric=metric, names=names, iteration=iteration)
     _refuse_search_keywords(frame, {"metric": metric, "names": names, "iteration": iteration})
@@ -306,6 +316,7 @@ def converted_search(
     ``iteration`` among ``options``; the other options are returned for the
     call. Any other frame comes back as it is, and those three are refused.
     """
+    check_frame(frame)
     search = {key: value for key, value in options.items() if key in SEARCH_KEYWORDS}
     rest = {key: value for key, value in options.items() if key not in SEARCH_KEYWORDS}
     if not is_cv_results(frame):
@@ -327,6 +338,7 @@ def scores_data(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
     """
     from pdcompare.inputs.benchmark import benchmark_data, is_benchmark
 
+    check_frame(frame)
     search = {key: keywords.pop(key, None) for key in SEARCH_KEYWORDS}
     stored = stored_attr(frame, "design")
     if is_cv_results(frame):
@@ -334,12 +346,35 @@ def scores_data(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
         found = cv_results_candidates(frame, **search)
         check_score_values(found.values, found.names, found.splits)
         design = resolve_design(stored, **keywords)
+        warn_negated_losses(found.values, design)
         return ScoresData(
             names=found.names, values=found.values, splits=found.splits, design=design
         )
     _refuse_search_keywords(frame, search)
     if is_benchmark(frame):
-        return benchmark_data(frame, **keywords)
+        data = benchmark_data(frame, **keywords)
+        warn_negated_losses(data.values, data.design)
+        return data
     values = validate_scores(frame)
     design = resolve_design(stored, **keywords)
+    warn_negated_losses(values, design)
     return ScoresData(names=frame.index, values=values, splits=frame.columns, design=design)
+
+
+def warn_negated_losses(values: np.ndarray, design: Design) -> None:
+    """Warn when scores said to be losses are all <= 0: scikit-learn's ``neg_*`` scores.
+
+    Those are losses negated so that greater is better; ``greater_is_better=False``
+    on them ranks the worst model first.
+    """
+    if design.greater_is_better:
+        return
+    finite = values[np.isfinite(values)]
+    if finite.size and finite.max() <= 0 and finite.min() < 0:
+        warn(
+            "Every score is <= 0, as scikit-learn's `neg_*` scores are (neg_mean_squared_error, "
+            "neg_log_loss, ...): these are losses negated so that greater is better, yet "
+            "`greater_is_better=False` says lower is better, so the worst model comes out "
+            "best. Drop `greater_is_better=False`, or give the losses themselves (the scores "
+            "negated)."
+        )

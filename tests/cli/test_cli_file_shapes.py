@@ -140,3 +140,13 @@ def test_model_names_first_still_read_as_before(tmp_path):
     assert list(frame.index) == ["a", "b"]
     assert np.array_equal(frame.to_numpy(), [[0.9, 0.85, 0.95], [0.8, 0.8, 0.7]])
 
+
+def test_long_table_with_splits_but_no_split_col_names_the_option(capsys, tmp_path):
+    stacked = load_benchmark().stack(["dataset", "split"], future_stack=True)  # noqa: PD013
+    path = tmp_path / "long.csv"
+    stacked.rename("score").reset_index().to_csv(path, index=False)
+    code, out, err = call(capsys, path, "--long")
+    assert code == 2
+    assert out == ""
+    assert "name the split column with --split-col" in err
+    assert "`split=`" not in err
