@@ -111,6 +111,7 @@ def plot_folds(
     """
     import numpy as np
 
+    from pdcompare._validation import check_positive_int
     from pdcompare.inputs.benchmark import is_benchmark
 
     full = folds_data(frame, n_splits=None)
@@ -118,7 +119,10 @@ def plot_folds(
     order = full.index.tolist()
     shown, note = top_models(order, top)
     colours = model_colours(order)
-    table = folds_data(frame, n_splits).loc[shown]
+    # The frame is read once (its warnings said once); the first n_splits columns of it.
+    if n_splits is not None:
+        n_splits = check_positive_int("n_splits", n_splits)
+    table = full.loc[shown].iloc[:, :n_splits]
     means = full.loc[shown].mean(axis=1)
     labels = [f"{name} (mean {means[name]:.3f})" for name in shown]
     ax = _axes(ax, figsize=folds_figsize(len(shown), max(len(label) for label in labels)))

@@ -58,3 +58,17 @@ def test_scores_frame_still_speaks_of_splits():
     ax = pdcompare.plot(load_grid_search_scores(), "folds")
     assert ax.get_xlabel() == "CV split"
     assert "first 30 of 100 splits" in title(ax)
+
+
+def test_a_gap_is_said_once_per_plot():
+    import warnings
+
+    bench = load_benchmark()
+    bench.loc["knn", ("wine", "split3")] = np.nan
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ax = pdcompare.plot(bench, "folds", n_splits=5)
+    assert [str(w.message).count("'knn' on 'wine' (1 of 10 folds missing)") for w in caught] == [1]
+    assert len(ax.get_lines()[0].get_xdata()) == 5
+    line = next(li for li in ax.get_lines() if li.get_label().startswith("knn"))
+    assert_allclose(line.get_ydata()[1], np.nanmean(bench.loc["knn", "wine"]), rtol=1e-12)
