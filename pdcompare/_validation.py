@@ -110,11 +110,11 @@ def unknown_name_error(what: str, name: Any, known: Iterable[Any], keyword: str)
     return ValueError(f"`{keyword}`: unknown {what} {name!r}.{hint}")
 
 
-def check_unique_labels(index: Any, hint: str) -> None:
-    """Raise a ValueError naming the model labels that appear more than once."""
+def check_unique_labels(index: Any, hint: str, what: str = "Model names") -> None:
+    """Raise a ValueError naming the labels (model names, split labels) that appear twice."""
     if not index.is_unique:
         duplicated = list(dict.fromkeys(index[index.duplicated()]))
-        msg = f"Model names must be unique; {duplicated!r} appear more than once ({hint})."
+        msg = f"{what} must be unique; {duplicated!r} appear more than once ({hint})."
         raise ValueError(msg)
 
 

@@ -10,8 +10,6 @@ status 2 and one line on stderr, never a traceback.
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import re
 import sys
 import warnings
 from pathlib import Path
@@ -22,7 +20,7 @@ import pandas as pd
 from pdcompare import __version__
 from pdcompare.compare.analysis import BENCHMARK_REPORT_TESTS, REPORT_TESTS, analyse
 from pdcompare.compare.select import RULES, select
-from pdcompare.inputs.files import read_csv
+from pdcompare.inputs.files import read_frame, read_table
 from pdcompare.labels import BENCHMARK_REPORT_TEST_NAMES, REPORT_TEST_NAMES
 from pdcompare.report import DEFAULT_TOP, report, report_text
 from pdcompare.stats.multitest import check_correction
@@ -70,6 +68,7 @@ _CLI_WORDS = (
     ("`test`", "--test"),
     ("`iteration`", "--iteration"),
     ("nan_policy='omit'", "a complete file"),
+    ("`greater_is_better=False`", "--lower-is-better"),
 )
 
 
@@ -216,6 +215,17 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help=f"models with lines of their own in tables and report ({DEFAULT_TOP}); 0 for all",
     )
+    parser.add_argument(
+        "--transpose",
+        action="store_true",
+        help="the models are the columns (one column of fold scores per model)",
+    )
+    parser.add_argument(
+        "--benchmark",
+        action="store_true",
+        help="the columns are data sets: one score per model and data set "
+        "(what bench.cmp.means().to_csv() writes)",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     choose = parser.add_argument_group("choosing a model (cv_results_ files)")
     choose.add_argument(
@@ -237,115 +247,6 @@ def build_parser() -> argparse.ArgumentParser:
     long.add_argument("--split-col", metavar="COL", help="(none: one score per data set)")
     long.add_argument("--score-col", default="score", metavar="COL", help="(score)")
     return parser
-
-
-def _separator(path: Path) -> dict[str, str]:
-    """``sep`` (and ``decimal``) of a text table: commas, tabs or semicolons.
-
-    A semicolon-separated file written with decimal commas ("0,91") is read as
-    such; any other mixture is left to the CSV reader, which then says it
-    cannot read the file.
-    """
-    with path.open("rb") as handle:
-        head = handle.read(65536).decode("utf-8", errors="replace")
-    lines = head.splitlines()
-    header = lines[0] if lines else ""
-    if path.suffix.lower() in (".tsv", ".tab") or ("\t" in header and "," not in header):
-        return {"sep": "\t"}
-    if ";" in header and header.count(";") >= header.count(","):
-        body = "\n".join(lines[1:])
-        decimal_comma = re.search(r"\d,\d", body) is not None and "." not in body.replace("..", "")
-        return {"sep": ";", "decimal": ","} if decimal_comma else {"sep": ";"}
-    return {}
-
-
-def _starts_with_dataset(path: Path, separator: str) -> bool:
-    """Whether the first cell is "dataset": a wide benchmark CSV written by ``to_csv``.
-
-    Its first line holds the ``(dataset, split)`` column level names and labels
-    ("dataset,iris,iris,...", then "split,split0,split1,...").
-    """
-    with path.open("rb") as handle:
-        first = handle.readline().decode("utf-8", errors="replace").strip()
-    return first.split(separator, 1)[0].strip().strip('"') == "dataset"
-
-
-def read_table(path: str | Path, benchmark_levels: bool = False) -> pd.DataFrame:
-    """Read a CSV (comma, tab or semicolon) or parquet file as it is, without an index.
-
-    With ``benchmark_levels``, a CSV whose first cell is "dataset" is read with
-    its two header rows as ``(dataset, split)`` columns and the models as
-    index (without, the data sets would be read as text columns). Raises the
-    errors :func:`read_frame` documents.
-    """
-    path = Path(path)
-    if path.is_dir():
-        msg = f"{str(path)!r} is a directory; give the path of a CSV or parquet file in it"
-        raise IsADirectoryError(msg)
-    if not path.is_file():
-        msg = f"no such file: {str(path)!r}"
-        raise FileNotFoundError(msg)
-    if path.suffix.lower() in (".parquet", ".pq"):
-        if not any(importlib.util.find_spec(m) for m in ("pyarrow", "fastparquet")):
-            msg = (
-                f"reading {path.name} needs pyarrow (pip install pyarrow); "
-                "or save the scores as CSV"
-            )
-            raise ImportError(msg)
-        return pd.read_parquet(path)
-    options: dict[str, Any] = dict(_separator(path))
-    if benchmark_levels and _starts_with_dataset(path, options.get("sep", ",")):
-        options.update(header=[0, 1], index_col=0)
-    try:
-        return read_csv(path, **options)
-    except pd.errors.EmptyDataError:
-        msg = f"{path.name} is empty; expected a CSV of fold scores"
-        raise ValueError(msg) from None
-    except (pd.errors.ParserError, UnicodeDecodeError) as error:
-        detail = " ".join(str(error).split())
-        msg = f"{path.name} is not a readable CSV file ({detail})"
-        raise ValueError(msg) from None
-
-
-def read_frame(path: str | Path) -> pd.DataFrame:
-    """Read a scores file (CSV or parquet), a benchmark file or a saved ``cv_results_`` table.
-
-    Parameters
-    ----------
-    path : str or pathlib.Path
-        A ``.csv`` file (anything not ``.parquet``/``.pq`` is read as text;
-        commas, tabs and semicolons separate columns) or a parquet file (needs
-        pyarrow or fastparquet).
-
-    Returns
-    -------
-    pandas.DataFrame
-        A scores frame indexed by model name (the first column); a benchmark
-        frame with ``(dataset, split)`` columns when the file is one written by
-        ``to_csv`` (its first two lines start with the level names "dataset"
-        and the split level's name) or by ``to_parquet``; or the
-        ``cv_results_`` frame as saved (its ``params`` text is never parsed:
-        the parameters are read from the ``param_*`` columns).
-
-    Raises
-    ------
-    FileNotFoundError
-        The file does not exist.
-    IsADirectoryError
-        The path is a directory.
-    ImportError
-        A parquet file without pyarrow or fastparquet installed.
-    ValueError
-        The file is not a readable table.
-    """
-    frame = read_table(path, benchmark_levels=True)
-    if "params" in frame.columns:
-        return frame  # a saved cv_results_: its parameters are read from the param_* columns
-    if isinstance(frame.index, pd.RangeIndex) and frame.shape[1] > 0:
-        frame = frame.set_index(frame.columns[0])
-    frame.index = frame.index.astype(str)
-    frame.index.name = "model"
-    return frame
 
 
 def _table(frame: pd.DataFrame, index: bool = True) -> str:
@@ -392,6 +293,9 @@ def _load(args: argparse.Namespace) -> tuple[pd.DataFrame, str]:
     if args.long:
         from pdcompare.inputs.benchmark import from_long
 
+        if args.transpose or args.benchmark:
+            msg = "--transpose and --benchmark read wide tables; --long reads a long one"
+            raise ValueError(msg)
         table = read_table(args.source)
         if "params" in table.columns:
             msg = "--long reads a long table of scores; this file is a cv_results_ table"
@@ -407,7 +311,7 @@ def _load(args: argparse.Namespace) -> tuple[pd.DataFrame, str]:
             ),
             title,
         )
-    return read_frame(args.source), title
+    return read_frame(args.source, transpose=args.transpose, benchmark=args.benchmark), title
 
 
 def _select(frame: pd.DataFrame, args: argparse.Namespace, design: dict[str, Any]) -> str:

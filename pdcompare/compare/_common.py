@@ -15,17 +15,29 @@ from pdcompare._validation import check_fraction, check_option, warn
 ALTERNATIVES = ("two-sided", "greater", "less", "better", "worse")
 
 
-def raw_alternative(alternative: str, greater_is_better: bool) -> str:
+def raw_alternative(alternative: str, greater_is_better: bool, *, warn_raw: bool = True) -> str:
     """Scipy's alternative for ``alternative``: "better"/"worse" follow the score's direction.
 
     "better" means model_1 better than model_2: "greater" when higher scores
-    are better, "less" for losses; "worse" the opposite.
+    are better, "less" for losses; "worse" the opposite. "greater"/"less" on
+    losses warn: they are about the raw difference, so "greater" asks whether
+    model_1 has the larger loss, which is rarely what was meant. A test whose
+    result is named after the loss difference itself (Diebold–Mariano's
+    ``mean_loss_diff``, as R's ``dm.test``) passes ``warn_raw=False``.
 
     Examples
     --------
     >>> raw_alternative("better", True), raw_alternative("better", False)
     ('greater', 'less')
     """
+    if alternative in ("greater", "less") and not greater_is_better and warn_raw:
+        meaning = "worse" if alternative == "greater" else "better"
+        warn(
+            f"`alternative={alternative!r}` is about the raw scores (model_1 − model_2, as in "
+            f"scipy), and these are losses (`greater_is_better=False`): it asks whether "
+            f"model_1 is {meaning}. Pass `alternative='better'` (or 'worse') to test in the "
+            "direction of the scores."
+        )
     if alternative == "better":
         return "greater" if greater_is_better else "less"
     if alternative == "worse":
@@ -122,6 +134,26 @@ def refuse_benchmark(data: Any, test: str) -> None:
             "data set, or `random_effects()` to pool the data sets' corrected differences; "
             "across data sets use `wilcoxon`, `sign_test`, `friedman` or "
             "`pairwise(test='nemenyi')`."
+        )
+        raise ValueError(msg)
+
+
+def refuse_one_dataset(data: Any, test: str) -> None:
+    """Raise for a test across data sets when a benchmark frame holds a single data set.
+
+    With one data set there is one difference per pair: Friedman's statistic,
+    the Wilcoxon, sign and t-tests across data sets and the Bayesian
+    signed-rank test have nothing to work with (p = 0.406 from one data set,
+    and a report of NaN).
+    """
+    from pdcompare.inputs.benchmark import BenchmarkData
+
+    if isinstance(data, BenchmarkData) and len(data.splits) == 1:
+        name = data.splits[0]
+        msg = (
+            f"`{test}` compares models across data sets, and this benchmark frame has one "
+            f"data set ({name!r}). Compare the models on its folds: `corrected_ttest` on "
+            f"its scores frame (`df[{name!r}]`), or `per_dataset(test=...)`."
         )
         raise ValueError(msg)
 

@@ -13,7 +13,13 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare._validation import check_fraction, check_option
-from pdcompare.compare._common import decision_column, refuse_benchmark, scores_meta, warn_pairs
+from pdcompare.compare._common import (
+    decision_column,
+    refuse_benchmark,
+    refuse_one_dataset,
+    scores_meta,
+    warn_pairs,
+)
 from pdcompare.inputs.data import scores_data
 
 
@@ -166,6 +172,7 @@ def bayes(
     alpha = check_fraction("alpha", alpha)
     data = scores_data(scores, paired_test="bayes", **design)
     if isinstance(data, BenchmarkData):
+        refuse_one_dataset(data, "bayes")
         if ci is not None:
             msg = (
                 "`ci` applies to the correlated t-test of a scores frame; the signed-rank "

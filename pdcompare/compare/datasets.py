@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
+from pdcompare.compare._common import refuse_one_dataset
 from pdcompare.inputs.attrs import with_attrs
 from pdcompare.inputs.benchmark import BenchmarkData
 
@@ -15,9 +16,10 @@ from pdcompare.inputs.benchmark import BenchmarkData
 def benchmark_summary(data: BenchmarkData) -> pd.DataFrame:
     """The ``summary()`` of a benchmark frame: mean ranks, mean scores, data sets won.
 
-    Mean ranks (and ``n_best``) use the data sets on which every model has a
-    score (with a warning naming the others); ``mean`` and ``n_datasets``
-    use every data set the model has a score on.
+    Every column uses one set of data sets for every model: those on which
+    every model has a score (with a warning naming the others), so that the
+    means compare like with like. A model with some folds missing on a data
+    set has its mean there over the folds it has.
     """
     from pdcompare.stats.ranks import rank_within_columns
 
@@ -28,14 +30,13 @@ def benchmark_summary(data: BenchmarkData) -> pd.DataFrame:
     order = data.order
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(1, len(order) + 1)
-    present = ~np.isnan(data.values)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.where(present, data.values, 0.0).sum(axis=1) / present.sum(axis=1)
+    kept = data.values[:, complete]
+    nothing = np.full(len(order), np.nan)
     columns: dict[str, Any] = {
-        "mean_rank": ranks.mean(axis=1) if ranks.shape[1] else np.full(len(order), np.nan),
+        "mean_rank": ranks.mean(axis=1) if ranks.shape[1] else nothing,
         "rank": rank,
-        "mean": mean,
-        "n_datasets": present.sum(axis=1).astype(np.int64),
+        "mean": kept.mean(axis=1) if kept.shape[1] else nothing,
+        "n_datasets": np.full(len(order), kept.shape[1], dtype=np.int64),
         "n_best": (ranks == ranks.min(axis=0, initial=np.inf)).sum(axis=1).astype(np.int64),
     }
     meta = results.result_meta(
@@ -53,7 +54,9 @@ def _benchmark(frame: pd.DataFrame, test: str, **design: Any) -> BenchmarkData:
     from pdcompare.inputs.data import scores_data
 
     data = scores_data(frame, **design)
-    if not isinstance(data, BenchmarkData):
+    if isinstance(data, BenchmarkData):
+        refuse_one_dataset(data, test)
+    else:
         msg = (
             f"`{test}` compares models across data sets and needs a benchmark frame: columns "
             "`(dataset, split)` (a MultiIndex whose first level is named 'dataset') or one "

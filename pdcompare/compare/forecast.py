@@ -241,7 +241,8 @@ def diebold_mariano(
         warn_unordered_time(predictions, "diebold_mariano")
     mean_loss = losses.mean(axis=0)
     i, j, scope = select_pairs(names, mean_loss, a, b, greater_is_better=False)
-    raw = raw_alternative(alternative, False)
+    # As in dm.test, "greater" is about the loss difference the result names.
+    raw = raw_alternative(alternative, False, warn_raw=False)
     out = diebold_mariano_pairs(losses, i, j, h=h, alternative=raw, harvey=bool(harvey))
     warn_pairs(
         names,

@@ -12,6 +12,7 @@ from pdcompare.compare._common import (
     check_test_options,
     raw_alternative,
     refuse_benchmark,
+    refuse_one_dataset,
     scores_meta,
     warn_overlapping_splits,
     warn_pairs,
@@ -42,6 +43,7 @@ def _paired_test(
     data = scores_data(scores, paired_test=test, **design)
     if test == "corrected_ttest":
         refuse_benchmark(data, test)
+    refuse_one_dataset(data, test)
     ratio = require_ratio(data.design, test) if test == "corrected_ttest" else None
     warn_overlapping_splits(data, test)
     asked = alternative

@@ -12,6 +12,7 @@ from pdcompare.compare import bayes, dietterich, forecast, hierarchical, paired,
 from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
 from pdcompare.inputs.attrs import pdcompare_attrs, stored_attr, with_attrs
+from pdcompare.inputs.frames import check_frame
 from pdcompare.inputs.scores import ALL_PAIRS
 
 #: The function of each test of one pair on a scores frame, by name.
@@ -131,6 +132,7 @@ def pairwise(
     """
     from pdcompare.inputs.benchmark import is_benchmark
 
+    check_frame(scores)
     if scores.columns.nlevels == 1 and options.get("y", "y") in scores.columns:
         return _prediction_pairwise(scores, test, correction, alpha, options)
     benchmark = is_benchmark(scores)
@@ -293,6 +295,7 @@ def matrix(
     """
     from pdcompare.stats.paired import pair_matrix
 
+    check_frame(result)
     if kind is not None:
         check_option("kind", kind, ("mcm",))
         from pdcompare.compare.mcm import comparison_matrix

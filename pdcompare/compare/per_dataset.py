@@ -11,6 +11,7 @@ from pdcompare._validation import check_option, warn
 from pdcompare.compare.pairwise import PAIRWISE_TESTS, TEST_FUNCTIONS, pairwise
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.benchmark import DATASET, is_benchmark
+from pdcompare.inputs.frames import check_model_rows
 
 #: The tests of one data set that ``per_dataset`` runs (DESIGN section 4): those of ``pairwise``.
 PER_DATASET_TESTS = PAIRWISE_TESTS
@@ -83,6 +84,7 @@ def per_dataset(
     {'win': 6, 'tie': 16, 'loss': 0}
     """
     check_option("test", test, PER_DATASET_TESTS)
+    check_model_rows(scores)  # data sets as rows: "pass `df.T`", not "needs a benchmark"
     if not is_benchmark(scores) or scores.columns.nlevels < 2:
         msg = (
             "`per_dataset` needs a benchmark frame with (dataset, split) columns: the fold "

@@ -158,9 +158,11 @@ def select(
         better mean): ``mean``, ``diff_to_best`` (how far the mean is behind
         the best's, >= 0 in either direction), ``eligible`` (accepted by the
         rule), ``selected`` (exactly one True), then ``complexity``,
-        ``ci_low`` and ``ci_high`` (the corrected interval of the mean).
+        ``ci_low`` and ``ci_high`` (the corrected interval of the mean;
+        the plain t interval for "best" without a design).
         ``attrs["pdcompare"]`` holds the rule, the best and the selected
-        model, the threshold and a sentence saying why (``reason``).
+        model, the threshold, a sentence saying why (``reason``) and the
+        kind of ``interval`` ("nadeau-bengio" or "t").
 
     Notes
     -----
@@ -208,7 +210,11 @@ def select(
     asking = None if rule == "best" else f"select(rule={rule!r})"
     data = scores_data(converted, paired_test=asking, **design)
     refuse_benchmark(data, "select")
-    ratio = require_ratio(data.design, f"select(rule={rule!r})") if rule != "best" else None
+    # "best" needs no design, but its interval is the corrected one whenever it is known.
+    if rule == "best":
+        ratio = data.design.test_train_ratio
+    else:
+        ratio = require_ratio(data.design, f"select(rule={rule!r})")
     names = data.names
     complexity = _complexity(by, names, _parameters(scores, converted))
     gib = data.design.greater_is_better
@@ -269,6 +275,7 @@ def select(
         best=names[best],
         selected=names[chosen],
         reason=reason,
+        interval="t" if ratio is None else "nadeau-bengio",
         design=data.design.to_attrs(),
         greater_is_better=gib,
         models=names[order].tolist(),

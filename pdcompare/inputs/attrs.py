@@ -7,12 +7,19 @@ from typing import Any
 
 import pandas as pd
 
+from pdcompare.inputs.frames import check_frame
+
 #: Key of pdcompare's metadata in ``DataFrame.attrs``.
 ATTRS_KEY = "pdcompare"
 
 
 def pdcompare_attrs(frame: pd.DataFrame) -> dict[str, Any]:
-    """A deep copy of the frame's pdcompare metadata (empty dict when absent)."""
+    """A deep copy of the frame's pdcompare metadata (empty dict when absent).
+
+    The first thing most functions read of their frame: a TypeError naming the
+    fix when it is not a DataFrame.
+    """
+    check_frame(frame)
     stored = frame.attrs.get(ATTRS_KEY)
     return copy.deepcopy(stored) if isinstance(stored, dict) else {}
 
@@ -23,6 +30,7 @@ def stored_attr(frame: pd.DataFrame, key: str, default: Any = None) -> Any:
     Cheaper than :func:`pdcompare_attrs` when the metadata holds large entries
     (the parameters of every candidate of a search) that the caller does not read.
     """
+    check_frame(frame)
     stored = frame.attrs.get(ATTRS_KEY)
     if not isinstance(stored, dict) or key not in stored:
         return default

@@ -12,29 +12,58 @@ import pandas as pd
 
 from pdcompare._validation import NAN_POLICIES, apply_nan_policy, check_option, warn
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
-from pdcompare.inputs.design import Design, resolve_design
+from pdcompare.inputs.design import resolve_design
+from pdcompare.inputs.frames import check_model_rows
 from pdcompare.inputs.kinds import DATASET, is_benchmark
-from pdcompare.inputs.scores import ScoresData, validate_scores
+from pdcompare.inputs.scores import ScoresData, row_means, validate_scores
 
 
 def _dataset_means(frame: pd.DataFrame, values: np.ndarray) -> tuple[np.ndarray, pd.Index]:
-    """Per-data-set means of a ``(dataset, split)`` frame (NaN where any split is missing)."""
+    """Per-data-set means of a ``(dataset, split)`` frame, over the folds each model has.
+
+    A model with some folds missing on a data set is averaged over the folds
+    it has, with a warning naming the model, the data set and the count; NaN
+    only where it has no fold at all.
+    """
     if frame.columns.nlevels == 1:
         return values, frame.columns
     codes, datasets = pd.factorize(frame.columns.get_level_values(0))
     counts = np.bincount(codes, minlength=len(datasets))
     slots = pd.Series(codes).groupby(codes).cumcount().to_numpy()
-    cube = np.zeros((values.shape[0], len(datasets), counts.max()))
+    cube = np.full((values.shape[0], len(datasets), counts.max()), np.nan)
     cube[:, codes, slots] = values
     # Summed in sorted order, so that the same fold scores in another split order (a
     # long table read in another row order, say) give the same mean to the last bit, and
     # rounded to 12 significant digits, so that means equal in exact arithmetic (0.9 + 0.8
     # and 0.85 + 0.85 folds) tie in the ranks instead of being split by rounding noise.
-    # The zero padding of data sets with fewer splits adds nothing. A missing split (NaN)
-    # makes that data set's mean missing for that model: a mean over fewer folds would be
-    # paired with the other models' means over all of them.
-    means = np.sort(cube, axis=2).sum(axis=2) / counts
+    # The NaN padding of data sets with fewer splits, and missing folds, sort last and
+    # add nothing.
+    present = (~np.isnan(cube)).sum(axis=2)
+    _warn_missing_folds(frame.index, datasets, present, counts)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = np.nansum(np.sort(cube, axis=2), axis=2) / present
+    means[present == 0] = np.nan
     return _without_rounding_noise(means), pd.Index(datasets, name=DATASET)
+
+
+def _warn_missing_folds(
+    names: pd.Index, datasets: pd.Index, present: np.ndarray, counts: np.ndarray
+) -> None:
+    """One warning naming the models averaged over fewer folds than their data set has."""
+    partial = (present > 0) & (present < counts)
+    if not partial.any():
+        return
+    rows, cols = np.nonzero(partial)
+    cases = [
+        f"{names[r]!r} on {datasets[c]!r} ({counts[c] - present[r, c]} of {counts[c]} "
+        "folds missing)"
+        for r, c in zip(rows[:5], cols[:5], strict=True)
+    ]
+    more = f" and {len(rows) - 5} more" if len(rows) > 5 else ""
+    warn(
+        f"Model(s) with missing folds are averaged over the folds they have: "
+        f"{', '.join(cases)}{more}."
+    )
 
 
 def _without_rounding_noise(values: np.ndarray, digits: int = 12) -> np.ndarray:
@@ -74,6 +103,14 @@ class BenchmarkData(ScoresData):
         return ~np.isnan(self.values).any(axis=0)
 
     @cached_property
+    def means(self) -> np.ndarray:
+        """Mean score of each model over the complete data sets (the same ones for all)."""
+        complete = self.complete
+        if not complete.any():
+            return row_means(self.values)
+        return self.values[:, complete].mean(axis=1)
+
+    @property
     def rank_sums(self) -> np.ndarray:
         """Sum of every model's ranks over the complete data sets (1 = best, ties averaged).
 
@@ -205,8 +242,9 @@ def means(frame: pd.DataFrame) -> pd.DataFrame:
     -------
     pandas.DataFrame
         One row per model, one column per data set (an Index named
-        "dataset"), the mean over that data set's splits; NaN where a split
-        is missing. The frame's design is kept in ``attrs``.
+        "dataset"), the mean over that data set's splits (over the splits
+        the model has, with a warning, when some are missing; NaN where it
+        has none). The frame's design is kept in ``attrs``.
 
     Examples
     --------
@@ -221,6 +259,7 @@ def means(frame: pd.DataFrame) -> pd.DataFrame:
     b        0.60  0.90
     """
     if not is_benchmark(frame):
+        check_model_rows(frame)  # data sets as rows: "pass `df.T`", not "needs a benchmark"
         msg = (
             "`means` needs a benchmark frame: columns `(dataset, split)` (a MultiIndex whose "
             "first level is named 'dataset') or one column per data set (an Index named "
@@ -244,6 +283,10 @@ def from_long(
     score: Hashable = "score",
     greater_is_better: bool = True,
     paired: bool = True,
+    cv: Any = None,
+    test_size: float | None = None,
+    n_train: int | None = None,
+    n_test: int | None = None,
 ) -> pd.DataFrame:
     """A benchmark frame from a long table: one row per model x data set (x split).
 
@@ -264,6 +307,12 @@ def from_long(
         a data-set column, ``split`` naming the run (seed) column; models
         as rows, one column per run, NaN for a run a model does not have,
         and ``paired=False`` stored in the design (see ``set_design``).
+    cv, test_size, n_train, n_test : optional
+        The CV design of the splits (the k of k-fold or the scikit-learn
+        splitter, the fraction of the data in each test split, or the
+        training and test set sizes), stored in the frame's design as
+        ``set_design`` stores it, so that ``random_effects`` and
+        ``per_dataset(test="corrected_ttest")`` need no keyword.
 
     Returns
     -------
@@ -290,6 +339,14 @@ def from_long(
     model
     rf       0.95  0.97
     lr       0.96  0.99
+
+    With the folds of 5-fold CV, the design is stored with the scores:
+
+    >>> folds = pd.DataFrame({"model": ["rf"] * 2 + ["lr"] * 2, "dataset": ["iris"] * 4,
+    ...                       "split": [0, 1, 0, 1], "score": [0.9, 0.8, 0.7, 0.75]})
+    >>> bench = pdcompare.from_long(folds, split="split", cv=5)
+    >>> bench.attrs["pdcompare"]["design"]["test_train_ratio"]
+    0.25
     """
     if not paired:  # a runs frame: one data set, one column per run
         from pdcompare.inputs.runs import runs_from_long
@@ -308,6 +365,14 @@ def from_long(
     if not isinstance(greater_is_better, bool | np.bool_):
         msg = f"`greater_is_better` must be True or False; got {greater_is_better!r}."
         raise TypeError(msg)
+    design = resolve_design(
+        None,
+        cv=cv,
+        test_size=test_size,
+        n_train=n_train,
+        n_test=n_test,
+        greater_is_better=bool(greater_is_better),
+    )
     keys = {"model": model, "dataset": dataset, "score": score}
     if split is not None:
         keys["split"] = split
@@ -327,9 +392,15 @@ def from_long(
             ", ".join(f"{c}={v!r}" for c, v in zip(by, r, strict=True))
             for r in shown.itertuples(index=False)
         )
+        hint = (
+            "If each row is the score of one CV split, name the split column with `split=`; "
+            "otherwise aggregate"
+            if split is None
+            else "Aggregate"
+        )
         msg = (
             f"Each (model, data set{', split' if split is not None else ''}) must appear once; "
-            f"{int(duplicated.sum())} rows share their keys, for example {rows}. Aggregate them "
+            f"{int(duplicated.sum())} rows share their keys, for example {rows}. {hint} them "
             "first (for example `table.groupby([...]).mean()`)."
         )
         raise ValueError(msg)
@@ -351,5 +422,4 @@ def from_long(
     values = np.full((len(models), len(columns)), np.nan)
     values[models.get_indexer(table[model]), col_codes] = scores.to_numpy(dtype=float)
     frame = pd.DataFrame(values, index=models, columns=columns)
-    design = Design(greater_is_better=bool(greater_is_better))
     return with_attrs(frame, {"design": design.to_attrs()})

@@ -18,6 +18,7 @@ from pdcompare.inputs.attrs import stored_attr
 from pdcompare.inputs.benchmark import benchmark_data
 from pdcompare.inputs.cv_results import cv_results_candidates, is_cv_results
 from pdcompare.inputs.design import resolve_design
+from pdcompare.inputs.frames import check_frame
 from pdcompare.inputs.kinds import is_benchmark
 from pdcompare.inputs.scores import (
     SEARCH_KEYWORDS,
@@ -26,6 +27,7 @@ from pdcompare.inputs.scores import (
     refuse_runs,
     refuse_search_keywords,
     validate_scores,
+    warn_negated_losses,
 )
 
 #: Frames already validated within a :func:`validated_once` block, by (frame, keywords).
@@ -93,6 +95,7 @@ def scores_data(
 
 
 def _read(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
+    check_frame(frame)
     search = {key: keywords.pop(key, None) for key in SEARCH_KEYWORDS}
     stored = stored_attr(frame, "design")
     if is_cv_results(frame):
@@ -100,12 +103,16 @@ def _read(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
         found = cv_results_candidates(frame, **search)
         check_score_values(found.values, found.names, found.splits)
         design = resolve_design(stored, **keywords)
+        warn_negated_losses(found.values, design)
         return ScoresData(
             names=found.names, values=found.values, splits=found.splits, design=design
         )
     refuse_search_keywords(frame, search)
     if is_benchmark(frame):
-        return benchmark_data(frame, **keywords)
+        data = benchmark_data(frame, **keywords)
+        warn_negated_losses(data.values, data.design)
+        return data
     values = validate_scores(frame)
     design = resolve_design(stored, **keywords)
+    warn_negated_losses(values, design)
     return ScoresData(names=frame.index, values=values, splits=frame.columns, design=design)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from pdcompare.inputs.frames import check_frame
+
 #: Name of the column level (or flat column index) that marks a benchmark frame.
 DATASET = "dataset"
 
@@ -17,10 +19,12 @@ def is_benchmark(frame: pd.DataFrame) -> bool:
     Examples
     --------
     >>> import pandas as pd
+
+    from pdcompare.inputs.frames import check_frame
     >>> table = pd.DataFrame([[0.9, 0.8], [0.7, 0.75]], index=["a", "b"],
     ...                      columns=pd.Index(["iris", "wine"], name="dataset"))
     >>> is_benchmark(table), is_benchmark(table.rename_axis(columns=None))
     (True, False)
     """
-    columns = frame.columns
-    return columns.names[0] == DATASET
+    check_frame(frame)
+    return frame.columns.names[0] == DATASET

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import unknown_name_error
+from pdcompare.inputs.frames import check_frame
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ def predictions_data(
     weights = None
     if isinstance(frame, WeightedPredictions):
         frame, weights = frame.frame, np.asarray(frame.weights, dtype=np.int64)
-    model_columns = _model_columns(frame, y, models)
+    model_columns = _model_columns(frame, y, models, weights)
     if labels_for is not None:
         refuse_probabilities(frame, [y, *model_columns], labels_for)
     y_series = frame[y]
@@ -142,10 +143,27 @@ def predictions_data(
     )
 
 
-def _model_columns(frame: pd.DataFrame, y: Hashable, models: Sequence[Hashable] | None) -> list:
-    """The model columns of a predictions frame, after checking its shape and truth column."""
+def _model_columns(
+    frame: pd.DataFrame,
+    y: Hashable,
+    models: Sequence[Hashable] | None,
+    weights: np.ndarray | None = None,
+) -> list:
+    """The model columns of a predictions frame, after checking its shape and truth column.
+
+    ``weights`` are the counts of the rows of a frame of distinct rows.
+    """
+    check_frame(frame)
     if frame.shape[0] == 0:
         msg = "The predictions frame is empty; it needs one row per test sample."
+        raise ValueError(msg)
+    n_samples = frame.shape[0] if weights is None else int(weights.sum())
+    if n_samples < 2:
+        msg = (
+            "The predictions frame has 1 row; it needs one row per test sample, and a "
+            "comparison needs at least 2 samples. A frame with one row per model is a scores "
+            "frame: compare it with `corrected_ttest`, `summary` and the other score tests."
+        )
         raise ValueError(msg)
     if y not in frame.columns:
         shown = ", ".join(repr(c) for c in list(frame.columns)[:10])
@@ -169,6 +187,14 @@ def _model_columns(frame: pd.DataFrame, y: Hashable, models: Sequence[Hashable] 
     if not model_columns:
         msg = f"The predictions frame has no model column besides the truth {y!r}."
         raise ValueError(msg)
+    for column in model_columns:
+        if isinstance(column, tuple) or pd.isna(column):
+            rule = "single labels, not tuples" if isinstance(column, tuple) else "given"
+            msg = (
+                f"Model names (the prediction columns) must be {rule}; a column is labelled "
+                f"{column!r}. Name every model's column: `df.columns = [...]`."
+            )
+            raise ValueError(msg)
     return model_columns
 
 
@@ -219,7 +245,7 @@ def label_blocks(
     weights = None
     if isinstance(frame, WeightedPredictions):
         frame, weights = frame.frame, np.asarray(frame.weights, dtype=np.int64)
-    model_columns = _model_columns(frame, y, models)
+    model_columns = _model_columns(frame, y, models, weights)
     refuse_probabilities(frame, [y, *model_columns], labels_for)
     width = max(1, _BLOCK_BYTES // (8 * max(len(frame), 1)))
     truth = frame[y]

@@ -23,6 +23,7 @@ from pdcompare.inputs.cv_results import (
     is_cv_results,
 )
 from pdcompare.inputs.design import Design
+from pdcompare.inputs.frames import check_frame, check_model_rows
 from pdcompare.inputs.kinds import is_benchmark
 
 #: Passed as ``a`` by ``pairwise`` to ask a test for every pair of models.
@@ -105,9 +106,17 @@ def _refuse_other_kinds(frame: pd.DataFrame) -> None:
 
 def validate_scores(frame: pd.DataFrame) -> np.ndarray:
     """Check a scores frame and return its values (models x splits) as float64."""
+    check_frame(frame)
+    check_model_rows(frame)
     _refuse_empty(frame.shape)
     _refuse_other_kinds(frame)
     check_unique_labels(frame.index, hint="give each model its own index label")
+    check_unique_labels(
+        frame.columns,
+        hint="each column holds the scores of one split; concatenating the scores of two "
+        "runs repeats their labels: number the splits afresh",
+        what="Split labels",
+    )
     values = _numeric_values(frame)
     check_score_values(values, frame.index, frame.columns)
     return values
@@ -293,6 +302,7 @@ def scores_frame(
     iteration: int | None = None,
 ) -> pd.DataFrame:
     """The scores frame for ``frame``: converted from ``cv_results_``, or a copy of it."""
+    check_frame(frame)
     if is_cv_results(frame):
         return cv_results_to_scores(frame, metric=metric, names=names, iteration=iteration)
     refuse_search_keywords(frame, {"metric": metric, "names": names, "iteration": iteration})
@@ -308,6 +318,7 @@ def converted_search(
     ``iteration`` among ``options``; the other options are returned for the
     call. Any other frame comes back as it is, and those three are refused.
     """
+    check_frame(frame)
     search = {key: value for key, value in options.items() if key in SEARCH_KEYWORDS}
     rest = {key: value for key, value in options.items() if key not in SEARCH_KEYWORDS}
     if not is_cv_results(frame):
@@ -333,3 +344,22 @@ def refuse_runs(design: Design, test: str) -> None:
         "columns are CV splits shared by every model."
     )
     raise ValueError(msg)
+
+
+def warn_negated_losses(values: np.ndarray, design: Design) -> None:
+    """Warn when scores said to be losses are all <= 0: scikit-learn's ``neg_*`` scores.
+
+    Those are losses negated so that greater is better; ``greater_is_better=False``
+    on them ranks the worst model first.
+    """
+    if design.greater_is_better:
+        return
+    finite = values[np.isfinite(values)]
+    if finite.size and finite.max() <= 0 and finite.min() < 0:
+        warn(
+            "Every score is <= 0, as scikit-learn's `neg_*` scores are (neg_mean_squared_error, "
+            "neg_log_loss, ...): these are losses negated so that greater is better, yet "
+            "`greater_is_better=False` says lower is better, so the worst model comes out "
+            "best. Drop `greater_is_better=False`, or give the losses themselves (the scores "
+            "negated)."
+        )

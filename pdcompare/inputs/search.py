@@ -30,6 +30,10 @@ def from_search(
         A fitted search (duck-typed: anything with ``cv_results_`` and ``cv``).
     metric : str, optional
         The metric of a multi-metric search (the key of its ``scoring`` dict).
+        By default the one the search refits on, when its ``refit`` names one;
+        ``attrs["pdcompare"]["metric"]`` then holds its name and
+        ``attrs["pdcompare"]["metric_source"]`` is ``"refit"`` (``"metric"``
+        when given here).
     names : callable or list of str, optional
         Model names: a function of the parameter dict, or one name per candidate.
         By default, the parameters that vary, kept short.
@@ -84,6 +88,13 @@ def from_search(
         )
         raise TypeError(msg)
     frame = pd.DataFrame(search.cv_results_)
+    chosen: dict[str, str] = {}
+    refit = getattr(search, "refit", None)
+    if metric is not None:
+        chosen = {"metric": metric, "metric_source": "metric"}
+    elif isinstance(refit, str):  # a multi-metric search refits on the metric it names
+        metric = refit
+        chosen = {"metric": metric, "metric_source": "refit"}
     scores = cv_results_to_scores(frame, metric=metric, names=names, iteration=iteration)
     cv = getattr(search, "cv", None)
     design = splitter_design(
@@ -93,4 +104,4 @@ def from_search(
         n_train=n_train,
         n_test=n_test,
     )
-    return with_attrs(scores, {**pdcompare_attrs(scores), "design": design.to_attrs()})
+    return with_attrs(scores, {**pdcompare_attrs(scores), **chosen, "design": design.to_attrs()})

@@ -65,6 +65,9 @@ def plot_folds(
 ):
     """Score of every model on each CV split: lines that move together show fold dependence.
 
+    On a benchmark frame, the mean score of every model on each data set (the
+    folds of a ``(dataset, split)`` frame averaged), as the title says.
+
     Parameters
     ----------
     frame : pandas.DataFrame
@@ -105,11 +108,18 @@ def plot_folds(
     """
     import numpy as np
 
+    from pdcompare._validation import check_positive_int
+    from pdcompare.inputs.benchmark import is_benchmark
+
     full = folds_data(frame, n_splits=None)
+    unit, units = ("data set", "data sets") if is_benchmark(frame) else ("CV split", "splits")
     order = full.index.tolist()
     shown, note = top_models(order, top)
     colours = model_colours(order)
-    table = folds_data(frame, n_splits).loc[shown]
+    # The frame is read once (its warnings said once); the first n_splits columns of it.
+    if n_splits is not None:
+        n_splits = check_positive_int("n_splits", n_splits)
+    table = full.loc[shown].iloc[:, :n_splits]
     means = full.loc[shown].mean(axis=1)
     labels = [f"{name} (mean {means[name]:.3f})" for name in shown]
     ax = _axes(ax, figsize=folds_figsize(len(shown), max(len(label) for label in labels)))
@@ -118,9 +128,9 @@ def plot_folds(
         for name, label in zip(shown, labels, strict=True):
             style = {"marker": "o", "markersize": 3, "color": colours[name], **kwargs}
             ax.plot(positions, table.loc[name].to_numpy(dtype=float), label=label, **style)
-    total = frame.shape[1]
+    total = full.shape[1]
     n_shown = table.shape[1]
-    ax.set_xlabel("CV split")
+    ax.set_xlabel(unit)
     ax.set_ylabel(ylabel)
     step = max(1, int(np.ceil(n_shown / 8)))
     ax.set_xticks(positions[::step])
@@ -129,15 +139,19 @@ def plot_folds(
     # more columns when the models would not fit in the height of the Axes.
     rows = max(_legend_rows(ax), 1)
     ax.legend(
-        title="model (mean over\nall splits)",
+        title=f"model (mean over\nall {units})",
         fontsize="small",
         loc="upper left",
         bbox_to_anchor=(1.01, 1.0),
         ncols=int(np.ceil(len(shown) / rows)),
     )
     ax.grid(axis="y", alpha=0.3)
-    subset = f"first {n_shown} of {total} splits" if n_shown < total else f"all {total} splits"
-    _figure_title(ax, title, f"Score per CV split ({subset})", note)
+    subset = f"first {n_shown} of {total} {units}" if n_shown < total else f"all {total} {units}"
+    what = f"Score per CV split ({subset})"
+    if unit == "data set":
+        averaged = "; the folds of each averaged" if frame.columns.nlevels > 1 else ""
+        what = f"{'Mean score' if averaged else 'Score'} per data set ({subset}{averaged})"
+    _figure_title(ax, title, what, note)
     return ax
 
 

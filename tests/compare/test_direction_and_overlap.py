@@ -32,10 +32,14 @@ def test_better_is_greater_for_scores_and_less_for_losses():
     best_vs_rest = errors.cmp.corrected_ttest(alternative="better")
     assert (best_vs_rest["model_1"] == "m_best").all()
     assert (best_vs_rest["pvalue"] < 1e-4).all()
-    raw = errors.cmp.corrected_ttest(alternative="less")
+    # "greater"/"less" are about the raw difference and warn on losses (DESIGN §20).
+    with pytest.warns(PdcompareWarning, match=r"`alternative='less'` is about the raw scores"):
+        raw = errors.cmp.corrected_ttest(alternative="less")
     assert_allclose(best_vs_rest["pvalue"], raw["pvalue"])
     # The old trap: "greater" is about the raw difference, which is negative for losses.
-    assert (errors.cmp.corrected_ttest(alternative="greater")["pvalue"] > 0.99).all()
+    with pytest.warns(PdcompareWarning, match=r"asks whether model_1 is worse"):
+        greater = errors.cmp.corrected_ttest(alternative="greater")
+    assert (greater["pvalue"] > 0.99).all()
     meta = best_vs_rest.attrs["pdcompare"]
     assert meta["alternative"] == "less"
     assert meta["asked_alternative"] == "better"
@@ -50,14 +54,15 @@ def test_better_is_greater_for_scores_and_less_for_losses():
         scores.cmp.corrected_ttest(alternative="greater")["pvalue"],
     )
     worse = errors.cmp.corrected_ttest(alternative="worse")
-    assert_allclose(worse["pvalue"], errors.cmp.corrected_ttest(alternative="greater")["pvalue"])
+    assert_allclose(worse["pvalue"], greater["pvalue"])
 
 
 @pytest.mark.parametrize("method", ["ttest", "wilcoxon", "sign_test", "ttest_5x2cv"])
 def test_better_on_every_test_with_an_alternative(method):
     errors = losses().cmp.set_design(cv=2, greater_is_better=False)
     better = getattr(errors.cmp, method)(alternative="better")
-    raw = getattr(errors.cmp, method)(alternative="less")
+    with pytest.warns(PdcompareWarning, match=r"`alternative='less'` is about the raw scores"):
+        raw = getattr(errors.cmp, method)(alternative="less")
     assert_allclose(better["pvalue"], raw["pvalue"])
 
 
@@ -86,8 +91,9 @@ def test_proportions_and_bootstrap_take_better():
                          "far": truth + rng.normal(0, 0.5, 300)})
     better = regs.cmp.bootstrap_diff(score="mean_squared_error", alternative="better",
                                      random_state=0, n_resamples=200)
-    less = regs.cmp.bootstrap_diff(score="mean_squared_error", alternative="less",
-                                   random_state=0, n_resamples=200)
+    with pytest.warns(PdcompareWarning, match=r"`alternative='less'` is about the raw scores"):
+        less = regs.cmp.bootstrap_diff(score="mean_squared_error", alternative="less",
+                                       random_state=0, n_resamples=200)
     assert_allclose(better["pvalue"], less["pvalue"])
 
 

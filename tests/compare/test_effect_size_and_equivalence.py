@@ -155,7 +155,7 @@ def test_bootstrap_across_data_sets_resamples_data_sets_in_pairs():
 
 def test_losses_keep_mean_diff_raw_and_turn_the_effect_size():
     table = _benchmark()
-    losses = -table
+    losses = 1 - table  # losses above 0 (all <= 0 would read as neg_* scores)
     gain = table.cmp.effect_size("m0", "m3", measure="vargha_delaney")
     loss = losses.cmp.effect_size("m0", "m3", measure="vargha_delaney", greater_is_better=False)
     assert loss["effect_size"].iloc[0] == pytest.approx(gain["effect_size"].iloc[0])
@@ -420,7 +420,7 @@ def test_benchmark_summary_uses_the_complete_data_sets_and_the_direction():
     for model in summary.index[1:]:
         d = (table.loc[best] - table.loc[model])[complete].to_numpy()
         assert summary.loc[model, "effect_size"] == pytest.approx(d.mean() / d.std(ddof=1))
-    losses = pdcompare.summary(-_benchmark(), greater_is_better=False)
+    losses = pdcompare.summary(1 - _benchmark(), greater_is_better=False)
     assert (losses["effect_size"].iloc[1:] > 0).all()
 
 

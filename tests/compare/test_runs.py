@@ -186,7 +186,7 @@ def test_mannwhitney_equals_scipy_and_better_follows_losses(runs_count):
     for row in res.itertuples():
         ref = stats.mannwhitneyu(present(runs, row.model_1), present(runs, row.model_2))
         assert_allclose([row.statistic, row.pvalue], [ref.statistic, ref.pvalue], rtol=1e-12)
-    losses = (-runs).cmp.set_design(greater_is_better=False, paired=False)
+    losses = (1 - runs).cmp.set_design(greater_is_better=False, paired=False)
     better = losses.cmp.mannwhitney("net_0", "net_2", alternative="better")
     ref = stats.mannwhitneyu(
         present(losses, "net_0"), present(losses, "net_2"), alternative="less"
@@ -267,7 +267,7 @@ def test_aso_columns_scope_and_bonferroni_level():
 
 def test_aso_is_direction_aware_and_seeded():
     runs = runs_frame(n_models=3, runs=15, seed=4)
-    losses = (-runs).cmp.set_design(greater_is_better=False, paired=False)
+    losses = (1 - runs).cmp.set_design(greater_is_better=False, paired=False)
     a = runs.cmp.aso(random_state=3)
     b = losses.cmp.aso(random_state=3)
     assert a["model_1"].tolist() == b["model_1"].tolist()

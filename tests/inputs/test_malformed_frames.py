@@ -6,6 +6,8 @@ another exception type from deep inside pandas, numpy or matplotlib, and
 never changes the frame or its attrs.
 """
 
+import os
+import traceback
 import warnings
 
 import matplotlib
@@ -29,6 +31,7 @@ LABELS = st.one_of(
     st.sampled_from(["m1", "m2", "m, 3", "y", "split0", "dataset"]),
     st.integers(0, 3),
     st.none(),
+    st.tuples(st.sampled_from(["m1", "m2"]), st.integers(0, 1)),  # tuples as names
 )
 
 
@@ -48,9 +51,23 @@ def frames(draw):
     data = [[draw(cell) for _ in range(cols)] for _ in range(rows)]
     index = draw(st.lists(LABELS, min_size=rows, max_size=rows))
     columns = draw(st.lists(LABELS, min_size=cols, max_size=cols))
-    frame = pd.DataFrame(data, index=index if rows else None, columns=columns if cols else None)
-    if draw(st.booleans()) and rows:
+    frame = pd.DataFrame(
+        data,
+        index=pd.Index(index, tupleize_cols=False) if rows else None,
+        columns=pd.Index(columns, tupleize_cols=False) if cols else None,
+    )
+    shape = draw(st.sampled_from(["labels", "range", "multiindex", "dataset rows", "benchmark"]))
+    if shape == "range" and rows:
         frame = frame.reset_index(drop=True)
+    elif shape == "multiindex" and rows:  # model rows as a MultiIndex
+        frame.index = pd.MultiIndex.from_arrays([["g"] * rows, [f"m{k}" for k in range(rows)]])
+    elif shape == "dataset rows":  # the shape autorank takes
+        frame = frame.rename_axis(index="dataset")
+    elif shape == "benchmark" and cols:  # (dataset, split) columns, one or two data sets
+        datasets = [f"d{k * 2 // cols}" for k in range(cols)]
+        frame.columns = pd.MultiIndex.from_arrays(
+            [datasets, [f"s{k % 2}" for k in range(cols)]], names=["dataset", "split"]
+        )
     return frame
 
 
@@ -78,6 +95,9 @@ CALLS = {
     "select": {"rule": "one_se", "by": "C", "cv": 5},
     "means": {},
     "friedman": {},
+    "per_dataset": {},
+    "random_effects": {"cv": 5},
+    "set_design": {"cv": 5},
     "report": {"cv": 5},
     "matrix": {},
     "style": {},
@@ -100,6 +120,12 @@ def test_malformed_frames_get_a_result_or_a_clear_error(name, frame):
             getattr(pdcompare, name)(frame, **CALLS[name])
     except ALLOWED as error:
         message = str(error)
+        # Raised by pdcompare itself, not from inside pandas or numpy. (Not yet for plot:
+        # a square frame with equal row and column labels is drawn as a matrix, whose
+        # cells pandas' astype converts.)
+        raised_in = traceback.extract_tb(error.__traceback__)[-1].filename
+        if name != "plot":
+            assert os.sep + "pdcompare" + os.sep in raised_in, f"{name}: {message} ({raised_in})"
     finally:
         plt.close("all")
     if message is not None:
