@@ -57,6 +57,7 @@ API_SECTIONS = [
             "friedman",
             "per_dataset",
             "random_effects",
+            "power",
         ],
     ),
     (

@@ -60,6 +60,7 @@ FRAME_CALLS = {
     "friedman": (_benchmark(), (), {}),
     "per_dataset": (_benchmark(), ("corrected_ttest",), {"cv": 3}),
     "random_effects": (_benchmark(), (), {"cv": 3, "method": "pm"}),
+    "power": (SCORES, (), {"delta": 0.02}),
 }
 
 PUBLIC = [*FRAME_CALLS, "matrix", "posterior", "plot", "style", "report"]
