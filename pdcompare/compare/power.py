@@ -281,3 +281,71 @@ def attainable_pvalue(
             text += f", or one model against the others with `{test}(a=...)`"
     warn(text + ".")
     return least
+
+
+def detectable_difference(
+    frame: pd.DataFrame, result: pd.DataFrame, *, target: float = 0.8, **design: Any
+) -> np.ndarray:
+    """What the design could detect for each row of a family's result, at Bonferroni ``alpha/m``.
+
+    For the sentence "these splits could detect differences of about X or
+    more with power 0.8" under a non-significant comparison: ``result`` is
+    the family's result frame (any test with ``model_1``, ``model_2`` and
+    ``alpha`` in its attrs, computed on ``frame``); ``m`` is its number of
+    rows with a p-value (all rows when it has none). Each row's value is
+    :func:`~pdcompare.stats.power.min_detectable_difference` of its pair's
+    ``sd_diff`` and number of splits, at level ``alpha / m``, two-sided or
+    one-sided as the result was, with the corrected t-test's
+    ``n_test/n_train`` on a scores frame (from ``design`` or the frame's
+    stored design; a ValueError names the keyword when unknown) and the
+    paired t across data sets on a benchmark frame: the numbers of
+    :func:`power`'s ``mdd`` column at ``alpha=alpha/m``.
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> scores = load_grid_search_scores()
+    >>> family = scores.cmp.corrected_ttest()  # the best against the 3 others
+    >>> detectable_difference(scores, family).round(3).tolist()
+    [0.044, 0.07, 0.183]
+    >>> scores.cmp.power(delta=0.01, alpha=0.05 / 3)["mdd"].round(3).tolist()
+    [0.044, 0.07, 0.183]
+    """
+    from pdcompare.inputs.benchmark import BenchmarkData
+    from pdcompare.inputs.design import require_ratio
+    from pdcompare.inputs.scores import index_of
+    from pdcompare.stats._moments import pair_moments
+    from pdcompare.stats.power import min_detectable_difference
+
+    meta = result.attrs.get("pdcompare", {})
+    target = check_fraction("target", target)
+    data = scores_data(frame, **design)
+    benchmark = isinstance(data, BenchmarkData)
+    ratio = 0.0 if benchmark else require_ratio(data.design, "power")
+    first = data.names.get_indexer(np.asarray(result["model_1"], dtype=object))
+    second = data.names.get_indexer(np.asarray(result["model_2"], dtype=object))
+    missing = np.flatnonzero((first < 0) | (second < 0))
+    if missing.size:
+        row = result.iloc[missing[0]]
+        bad = row["model_1"] if first[missing[0]] < 0 else row["model_2"]
+        index_of(data.names, bad, "result")  # raises, suggesting close names
+    policy = "omit" if meta.get("nan_policy") == "omit" else "propagate"
+    count, _, variance, _, _ = pair_moments(data.values, first, second, policy)
+    count = np.where(np.isnan(variance), np.nan, count)
+    if "pvalue" in result.columns:
+        m = int(np.count_nonzero(~np.isnan(np.asarray(result["pvalue"], dtype=float))))
+    else:
+        m = len(result)
+    alpha = float(meta.get("alpha", 0.05)) / max(m, 1)
+    tail = "two-sided" if meta.get("alternative", "two-sided") == "two-sided" else "greater"
+    return np.asarray(
+        min_detectable_difference(
+            np.sqrt(variance),
+            count,
+            test_train_ratio=ratio,
+            alpha=alpha,
+            alternative=tail,
+            target=target,
+        ),
+        dtype=float,
+    ).reshape(-1)

@@ -149,3 +149,34 @@ def test_never_mutates_the_frame():
     scores.cmp.power(delta=0.01)
     pd.testing.assert_frame_equal(scores, before)
     assert scores.attrs == attrs
+
+
+def test_detectable_difference_of_a_family_is_the_mdd_at_bonferroni():
+    from pdcompare.compare.power import detectable_difference
+
+    scores = load_grid_search_scores()
+    family = scores.cmp.pairwise("corrected_ttest", alternative="better")  # 6 pairs
+    got = detectable_difference(scores, family)
+    ref = pdcompare.power(scores, pdcompare.inputs.scores.ALL_PAIRS, delta=0.01,
+                          alpha=0.05 / 6, alternative="better")
+    assert_allclose(got, ref["mdd"], rtol=1e-12)
+    # Written out: the noncentral t at alpha/6, one-sided, power 0.8 at the mdd.
+    sd = ref["sd_diff"].to_numpy()
+    nc = got / (sd * np.sqrt(1 / 100 + 10 / 90))
+    assert_allclose(stats.nct.sf(stats.t.ppf(1 - 0.05 / 6, 99), 99, nc), 0.8, rtol=1e-7)
+
+    rng = np.random.default_rng(4)
+    bench = pd.DataFrame(rng.normal(0.8, 0.05, (4, 10)), index=list("abcd"),
+                         columns=pd.Index([f"d{k}" for k in range(10)], name="dataset"))
+    bench.iloc[3, 2] = np.nan
+    with pytest.warns(PdcompareWarning):  # the NaN model, and Holm over 3 pairs is fine
+        family = bench.cmp.wilcoxon()
+    got = detectable_difference(bench, family)
+    involved = family["model_2"].eq("d").to_numpy() | family["model_1"].eq("d").to_numpy()
+    assert np.isnan(got[involved]).all()
+    m = int(family["pvalue"].notna().sum())
+    assert m == 2
+    sd = np.array([(bench.loc[r.model_1] - bench.loc[r.model_2]).std(ddof=1)
+                   for r in family.itertuples()])
+    solved = TTestPower().solve_power(nobs=10, alpha=0.05 / m, power=0.8)
+    assert_allclose(got[~involved], sd[~involved] * solved, rtol=1e-6)
