@@ -95,7 +95,7 @@ def _paired_test(
     )
     attainable = {}
     if "min_pvalue" in out:  # the discrete tests: the smallest p-value they can reach
-        attainable["min_attainable_pvalue"] = attainable_pvalue(
+        attainable = attainable_pvalue(
             data,
             test,
             out["min_pvalue"],
@@ -354,7 +354,8 @@ def wilcoxon(
         is the smallest p-value any row could reach after the correction
         (every difference of one sign); above ``alpha`` no row can be
         rejected, and the call warns, saying how many data sets (or splits)
-        would do and which test can reject with these data.
+        would do (``attrs["pdcompare"]["n_needed_to_reject"]``, None when
+        reachable) and which test can reject with these data.
 
     Notes
     -----
@@ -447,7 +448,8 @@ def sign_test(
         higher, lower, the same). ``statistic`` is the number of wins.
         ``attrs["pdcompare"]["min_attainable_pvalue"]`` is the smallest
         p-value any row could reach after the correction (every untied split
-        won); above ``alpha`` no row can be rejected, and the call warns.
+        won); above ``alpha`` no row can be rejected, and the call warns
+        (``n_needed_to_reject`` as in :func:`wilcoxon`).
 
     Notes
     -----

@@ -216,7 +216,7 @@ def attainable_pvalue(
     correction: str | None,
     alpha: float,
     alternative: str,
-) -> float:
+) -> dict[str, Any]:
     """The smallest p-value a discrete test can reach after the correction; warn above alpha.
 
     ``min_pvalue`` holds each row's smallest attainable p-value (every sign
@@ -226,25 +226,31 @@ def attainable_pvalue(
     reach. When it exceeds ``alpha`` no row can be rejected: one warning
     says how many data sets (or splits) would make a rejection possible and
     which test can reject with these data (pairs of identical models, which
-    have their own warning, are not counted for it). Returns that p-value
-    (NaN when no row has one).
+    have their own warning, are not counted for it).
+
+    Returns the fields of ``attrs["pdcompare"]``: ``min_attainable_pvalue``
+    (NaN when no row has a p-value) and ``n_needed_to_reject``, the smallest
+    number of data sets (or splits) without ties at which the same family
+    could reach ``alpha``; None when it can already (or no row counts).
     """
     from pdcompare.inputs.benchmark import BenchmarkData
     from pdcompare.stats.multitest import adjust_pvalues
     from pdcompare.stats.power import extreme_pvalue, min_signed_rank_pvalue
 
+    fields: dict[str, Any] = {"min_attainable_pvalue": float("nan"), "n_needed_to_reject": None}
     if correction == "shaffer" and scope != "all_pairs":
-        return float("nan")  # refused by the result frame, with its own message
+        return fields  # refused by the result frame, with its own message
     n_models = len(data.names) if correction == "shaffer" else None
     kept = ~np.isnan(min_pvalue)
     present = min_pvalue[kept]
     if present.size == 0:
-        return float("nan")
+        return fields
     adjusted = adjust_pvalues(present, correction, alpha=alpha, n_models=n_models)
     least = float(np.min(adjusted))
+    fields["min_attainable_pvalue"] = least
     differing = ~identical[kept]
     if least <= alpha or not differing.any():
-        return least
+        return fields
     smallest = min_signed_rank_pvalue if test == "wilcoxon" else extreme_pvalue
     n_now = data.values.shape[1]
     needed = None
@@ -280,7 +286,8 @@ def attainable_pvalue(
         if scope == "all_pairs":
             text += f", or one model against the others with `{test}(a=...)`"
     warn(text + ".")
-    return least
+    fields["n_needed_to_reject"] = needed
+    return fields
 
 
 def detectable_difference(

@@ -50,6 +50,7 @@ def test_five_models_eight_data_sets_cannot_reject():
     assert "wilcoxon(a=...)" in message
     attainable = res.attrs["pdcompare"]["min_attainable_pvalue"]
     assert_allclose(attainable, 10 * 2 / 2**8, rtol=1e-12)
+    assert res.attrs["pdcompare"]["n_needed_to_reject"] == 9
     assert not res["reject"].any()
     # The same number from statsmodels, on every pair at scipy's smallest p-value.
     smallest = stats.wilcoxon(np.arange(1.0, 9.0)).pvalue
@@ -68,6 +69,7 @@ def test_ten_models_ten_data_sets_warn_for_both_tests():
         warnings.simplefilter("error")
         res = bench.cmp.wilcoxon()
     assert_allclose(res.attrs["pdcompare"]["min_attainable_pvalue"], 9 * 2 / 2**10)
+    assert res.attrs["pdcompare"]["n_needed_to_reject"] is None
 
 
 def test_twenty_data_sets_five_models_are_silent():
