@@ -105,9 +105,9 @@ def power(
     With ``sd_diff`` the standard deviation (ddof=1) of a pair's ``n``
     split differences and ``se(n) = sd_diff · sqrt(1/n + n_test/n_train)``:
 
-    * ``power`` = P(|T| > t_{1−alpha/2, n−1}) for T noncentral t with
-      ``n − 1`` degrees of freedom and noncentrality ``delta / se(n)``
-      (one-sided: P(T > t_{1−alpha, n−1}));
+    * ``power`` = ``P(|T| > t_{1−alpha/2, n−1})`` for ``T`` noncentral t
+      with ``n − 1`` degrees of freedom and noncentrality ``delta / se(n)``
+      (one-sided: ``P(T > t_{1−alpha, n−1})``);
     * ``mdd``: the difference whose power is ``target`` at this ``n``;
     * ``n_repeats``: the smallest number ``r`` of repeats of the design's
       k-fold (``n = k·r``) whose power for ``delta`` reaches ``target``;
