@@ -38,6 +38,7 @@ from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
 from pdcompare.compare.per_dataset import per_dataset
 from pdcompare.compare.permutation import permutation_test
+from pdcompare.compare.power import power
 from pdcompare.compare.predictions import cochrans_q, mcnemar, proportions_ztest
 from pdcompare.compare.select import refit_rule, select
 from pdcompare.compare.summary import scores, set_design, summary
@@ -81,6 +82,7 @@ __all__ = [
     "permutation_test",
     "plot",
     "posterior",
+    "power",
     "proportions_ztest",
     "random_effects",
     "refit_rule",

@@ -31,6 +31,7 @@ from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
 from pdcompare.compare.per_dataset import per_dataset
 from pdcompare.compare.permutation import permutation_test
+from pdcompare.compare.power import power
 from pdcompare.compare.predictions import cochrans_q, mcnemar, proportions_ztest
 from pdcompare.compare.select import select
 from pdcompare.compare.summary import scores, set_design, summary
@@ -100,6 +101,7 @@ class CompareAccessor:
     per_dataset = _method(per_dataset)
     random_effects = _method(random_effects)
     hierarchical = _method(hierarchical)
+    power = _method(power)
 
     # tests on a scores frame
     corrected_ttest = _method(corrected_ttest)

@@ -58,6 +58,7 @@ API_SECTIONS = [
             "per_dataset",
             "random_effects",
             "hierarchical",
+            "power",
         ],
     ),
     (

@@ -163,18 +163,27 @@ def warn_overlapping_splits(data: Any, test: str) -> None:
 
     On 10 x 10 repeated CV the plain t, Wilcoxon and sign tests reject a true
     null hypothesis about half the time at alpha 0.05 (the validity study in
-    the documentation); on a single k-fold they keep their level.
+    the documentation); on a single k-fold they keep their level. Whether the
+    splits overlap is decided by one rule, :func:`~pdcompare.inputs.design.overlapping_splits`
+    (repeats in the design, a ``(repeat, fold)`` MultiIndex, or more splits
+    than the test fraction allows).
     """
-    if test not in ("ttest", "wilcoxon", "sign_test", "permutation_test") or data.across_datasets:
+    from pdcompare.inputs.design import overlapping_splits
+
+    if test not in OVERLAP_SENSITIVE_TESTS or data.across_datasets:
         return
-    design = data.design
-    if design.repeated:
+    reason = overlapping_splits(data.design, data.splits)
+    if reason is not None:
         warn(
             f"`{test}` treats the CV splits as independent, but these splits overlap "
-            f"({design.source}), so its p-values are far too small: on 10x10 repeated CV it "
+            f"({reason}), so its p-values are far too small: on 10x10 repeated CV it "
             "rejects a true null about half the time at alpha 0.05. Use `corrected_ttest` "
             "(or `bayes`) on these scores."
         )
+
+
+#: The tests on scores that assume independent splits, and warn when they overlap.
+OVERLAP_SENSITIVE_TESTS = ("ttest", "wilcoxon", "sign_test", "permutation_test")
 
 
 def decision_column(names: pd.Index, i: np.ndarray, j: np.ndarray, code: np.ndarray) -> Any:

@@ -17,6 +17,7 @@ from pdcompare.compare._common import (
     warn_overlapping_splits,
     warn_pairs,
 )
+from pdcompare.compare.power import attainable_pvalue
 from pdcompare.inputs.data import scores_data
 
 
@@ -94,6 +95,18 @@ def _paired_test(
         ],
         prefix=f"`{test}` is degenerate where ",
     )
+    attainable = {}
+    if "min_pvalue" in out:  # the discrete tests: the smallest p-value they can reach
+        attainable = attainable_pvalue(
+            data,
+            test,
+            out["min_pvalue"],
+            out["identical"],
+            scope=scope,
+            correction=correction,
+            alpha=alpha,
+            alternative=alternative,
+        )
     meta = scores_meta(
         test,
         data,
@@ -103,6 +116,7 @@ def _paired_test(
         alpha=alpha,
         correction=correction,
         nan_policy=nan_policy,
+        **attainable,
     )
     columns = {name: out[name] for name in names}
     return results.pair_result(data.names, i, j, columns, meta, correction=correction, alpha=alpha)
@@ -338,7 +352,12 @@ def wilcoxon(
     -------
     pandas.DataFrame
         ``model_1, model_2, mean_diff, statistic, pvalue, pvalue_adj,
-        reject``, one row per pair.
+        reject``, one row per pair. ``attrs["pdcompare"]["min_attainable_pvalue"]``
+        is the smallest p-value any row could reach after the correction
+        (every difference of one sign); above ``alpha`` no row can be
+        rejected, and the call warns, saying how many data sets (or splits)
+        would do (``attrs["pdcompare"]["n_needed_to_reject"]``, None when
+        reachable) and which test can reject with these data.
 
     Notes
     -----
@@ -429,6 +448,10 @@ def sign_test(
         ``model_1, model_2, mean_diff, statistic, pvalue, pvalue_adj,
         reject``, then ``wins, losses, ties`` (splits where model_1 scores
         higher, lower, the same). ``statistic`` is the number of wins.
+        ``attrs["pdcompare"]["min_attainable_pvalue"]`` is the smallest
+        p-value any row could reach after the correction (every untied split
+        won); above ``alpha`` no row can be rejected, and the call warns
+        (``n_needed_to_reject`` as in :func:`wilcoxon`).
 
     Notes
     -----
@@ -438,7 +461,7 @@ def sign_test(
     "Wins" are the splits where model_1 is better: a higher score, or a
     lower one when ``greater_is_better=False`` (losses); the statistic is
     the number of wins. The test ignores the correlation of CV splits (it
-    warns on repeated CV). See Demšar (2006), section 3.1.3.
+    warns on repeated CV). See Demšar (2006), section 3.1.4.
 
     Examples
     --------

@@ -47,6 +47,7 @@ def load_grid_search_scores() -> pd.DataFrame:
         n_test=10.0,
         source="cv=RepeatedStratifiedKFold(n_splits=10, n_repeats=10)",
         n_repeats=10,
+        n_folds=10,
     )
     return with_attrs(scores, {"design": design.to_attrs()})
 
@@ -102,5 +103,10 @@ def load_benchmark() -> pd.DataFrame:
     from pdcompare.inputs.benchmark import from_long
 
     scores = from_long(table, split="split")
-    design = Design(test_train_ratio=1 / 9, source="cv=StratifiedKFold(n_splits=10)", n_repeats=1)
+    design = Design(
+        test_train_ratio=1 / 9,
+        source="cv=StratifiedKFold(n_splits=10)",
+        n_repeats=1,
+        n_folds=10,
+    )
     return with_attrs(scores, {"design": design.to_attrs()})

@@ -55,6 +55,9 @@ class Design:
         (``TimeSeriesSplit``): the training sets grow, so no single
         test/train ratio describes them and the Nadeau–Bengio correction does
         not apply.
+    n_folds : int or None
+        The k of a k-fold design (repeated or not), so that ``power`` counts
+        repeats of it; None for shuffle splits, explicit splits and sizes.
     """
 
     test_train_ratio: float | None = None
@@ -65,6 +68,7 @@ class Design:
     n_repeats: int | None = None
     paired: bool = True
     time_ordered: bool = False
+    n_folds: int | None = None
 
     @property
     def repeated(self) -> bool:
@@ -94,7 +98,12 @@ def _kfold_design(n_splits: int, source: str, n_repeats: int = 1) -> Design:
         msg = f"`cv`: k-fold cross-validation needs at least 2 folds; got {n_splits}."
         raise ValueError(msg)
     # Each fold tests on 1/k of the data and trains on the other (k-1)/k.
-    return Design(test_train_ratio=1.0 / (n_splits - 1), source=source, n_repeats=n_repeats)
+    return Design(
+        test_train_ratio=1.0 / (n_splits - 1),
+        source=source,
+        n_repeats=n_repeats,
+        n_folds=n_splits,
+    )
 
 
 def _shuffle_design(splitter: Any, source: str) -> Design:
@@ -312,6 +321,47 @@ def resolve_design(stored: dict[str, Any] | None = None, **keywords: Any) -> Des
         msg = f"`paired` must be True or False; got {paired!r}."
         raise TypeError(msg)
     return replace(design, greater_is_better=bool(gib), paired=bool(paired))
+
+
+def overlapping_splits(design: Design, splits: Any) -> str | None:
+    """Why the splits overlap (test some sample more than once), or None when they need not.
+
+    The one rule for every test that assumes independent splits: the splits
+    overlap when the design has repeats (a repeated k-fold, shuffle splits),
+    when the split columns are a ``(repeat, fold)`` MultiIndex with more than
+    one repeat, or when each split tests a fraction ``f`` of the data
+    (``1/k`` for ``cv=k``, ``test_size``, ``n_test/(n_train + n_test)``) and
+    ``f`` times the number of splits exceeds 1, so that some sample is
+    tested twice (``cv=10`` with 100 splits, ``test_size=0.1`` with 100).
+
+    Examples
+    --------
+    >>> overlapping_splits(design_from_cv(10), range(100))
+    'cv=10 tests 1/10 of the data in each of 100 splits, every sample about 10 times'
+    >>> overlapping_splits(design_from_cv(10), range(10)) is None
+    True
+    """
+    if design.repeated:
+        return design.source
+    n_splits = len(splits)
+    if getattr(splits, "nlevels", 1) == 2:
+        repeats = splits.get_level_values(0).nunique()
+        if repeats > 1:
+            return f"the split columns are a (repeat, fold) MultiIndex with {repeats} repeats"
+    if design.n_test is not None and design.n_train is not None:
+        fraction = design.n_test / (design.n_train + design.n_test)
+    elif design.test_train_ratio is not None:
+        fraction = design.test_train_ratio / (1.0 + design.test_train_ratio)
+    else:
+        return None
+    times = fraction * n_splits
+    if times > 1.0 + 1e-9:
+        share = f"1/{design.n_folds}" if design.n_folds else f"{fraction:.3g}"
+        return (
+            f"{design.source} tests {share} of the data in each of {n_splits} splits, "
+            f"every sample about {times:.3g} times"
+        )
+    return None
 
 
 def require_ratio(design: Design, method: str) -> float:

@@ -141,7 +141,9 @@ def adjust_pvalues(
         from statsmodels.stats.multitest import multipletests
 
         try:
-            adjusted = multipletests(pvalues[finite], alpha=alpha, method=method)[1]
+            # Sidak computes log1p(-p): a p-value of 1 divides by zero there (and gives 1).
+            with np.errstate(divide="ignore"):
+                adjusted = multipletests(pvalues[finite], alpha=alpha, method=method)[1]
         except ValueError as error:
             import statsmodels
 

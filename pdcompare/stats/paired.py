@@ -30,7 +30,6 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-from scipy import special
 
 from pdcompare._validation import check_option
 from pdcompare.stats import _signed_rank
@@ -41,6 +40,8 @@ from pdcompare.stats._common import (
     t_pvalue,
 )
 from pdcompare.stats._moments import chunks, pair_moments
+from pdcompare.stats.power import extreme_pvalue
+from pdcompare.stats.power import normal_signed_rank_pvalue as _normal_pvalue
 
 __all__ = ["hodges_lehmann", "pair_matrix", "paired_ttest", "sign_test", "wilcoxon"]
 
@@ -259,10 +260,12 @@ def _row_means(diff, n_present):
 
 
 def _signed_rank_rows(diff, n_present, alternative):
-    """Statistic and p-value of the signed-rank test of each row, as ``scipy.stats.wilcoxon``.
+    """Statistic, p-value and smallest attainable p-value of each row, as ``scipy.stats.wilcoxon``.
 
     One row per pair; missing differences (NaN) are omitted, as scipy's
     ``nan_policy="omit"`` on that pair alone. See :func:`wilcoxon`, Notes.
+    The smallest attainable p-value is that of the same method (exact,
+    sign patterns or normal) on the same ranks with every sign alike.
     """
     n_rows, n = diff.shape
     keys = _signed_rank.sorted_keys(diff)
@@ -311,6 +314,14 @@ def _signed_rank_rows(diff, n_present, alternative):
         pvalue[asymptotic] = _normal_pvalue(
             positive[asymptotic], countf[asymptotic], tie_term[asymptotic], alternative
         )
+    # Every sign alike: the largest rank sum (the smallest for "less"), the only such pattern.
+    extreme = countf * (countf + 1.0) * 0.5 if alternative != "less" else np.zeros(n_rows)
+    min_pvalue = np.where(
+        asymptotic,
+        _normal_pvalue(extreme, countf, tie_term, alternative),
+        extreme_pvalue(count, alternative),
+    )
+    min_pvalue[n_present == 0] = np.nan
     for size in np.unique(n_present[exact]):
         rows = exact & (n_present == size)
         below, above = _signed_rank.exact_tails(int(size))
@@ -324,21 +335,7 @@ def _signed_rank_rows(diff, n_present, alternative):
         pvalue[permutation] = _tail_pvalue(
             below[which, doubled], above[which, doubled], 2.0 ** count[permutation], alternative
         )
-    return statistic, pvalue, count == 0
-
-
-def _normal_pvalue(rank_sum, count, tie_term, alternative):
-    """P-value of the normal approximation, with scipy's operations in scipy's order."""
-    mean = count * (count + 1.0) * 0.25
-    variance = count * (count + 1.0) * (2.0 * count + 1.0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        se = np.sqrt((variance - tie_term / 2) / 24)
-        z = (rank_sum - mean) / se
-    if alternative == "less":
-        return special.ndtr(z)
-    if alternative == "greater":
-        return special.ndtr(-z)
-    return 2 * special.ndtr(-np.abs(z))
+    return statistic, pvalue, count == 0, min_pvalue
 
 
 def _tail_pvalue(below, above, patterns, alternative):
@@ -379,8 +376,9 @@ def wilcoxon(
     Returns
     -------
     dict of str to numpy.ndarray
-        ``mean_diff, statistic, pvalue``, ``median_diff`` (when
-        ``hodges_lehmann``) and the boolean masks ``identical`` and
+        ``mean_diff, statistic, pvalue``, ``min_pvalue`` (the smallest
+        p-value the pair's test could give with these ranks: every sign
+        alike), ``median_diff`` (when ``hodges_lehmann``) and the boolean masks ``identical`` and
         ``constant`` (always False: a constant difference is ordinary data
         for a rank test).
 
@@ -433,16 +431,19 @@ def wilcoxon(
     mean = np.full(n_pairs, np.nan)
     statistic = np.full(n_pairs, np.nan)
     pvalue = np.full(n_pairs, np.nan)
+    min_pvalue = np.full(n_pairs, np.nan)
     identical = np.zeros(n_pairs, dtype=bool)
     for positions, complete in _pair_groups(values, i, j, nan_policy):
         for rows, diff, n_present in _pair_chunks(values, i, j, positions, complete=complete):
             mean[rows] = _row_means(diff, n_present)
-            stat, p, zero_only = _signed_rank_rows(diff, n_present, alternative)
+            stat, p, zero_only, least = _signed_rank_rows(diff, n_present, alternative)
             zero_only &= n_present > 0
             stat[zero_only] = 0.0
             p[zero_only] = 1.0
+            least[zero_only] = 1.0
             statistic[rows], pvalue[rows], identical[rows] = stat, p, zero_only
-    out = {"mean_diff": mean, "statistic": statistic, "pvalue": pvalue}
+            min_pvalue[rows] = least
+    out = {"mean_diff": mean, "statistic": statistic, "pvalue": pvalue, "min_pvalue": min_pvalue}
     if hodges_lehmann:
         out["median_diff"] = _hodges_lehmann(values, i, j, nan_policy)
     out["identical"] = identical
@@ -553,7 +554,8 @@ def sign_test(
     -------
     dict of str to numpy.ndarray
         ``mean_diff, statistic`` (the number of splits model_1 wins),
-        ``pvalue, wins, losses, ties`` and the boolean masks ``identical``
+        ``pvalue``, ``min_pvalue`` (the smallest p-value of ``wins + losses``
+        untied splits: all won), ``wins, losses, ties`` and the boolean masks ``identical``
         and ``constant`` (always False).
 
     Notes
@@ -566,7 +568,7 @@ def sign_test(
     when ``k = n / 2``: ``scipy.stats.binomtest(k, n).pvalue``, with the
     same ``scipy.stats.binom`` tails, on whole arrays. A pair without any
     non-tied split gets statistic 0 and p-value 1. See Demšar (2006),
-    section 3.1.3.
+    section 3.1.4.
 
     The wins and ties of a chunk of pairs come from one pass over their
     differences each; the complete pairs (the usual case) need no mask.
@@ -602,6 +604,7 @@ def sign_test(
         "mean_diff": mean,
         "statistic": wins.copy(),
         "pvalue": pvalue,
+        "min_pvalue": extreme_pvalue(wins + losses, alternative),
         "wins": wins,
         "losses": losses,
         "ties": ties,

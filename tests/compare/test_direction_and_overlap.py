@@ -9,6 +9,7 @@ from numpy.testing import assert_allclose
 from scipy import stats
 
 import pdcompare
+import pdcompare.inputs.data
 from pdcompare import PdcompareWarning
 from pdcompare.inputs.design import design_from_cv
 
@@ -57,6 +58,8 @@ def test_better_is_greater_for_scores_and_less_for_losses():
     assert_allclose(worse["pvalue"], greater["pvalue"])
 
 
+# The 10 splits of 5 x 2-fold overlap: the plain tests say so (not the 5x2cv test).
+@pytest.mark.filterwarnings("ignore:`(ttest|wilcoxon|sign_test)` treats the CV splits")
 @pytest.mark.parametrize("method", ["ttest", "wilcoxon", "sign_test", "ttest_5x2cv"])
 def test_better_on_every_test_with_an_alternative(method):
     errors = losses().cmp.set_design(cv=2, greater_is_better=False)
@@ -141,3 +144,51 @@ def test_plain_tests_are_silent_on_a_single_kfold_or_unknown_design():
         unknown.attrs = {}
         unknown.cmp.wilcoxon()
         scores.cmp.corrected_ttest()
+
+
+def _hundred_splits():
+    """The gallery's 10 x 10-fold scores without their stored design."""
+    scores = pdcompare.datasets.load_grid_search_scores()
+    return pd.DataFrame(scores.to_numpy(), index=scores.index)
+
+
+@pytest.mark.parametrize(
+    ("how", "reason"),
+    [
+        ("multiindex", r"the split columns are a \(repeat, fold\) MultiIndex with 10 repeats"),
+        ("cv", r"cv=10 tests 1/10 of the data in each of 100 splits"),
+        ("test_size", r"test_size=0\.1 tests 0\.1 of the data in each of 100 splits"),
+        ("sizes", r"n_train=90, n_test=10 tests 0\.1 of the data in each of 100 splits"),
+    ],
+)
+@pytest.mark.parametrize("method", ["ttest", "wilcoxon", "sign_test"])
+def test_repeated_cv_is_recognised_however_the_design_is_given(how, reason, method):
+    plain = _hundred_splits()
+    keywords = {}
+    if how == "multiindex":
+        plain.columns = pd.MultiIndex.from_product([range(10), range(10)],
+                                                   names=["repeat", "fold"])
+    elif how == "cv":
+        keywords = {"cv": 10}
+    elif how == "test_size":
+        keywords = {"test_size": 0.1}
+    else:
+        keywords = {"n_train": 90, "n_test": 10}
+    with pytest.warns(PdcompareWarning, match=f"these splits overlap \\({reason}") as caught:
+        getattr(plain.cmp, method)(**keywords)
+    assert len([w for w in caught if "overlap" in str(w.message)]) == 1
+    # The one rule, asked directly.
+    data = pdcompare.inputs.data.scores_data(plain, **keywords)
+    assert pdcompare.inputs.design.overlapping_splits(data.design, data.splits) is not None
+
+
+def test_a_single_kfold_stays_silent_however_given():
+    plain = _hundred_splits().iloc[:, :10]
+    single = pd.MultiIndex.from_product([[0], range(10)], names=["repeat", "fold"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for keywords in ({"cv": 10}, {"test_size": 0.1}, {"n_train": 90, "n_test": 10}, {}):
+            plain.cmp.ttest(**keywords)
+        plain.set_axis(single, axis=1).cmp.ttest(cv=10)
+        # A 100-fold on 100 splits: each sample tested once.
+        _hundred_splits().cmp.ttest(cv=100)

@@ -82,6 +82,7 @@ FRAME_CALLS = {
     "delong": (_score_predictions(), (), {}),
     "permutation_test": (_predictions(), (), {"random_state": 0, "n_resamples": 199}),
     "hierarchical": (_benchmark(), ("a", "b"), {"cv": 3, "n_samples": 2000, "random_state": 0}),
+    "power": (SCORES, (), {"delta": 0.02}),
 }
 
 PUBLIC = [*FRAME_CALLS, "matrix", "posterior", "plot", "style", "report"]

@@ -251,7 +251,7 @@ def test_clear_errors_for_bad_options_and_cut_results():
     "make",
     [
         lambda s: s.cmp.bayes(ALL_PAIRS, rope=0.01),
-        lambda s: s.cmp.wilcoxon(),
+        lambda s: s.cmp.wilcoxon(cv=30),  # one 30-fold: splits that do not overlap
         lambda s: s.cmp.pairwise().cmp.matrix("mean_diff"),
     ],
 )
@@ -379,7 +379,7 @@ def test_style_matrix_diagonal_blank_and_top():
 
 def test_style_of_concatenated_results():
     scores, _ = sixty(4)
-    both = pd.concat([scores.cmp.corrected_ttest(), scores.cmp.wilcoxon()])
+    both = pd.concat([scores.cmp.corrected_ttest(), scores.cmp.wilcoxon(cv=30)])
     styler = both.cmp.style()
     assert len(cells(styler.to_html())) == both.size
     renamed = both.set_index("model_2")

@@ -8,6 +8,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 import pdcompare  # noqa: F401  (registers DataFrame.cmp)
+from pdcompare._validation import PdcompareWarning
 from pdcompare.datasets import load_grid_search_scores
 
 PAIR_LINE = re.compile(
@@ -132,7 +133,9 @@ def test_report_unknown_design_falls_back_with_warning(scores):
 
 def test_report_design_keyword_and_test_option(scores):
     plain = pd.DataFrame(scores.to_numpy(), index=scores.index)
-    text = plain.cmp.report(cv=10, test="wilcoxon", correction=None)
+    # 100 splits of a 10-fold overlap: the Wilcoxon test says so.
+    with pytest.warns(PdcompareWarning, match="overlap"):
+        text = plain.cmp.report(cv=10, test="wilcoxon", correction=None)
     assert "CV design: cv=10" in text
     assert "Wilcoxon signed-rank test" in text
     assert "no correction for multiple testing" in text

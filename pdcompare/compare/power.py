@@ -1,0 +1,358 @@
+"""What the design could detect: `power` of a pilot, and the attainable significance of rank tests.
+
+A non-significant result is evidence of no difference only when the design
+could have found one. :func:`power` says, pair by pair, what these splits
+(or data sets) could find; :func:`attainable_pvalue` is called by the
+discrete tests (Wilcoxon, sign test) to record the smallest p-value they
+could reach after the correction, and to warn when it is above ``alpha``.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pdcompare import results
+from pdcompare._validation import NAN_POLICIES, check_fraction, check_option, warn
+from pdcompare.compare._common import check_test_options, scores_meta
+from pdcompare.inputs.data import scores_data
+
+#: What a benchmark frame's ``power`` computes, said in its attrs.
+BENCHMARK_METHOD = (
+    "paired t-test across data sets on the per-data-set means, a normal-theory "
+    "stand-in for the Wilcoxon signed-rank test"
+)
+
+
+def _check_delta(delta: Any) -> float:
+    if (
+        isinstance(delta, bool)
+        or not isinstance(delta, numbers.Real)
+        or not np.isfinite(delta)
+        or delta <= 0
+    ):
+        msg = (
+            f"`delta` must be a positive finite number, the true mean difference to detect "
+            f"in score units (e.g. 0.01); got {delta!r}."
+        )
+        raise ValueError(msg)
+    return float(delta)
+
+
+def power(
+    scores: pd.DataFrame,
+    a: Any = None,
+    b: Any = None,
+    *,
+    delta: float,
+    alpha: float = 0.05,
+    alternative: str = "two-sided",
+    target: float = 0.8,
+    nan_policy: str = "propagate",
+    **design: Any,
+) -> pd.DataFrame:
+    """What the design could detect: power of the corrected t-test, and the repeats it needs.
+
+    Read the scores as a pilot: for each pair, the standard deviation of its
+    split differences says how likely :func:`corrected_ttest` at ``alpha``
+    is to find a true mean difference of ``delta``, the smallest difference
+    it finds with probability ``target``, how many repeats of the k-fold
+    would find ``delta``, and the floor no number of repeats passes.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        The scores frame (models x splits), a ``cv_results_`` frame, or a
+        benchmark frame (then the unit is the data set, see Returns).
+    a, b : model name, optional
+        ``a`` and ``b``: that pair. ``a`` alone: ``a`` against every other
+        model. Neither: the best model against every other.
+    delta : float
+        The true mean difference to detect (> 0, in score units), in the
+        direction of a one-sided ``alternative``.
+    alpha : float, default 0.05
+        Significance level of the test whose power is computed. For a family
+        of ``m`` comparisons pass ``alpha / m`` (Bonferroni).
+    alternative : {"two-sided", "greater", "less", "better", "worse"}, default "two-sided"
+        Two-sided, or one-sided (any of the others: one tail, in the
+        direction of ``delta``).
+    target : float, default 0.8
+        The power asked for by ``mdd`` and ``n_repeats``.
+    nan_policy : {"propagate", "omit", "raise"}, default "propagate"
+        A pair with a missing score: NaN results (with a warning), its
+        complete splits, or an error.
+    **design
+        ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=`` (required on
+        a scores frame unless stored with :func:`set_design`), and
+        ``greater_is_better=``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        On a scores frame, one row per pair: ``model_1, model_2, sd_diff,
+        n_splits, power, mdd, n_repeats, mdd_limit``. On a benchmark frame:
+        ``model_1, model_2, sd_diff, n_datasets, power, mdd,
+        n_datasets_needed`` for the paired t-test across data sets (a
+        normal-theory stand-in for the Wilcoxon signed-rank test, said in
+        ``attrs["pdcompare"]["method"]``). ``attrs["pdcompare"]`` holds
+        ``delta``, ``alpha``, ``target``, ``alternative`` and the design.
+
+    Notes
+    -----
+    With ``sd_diff`` the standard deviation (ddof=1) of a pair's ``n``
+    split differences and ``se(n) = sd_diff · sqrt(1/n + n_test/n_train)``:
+
+    * ``power`` = ``P(|T| > t_{1−alpha/2, n−1})`` for ``T`` noncentral t
+      with ``n − 1`` degrees of freedom and noncentrality ``delta / se(n)``
+      (one-sided: ``P(T > t_{1−alpha, n−1})``);
+    * ``mdd``: the difference whose power is ``target`` at this ``n``;
+    * ``n_repeats``: the smallest number ``r`` of repeats of the design's
+      k-fold (``n = k·r``) whose power for ``delta`` reaches ``target``;
+      with a ``test_size``, ``n_train``/``n_test`` or shuffle-split design,
+      ``r`` counts multiples of the current number of splits; ``inf`` when
+      no ``r`` can;
+    * ``mdd_limit`` = (z_{1−alpha/2} + z_target) · sd_diff · sqrt(n_test/n_train)
+      (one-sided: z_{1−alpha}): the floor that the correction puts under
+      every design with this training size. ``n_repeats`` is ``inf`` exactly
+      when ``delta <= mdd_limit``; more repeats never detect less.
+
+    On a benchmark frame the data sets are independent: the plain paired t
+    (``n_test/n_train = 0``) on the per-data-set means, and
+    ``n_datasets_needed`` the smallest number of data sets whose power for
+    ``delta`` reaches ``target``. The Wilcoxon test has about 95 % of the
+    t-test's efficiency on normal data, so its needs are a little larger.
+
+    References
+    ----------
+    C. Nadeau and Y. Bengio, "Inference for the generalization error",
+    Machine Learning 52(3), 2003. R. R. Bouckaert and E. Frank, "Evaluating
+    the replicability of significance tests for comparing learning
+    algorithms", PAKDD 2004.
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> scores = load_grid_search_scores()  # 10x10 CV, n_train 90, n_test 10
+    >>> res = scores.cmp.power("rbf", "linear", delta=0.04)
+    >>> res[["sd_diff", "n_splits", "power", "mdd", "n_repeats", "mdd_limit"]].round(3)
+       sd_diff  n_splits  power    mdd  n_repeats  mdd_limit
+    0    0.038     100.0  0.844  0.038        5.0      0.036
+
+    These 10 x 10 splits find a difference of 0.04 with probability 0.84
+    (5 repeats would do for 0.8); no number of repeats finds 0.036 or less.
+
+    Compare with the noncentral t written out:
+
+    >>> import numpy as np
+    >>> from scipy import stats
+    >>> sd = float(res["sd_diff"].iloc[0])
+    >>> nc = 0.04 / (sd * np.sqrt(1 / 100 + 10 / 90))
+    >>> crit = stats.t.ppf(0.975, 99)
+    >>> round(float(stats.nct.sf(crit, 99, nc) + stats.nct.cdf(-crit, 99, nc)), 3)
+    0.844
+    """
+    from pdcompare.inputs.benchmark import BenchmarkData
+    from pdcompare.inputs.design import require_ratio
+    from pdcompare.stats import power as core
+    from pdcompare.stats._moments import pair_moments
+
+    delta = _check_delta(delta)
+    alpha, _ = check_test_options(alternative=alternative, alpha=alpha)
+    target = check_fraction("target", target)
+    check_option("nan_policy", nan_policy, NAN_POLICIES)
+    data = scores_data(scores, **design)
+    benchmark = isinstance(data, BenchmarkData)
+    ratio = 0.0 if benchmark else require_ratio(data.design, "power")
+    tail = "two-sided" if alternative == "two-sided" else "greater"
+    i, j, scope = data.pairs(a, b)
+    data.nan_pairs(i, j, nan_policy)
+    policy = "omit" if nan_policy == "omit" else "propagate"
+    count, _, variance, _, _ = pair_moments(data.values, i, j, policy)
+    count = np.where(np.isnan(variance), np.nan, count)
+    sd_diff = np.sqrt(variance)
+    options = {"test_train_ratio": ratio, "alpha": alpha, "alternative": tail}
+    columns: dict[str, Any] = {
+        "sd_diff": sd_diff,
+        ("n_datasets" if benchmark else "n_splits"): count,
+        "power": core.power(delta, sd_diff, count, **options),
+        "mdd": core.min_detectable_difference(sd_diff, count, target=target, **options),
+    }
+    if benchmark:
+        columns["n_datasets_needed"] = core.repeats_needed(
+            delta, sd_diff, unit=1, target=target, **options
+        )
+    else:
+        unit = data.design.n_folds or data.values.shape[1]
+        columns["n_repeats"] = core.repeats_needed(
+            delta, sd_diff, unit=unit, target=target, **options
+        )
+        columns["mdd_limit"] = core.mdd_limit(sd_diff, target=target, **options)
+    fields: dict[str, Any] = {
+        "alternative": tail,
+        "asked_alternative": alternative,
+        "alpha": alpha,
+        "delta": delta,
+        "target": target,
+        "nan_policy": nan_policy,
+    }
+    if benchmark:
+        fields["method"] = BENCHMARK_METHOD
+    else:
+        fields["repeat_unit"] = int(unit)
+    meta = scores_meta("power", data, scope, **fields)
+    return results.pair_result(data.names, i, j, columns, meta)
+
+
+def attainable_pvalue(
+    data: Any,
+    test: str,
+    min_pvalue: np.ndarray,
+    identical: np.ndarray,
+    *,
+    scope: str,
+    correction: str | None,
+    alpha: float,
+    alternative: str,
+) -> dict[str, Any]:
+    """The smallest p-value a discrete test can reach after the correction; warn above alpha.
+
+    ``min_pvalue`` holds each row's smallest attainable p-value (every sign
+    alike). The correction is applied to that vector as to the real
+    p-values: every correction here is monotone in each p-value, so the
+    smallest adjusted value of the vector is the smallest any row can
+    reach. When it exceeds ``alpha`` no row can be rejected: one warning
+    says how many data sets (or splits) would make a rejection possible and
+    which test can reject with these data (pairs of identical models, which
+    have their own warning, are not counted for it).
+
+    Returns the fields of ``attrs["pdcompare"]``: ``min_attainable_pvalue``
+    (NaN when no row has a p-value) and ``n_needed_to_reject``, the smallest
+    number of data sets (or splits) without ties at which the same family
+    could reach ``alpha``; None when it can already (or no row counts).
+    """
+    from pdcompare.inputs.benchmark import BenchmarkData
+    from pdcompare.stats.multitest import adjust_pvalues
+    from pdcompare.stats.power import extreme_pvalue, min_signed_rank_pvalue
+
+    fields: dict[str, Any] = {"min_attainable_pvalue": float("nan"), "n_needed_to_reject": None}
+    if correction == "shaffer" and scope != "all_pairs":
+        return fields  # refused by the result frame, with its own message
+    n_models = len(data.names) if correction == "shaffer" else None
+    kept = ~np.isnan(min_pvalue)
+    present = min_pvalue[kept]
+    if present.size == 0:
+        return fields
+    adjusted = adjust_pvalues(present, correction, alpha=alpha, n_models=n_models)
+    least = float(np.min(adjusted))
+    fields["min_attainable_pvalue"] = least
+    differing = ~identical[kept]
+    if least <= alpha or not differing.any():
+        return fields
+    smallest = min_signed_rank_pvalue if test == "wilcoxon" else extreme_pvalue
+    n_now = data.values.shape[1]
+    needed = None
+    for n in range(n_now, n_now + 500):
+        family = np.full(present.size, float(smallest(n, alternative)))
+        adjusted = adjust_pvalues(family, correction, alpha=alpha, n_models=n_models)
+        if adjusted.min() <= alpha:
+            needed = n
+            break
+    benchmark = isinstance(data, BenchmarkData)
+    unit = "data sets" if benchmark else "splits"
+    rows = f"{present.size} pairs" if present.size > 1 else "this pair"
+    text = (
+        f"`{test}` cannot reject {'any of ' if present.size > 1 else ''}{rows} at alpha "
+        f"{alpha:g}: with {n_now} {unit} its smallest p-value is {float(present.min()):.2g}"
+    )
+    if correction is not None and present.size > 1:
+        text += f", {least:.2g} after `correction={correction!r}` over {present.size} pairs"
+    if needed is not None and needed <= n_now:
+        text += (
+            f": the {unit} where both models score the same leave too few, and a rejection "
+            f"needs at least {needed} {unit} with different scores"
+        )
+    elif needed is not None:
+        text += f". A rejection needs at least {needed} {unit} with different scores"
+    if not benchmark:
+        text += "; on these splits use `corrected_ttest`, whose p-values are not discrete"
+    elif scope != "pair":
+        text += (
+            "; with these data sets compare mean ranks with `pairwise(test='nemenyi')` or "
+            "`pairwise(test='conover')`"
+        )
+        if scope == "all_pairs":
+            text += f", or one model against the others with `{test}(a=...)`"
+    warn(text + ".")
+    fields["n_needed_to_reject"] = needed
+    return fields
+
+
+def detectable_difference(
+    frame: pd.DataFrame, result: pd.DataFrame, *, target: float = 0.8, **design: Any
+) -> np.ndarray:
+    """What the design could detect for each row of a family's result, at Bonferroni ``alpha/m``.
+
+    For the sentence "these splits could detect differences of about X or
+    more with power 0.8" under a non-significant comparison: ``result`` is
+    the family's result frame (any test with ``model_1``, ``model_2`` and
+    ``alpha`` in its attrs, computed on ``frame``); ``m`` is its number of
+    rows with a p-value (all rows when it has none). Each row's value is
+    :func:`~pdcompare.stats.power.min_detectable_difference` of its pair's
+    ``sd_diff`` and number of splits, at level ``alpha / m``, two-sided or
+    one-sided as the result was, with the corrected t-test's
+    ``n_test/n_train`` on a scores frame (from ``design`` or the frame's
+    stored design; a ValueError names the keyword when unknown) and the
+    paired t across data sets on a benchmark frame: the numbers of
+    :func:`power`'s ``mdd`` column at ``alpha=alpha/m``.
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> scores = load_grid_search_scores()
+    >>> family = scores.cmp.corrected_ttest()  # the best against the 3 others
+    >>> detectable_difference(scores, family).round(3).tolist()
+    [0.044, 0.07, 0.183]
+    >>> scores.cmp.power(delta=0.01, alpha=0.05 / 3)["mdd"].round(3).tolist()
+    [0.044, 0.07, 0.183]
+    """
+    from pdcompare.inputs.benchmark import BenchmarkData
+    from pdcompare.inputs.design import require_ratio
+    from pdcompare.inputs.scores import index_of
+    from pdcompare.stats._moments import pair_moments
+    from pdcompare.stats.power import min_detectable_difference
+
+    meta = result.attrs.get("pdcompare", {})
+    target = check_fraction("target", target)
+    data = scores_data(frame, **design)
+    benchmark = isinstance(data, BenchmarkData)
+    ratio = 0.0 if benchmark else require_ratio(data.design, "power")
+    first = data.names.get_indexer(np.asarray(result["model_1"], dtype=object))
+    second = data.names.get_indexer(np.asarray(result["model_2"], dtype=object))
+    missing = np.flatnonzero((first < 0) | (second < 0))
+    if missing.size:
+        row = result.iloc[missing[0]]
+        bad = row["model_1"] if first[missing[0]] < 0 else row["model_2"]
+        index_of(data.names, bad, "result")  # raises, suggesting close names
+    policy = "omit" if meta.get("nan_policy") == "omit" else "propagate"
+    count, _, variance, _, _ = pair_moments(data.values, first, second, policy)
+    count = np.where(np.isnan(variance), np.nan, count)
+    if "pvalue" in result.columns:
+        m = int(np.count_nonzero(~np.isnan(np.asarray(result["pvalue"], dtype=float))))
+    else:
+        m = len(result)
+    alpha = float(meta.get("alpha", 0.05)) / max(m, 1)
+    tail = "two-sided" if meta.get("alternative", "two-sided") == "two-sided" else "greater"
+    return np.asarray(
+        min_detectable_difference(
+            np.sqrt(variance),
+            count,
+            test_train_ratio=ratio,
+            alpha=alpha,
+            alternative=tail,
+            target=target,
+        ),
+        dtype=float,
+    ).reshape(-1)
