@@ -363,22 +363,23 @@ def _save(figure: Any, path: str) -> None:
         plt.close(figure)
 
 
-def _plot(scores: pd.DataFrame, path: str, design: dict[str, Any]) -> None:
+def _plot(scores: pd.DataFrame, path: str, design: dict[str, Any], top: int | None) -> None:
+    """Save the overview of the best ``top`` of every model (its titles say "best 10 of 60")."""
     import matplotlib
 
     matplotlib.use("Agg")
     from pdcompare.plotting.scores import overview_figure
 
-    _save(overview_figure(scores, **design), path)
+    _save(overview_figure(scores, top=top, **design), path)
 
 
-def _plot_result(result: pd.DataFrame, path: str) -> None:
+def _plot_result(result: pd.DataFrame, path: str, top: int | None = None) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     from pdcompare.plotting import plot
 
-    _save(plot(result).figure, path)
+    _save(plot(result, top=top).figure, path)
 
 
 def _load(args: argparse.Namespace) -> tuple[pd.DataFrame, str]:
@@ -509,9 +510,9 @@ def run(args: argparse.Namespace) -> str:
     parts += ["", text]
     if args.plot:
         if benchmark:
-            _plot_result(pairwise, args.plot)  # the critical-difference diagram
+            _plot_result(pairwise, args.plot, args.top)  # the critical-difference diagram
         else:
-            _plot(scores.loc[summary.index[:top]], args.plot, design)
+            _plot(scores, args.plot, design, args.top)
         parts.append(f"Figure saved to {args.plot}")
     return "\n".join(parts).rstrip("\n") + "\n"
 

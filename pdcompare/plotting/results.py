@@ -233,8 +233,9 @@ def plot_forest(
         Where to draw; by default a new figure sized to the content.
     top : int, optional
         Show the comparisons among the best ``top`` models (see
-        :func:`top_pairs`); by default 20 opponents of one model, or the pairs
-        among the best 10 models of an all-pairs result, as the title says.
+        :func:`top_pairs`): one model and its best ``top - 1`` opponents, or
+        the pairs among the best ``top`` models of an all-pairs result; by
+        default 20 models, or the 10 of an all-pairs result, as the title says.
     title : str, optional
         Title of the Axes.
     **kwargs
