@@ -13,7 +13,7 @@ import pytest
 from matplotlib.colors import to_rgba
 from numpy.testing import assert_allclose
 
-import pdcompare  # noqa: F401  (registers DataFrame.cmp)
+import pdcompare
 from pdcompare.datasets import load_grid_search_scores
 from pdcompare.plotting.scores import overview_figure
 
@@ -166,3 +166,35 @@ def test_all_pairs_bayes_keeps_the_matrix():
     result = load_grid_search_scores().cmp.bayes(ALL_PAIRS, rope=0.01)
     ax = result.cmp.plot()
     assert len(ax.get_images()) == 1
+
+
+# ------------------------------------------------------------------ tables
+
+
+def td_cells(html):
+    return re.findall(r"<td [^>]*>([^<]*)</td>", html)
+
+
+def test_pvalue_matrix_style_says_below_one_thousandth():
+    result = load_grid_search_scores().cmp.pairwise()
+    matrix = result.cmp.matrix("pvalue_adj")
+    cells = td_cells(matrix.cmp.style().to_html())
+    tiny = result["pvalue_adj"].lt(0.0005).sum()
+    # Each pair twice in the matrix (above and below the diagonal).
+    assert cells.count("&lt;0.001") == 2 * tiny > 0
+    assert "0.000" not in cells
+    assert cells.count("0.001") == 2 * result["pvalue_adj"].between(0.0005, 0.0015).sum()
+
+
+def test_counts_print_as_integers():
+    scores = load_grid_search_scores()
+    with pytest.warns(pdcompare.PdcompareWarning, match="overlap"):
+        result = scores.cmp.pairwise(test="sign_test")
+    cells = np.array(td_cells(result.cmp.style().to_html())).reshape(result.shape)
+    for column in ("statistic", "wins", "losses", "ties"):
+        shown = cells[:, list(result.columns).index(column)]
+        assert shown.tolist() == [str(int(v)) for v in result[column]]
+    wins = result.cmp.matrix("wins")
+    shown = td_cells(wins.cmp.style().to_html())
+    values = wins.to_numpy()[~np.isnan(wins.to_numpy())]
+    assert [c for c in shown if c] == [str(int(v)) for v in values]
