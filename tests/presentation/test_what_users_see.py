@@ -198,3 +198,25 @@ def test_counts_print_as_integers():
     shown = td_cells(wins.cmp.style().to_html())
     values = wins.to_numpy()[~np.isnan(wins.to_numpy())]
     assert [c for c in shown if c] == [str(int(v)) for v in values]
+
+
+# ------------------------------------------------------------------ warnings
+
+
+def test_identical_models_warned_once_per_report_in_one_short_line():
+    import warnings
+
+    rng = np.random.default_rng(0)
+    values = rng.normal(0.8, 0.02, (12, 10))
+    values[6:] = values[:6]  # model k+6 repeats model k
+    frame = pd.DataFrame(values, index=[f"model number {k}" for k in range(12)])
+    frame = frame.cmp.set_design(cv=10)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        frame.cmp.report(rope=0.01)  # a frequentist and a Bayesian part
+    said = [str(w.message) for w in caught if "identical scores" in str(w.message)]
+    assert len(said) == 1
+    assert "\n" not in said[0]
+    assert len(said[0]) < 250
+    assert "df[df.duplicated(keep=False)]" in said[0]
+    assert sorted(frame[frame.duplicated(keep=False)].index) == sorted(frame.index)
