@@ -397,7 +397,7 @@ def plot_intervals(
     ax.set_xlabel(label)
     ax.set_ylabel("model")
     ax.grid(axis="x", alpha=0.3)
-    default = "Mean score per model" + ("" if corrected else " (pass cv= for corrected CIs)")
+    default = "Mean score per model" + ("" if corrected else " (CV design unknown)")
     _figure_title(ax, title, default, note)
     return ax
 
