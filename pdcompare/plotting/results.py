@@ -191,7 +191,7 @@ def _forest_legend(ax, meta: dict[str, Any]) -> None:
     ]
     labels = [
         f"significant at {alpha_label(meta)}",
-        f"not significant at {alpha_label(meta)}",
+        "not significant",
     ]
     _legend_above(ax, handles, labels, ncols=2)
 
@@ -372,7 +372,7 @@ def plot_pvalue_dots(
     ]
     labels = [
         f"significant at {alpha_label(meta)}",
-        f"not significant at {alpha_label(meta)}",
+        "not significant",
         f"alpha = {alpha:g}",
     ]
     _legend_above(ax, handles, labels, ncols=3)

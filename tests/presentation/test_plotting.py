@@ -182,7 +182,7 @@ def test_forest_plot_of_ttest_result():
     other = ax.containers[1]
     assert [c.get_label() for c in ax.containers] == [
         "significant at alpha = 0.05",
-        "not significant at alpha = 0.05",
+        "not significant",
     ]
     # Markers: filled (significant) then open, each in model_2's colour.
     filled, hollow = [c for c in ax.collections if isinstance(c, PathCollection)]
@@ -204,7 +204,7 @@ def test_forest_plot_of_ttest_result():
         "(interval unadjusted; markers and p-values holm-adjusted)"
     )
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert legend == ["significant at alpha = 0.05", "not significant at alpha = 0.05"]
+    assert legend == ["significant at alpha = 0.05", "not significant"]
 
 
 def test_forest_plot_one_sided_draws_arrows():
