@@ -161,7 +161,7 @@ def test_intervals_without_design_say_plain(scores):
     plain = pd.DataFrame(scores.to_numpy(), index=scores.index)
     ax = plain.cmp.plot("intervals", ci=0.9)
     assert ax.get_xlabel() == "mean score, 90% CI\n(plain t, design unknown: too narrow)"
-    assert "pass cv=" in ax.get_title()
+    assert "CV design unknown" in ax.get_title()
     values = plain.to_numpy()
     half = stats.t.ppf(0.95, 99) * values.std(axis=1, ddof=1) / 10
     segments = ax.collections[0].get_segments()
@@ -182,7 +182,7 @@ def test_forest_plot_of_ttest_result():
     other = ax.containers[1]
     assert [c.get_label() for c in ax.containers] == [
         "significant at alpha = 0.05",
-        "not significant",
+        "not significant at alpha = 0.05",
     ]
     # Markers: filled (significant) then open, each in model_2's colour.
     filled, hollow = [c for c in ax.collections if isinstance(c, PathCollection)]
@@ -226,11 +226,9 @@ def test_forest_data():
 def test_pvalue_dots_for_tests_without_interval(test):
     ax = wilcoxon_result(test).cmp.plot()
     assert ax.get_xscale() == "log"
-    assert [t.get_text() for t in ax.get_yticklabels()] == [
-        "rbf vs linear",
-        "rbf vs 3_poly",
-        "rbf vs 2_poly",
-    ]
+    # One model against the others: the rows name the others, the axis the model.
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["linear", "3_poly", "2_poly"]
+    assert ax.get_ylabel() == "rbf vs"
     significant, other = ax.collections[:2]
     # Holm over 3 p-values (0.2, 0.01, 0): adjusted 0.2, 0.02, 0.
     assert_allclose(other.get_offsets()[:, 0], [0.2])

@@ -82,7 +82,7 @@ def test_overview_top_says_how_many_of_how_many():
 
 def models_drawn(ax, names):
     texts = [t.get_text() for t in ax.get_yticklabels() + ax.get_xticklabels() + ax.texts]
-    texts.append(ax.get_title())
+    texts += [ax.get_title(), ax.get_ylabel()]
     if ax.get_legend() is not None:
         texts += [t.get_text() for t in ax.get_legend().get_texts()]
     pattern = re.compile("|".join(re.escape(n) + r"\b" for n in names))
