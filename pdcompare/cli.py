@@ -23,7 +23,7 @@ from pdcompare import __version__
 from pdcompare.compare.analysis import BENCHMARK_REPORT_TESTS, REPORT_TESTS, analyse
 from pdcompare.compare.select import RULES, select
 from pdcompare.inputs.files import read_csv
-from pdcompare.labels import BENCHMARK_REPORT_TEST_NAMES, REPORT_TEST_NAMES
+from pdcompare.labels import BENCHMARK_REPORT_TEST_NAMES, REPORT_TEST_NAMES, plural
 from pdcompare.report import DEFAULT_TOP, report, report_text
 from pdcompare.results import result_info
 from pdcompare.stats.multitest import check_correction
@@ -462,7 +462,7 @@ def _select(frame: pd.DataFrame, args: argparse.Namespace, design: dict[str, Any
         _table(shown),
     ]
     if more:
-        parts.append(f"({more} more models; --top 0 shows them all)")
+        parts.append(f"({plural(more, 'more model', 'more models')}; --top 0 shows them all)")
     parts += ["", speak_cli(report(choice))]
     return "\n".join(parts)
 
@@ -536,14 +536,16 @@ def run(args: argparse.Namespace) -> str:
         _table(summary.iloc[:top]),
     ]
     if len(summary) > top:
-        parts.append(f"({len(summary) - top} more models; --top 0 shows them all)")
+        rest = plural(len(summary) - top, "more model", "more models")
+        parts.append(f"({rest}; --top 0 shows them all)")
     heading = f"Pairwise comparisons: {names[test]}, {correction}, alpha = {args.alpha:g}"
     if bayes:
         heading, pairwise = _bayes_table(analysis, args.alpha)
         in_top = pairwise["model_1"].isin(shown_models) & pairwise["model_2"].isin(shown_models)
     parts += ["", heading, _table(pairwise[in_top], index=False)]
     if (~in_top).any():
-        parts.append(f"({int((~in_top).sum())} more pairs; --top 0 shows them all)")
+        rest = plural(int((~in_top).sum()), "more pair", "more pairs")
+        parts.append(f"({rest}; --top 0 shows them all)")
     parts += ["", text]
     if args.plot:
         if benchmark:

@@ -148,3 +148,10 @@ def test_cli_figure_of_losses_runs_lowest_first(tmp_path, capsys, monkeypatch):
     assert legend == lowest
     assert [t.get_text() for t in corr.get_yticklabels()] == lowest
     assert [t.get_text() for t in intervals.get_yticklabels()] == lowest
+
+
+def test_one_more_model_is_singular(tmp_path, capsys):
+    path, _ = write(tmp_path, n=4)
+    _, out, _ = cli_run(capsys, path, "--cv", "10", "--top", "3")
+    assert "(1 more model; --top 0 shows them all)" in out
+    assert "(3 more pairs; --top 0 shows them all)" in out
