@@ -10,6 +10,7 @@ status 2 and one line on stderr, never a traceback.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import warnings
 from pathlib import Path
@@ -21,8 +22,9 @@ from pdcompare import __version__
 from pdcompare.compare.analysis import BENCHMARK_REPORT_TESTS, REPORT_TESTS, analyse
 from pdcompare.compare.select import RULES, select
 from pdcompare.inputs.files import read_frame, read_table
-from pdcompare.labels import BENCHMARK_REPORT_TEST_NAMES, REPORT_TEST_NAMES
+from pdcompare.labels import BENCHMARK_REPORT_TEST_NAMES, REPORT_TEST_NAMES, plural
 from pdcompare.report import DEFAULT_TOP, report, report_text
+from pdcompare.results import result_info
 from pdcompare.stats.multitest import check_correction
 
 EXIT_USAGE = 2
@@ -67,8 +69,34 @@ _CLI_WORDS = (
     ("`by`", "--by"),
     ("`test`", "--test"),
     ("`iteration`", "--iteration"),
-    ("nan_policy='omit'", "a complete file"),
     ("`greater_is_better=False`", "--lower-is-better"),
+)
+
+#: Sentences of the library that have no keyword-for-option translation: (regex, CLI words).
+_CLI_PATTERNS = (
+    # The design keywords, however a message lists them ("Pass `cv=` (the k of k-fold, ...)").
+    (
+        r"`?cv=`?(?: \([^)]*\))?,? `?test_size=`?(?: \([^)]*\))?,? or "
+        r"`?n_train=`? with `?n_test=`?",
+        "--cv or --test-size",
+    ),
+    (r"[;,]? (?:or )?\(?(?:or )?store it(?: once)? with `(?:df\.cmp\.)?set_design[^`]*`\)?", ""),
+    (r"; on the command line --cv or --test-size", ""),
+    # A design as the report states it: "cv=10" was --cv 10; "cv=KFold(...)" names a splitter.
+    (r"(?<![\w-])cv=(\d+)\b", r"--cv \1"),
+    (r"(?<![\w-])test_size=([\d.]+)", r"--test-size \1"),
+    (r"(?<![\w-])cv=(?=[A-Z])", ""),
+    # The report names the Python call that lists every pair; here it is --top 0.
+    (r"not listed; [^;]*? gives them all\.\)", "not listed; --top 0 lists them all.)"),
+    # The command line keeps every split: missing scores are the file's to mend.
+    (r"see the warning, or pass nan_policy='omit'", "fill in or remove them in the file"),
+    (
+        r"[Pp]ass `?nan_policy='omit'`?(?: to [^.;]+?)?(?:,? or `?nan_policy='propagate'`? "
+        r"to [^.;]+?)?(?: instead)?(?=[.;]|$)",
+        lambda match: ("T" if match.group(0)[0] == "P" else "t")
+        + "he command line compares complete files only: fill in or remove the missing scores",
+    ),
+    (r"use nan_policy='omit' to leave them out", "fill in or remove them in the file"),
 )
 
 
@@ -193,10 +221,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--test",
-        choices=tuple(dict.fromkeys(REPORT_TESTS + BENCHMARK_REPORT_TESTS)),
+        choices=(*dict.fromkeys(REPORT_TESTS + BENCHMARK_REPORT_TESTS), "bayes"),
         help="pairwise test (default: corrected_ttest when the design is known, else ttest; "
-        "wilcoxon across data sets; nemenyi and conover need --long data). For the Bayesian "
-        "test give --rope",
+        "wilcoxon across data sets; nemenyi and conover need --long data). bayes prints the "
+        "Bayesian test's table (needs --rope, and --cv or --test-size for one data set); "
+        "--rope alone adds the Bayesian test to the report",
     )
     parser.add_argument("--metric", metavar="NAME", help="metric of a multi-metric cv_results_")
     parser.add_argument(
@@ -264,22 +293,23 @@ def _save(figure: Any, path: str) -> None:
         plt.close(figure)
 
 
-def _plot(scores: pd.DataFrame, path: str, design: dict[str, Any]) -> None:
+def _plot(scores: pd.DataFrame, path: str, design: dict[str, Any], top: int | None) -> None:
+    """Save the overview of the best ``top`` of every model (its titles say "best 10 of 60")."""
     import matplotlib
 
     matplotlib.use("Agg")
     from pdcompare.plotting.scores import overview_figure
 
-    _save(overview_figure(scores, **design), path)
+    _save(overview_figure(scores, top=top, **design), path)
 
 
-def _plot_result(result: pd.DataFrame, path: str) -> None:
+def _plot_result(result: pd.DataFrame, path: str, top: int | None = None) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     from pdcompare.plotting import plot
 
-    _save(plot(result).figure, path)
+    _save(plot(result, top=top).figure, path)
 
 
 def _load(args: argparse.Namespace) -> tuple[pd.DataFrame, str]:
@@ -337,8 +367,8 @@ def _select(frame: pd.DataFrame, args: argparse.Namespace, design: dict[str, Any
         _table(shown),
     ]
     if more:
-        parts.append(f"({more} more models; --top 0 shows them all)")
-    parts += ["", report(choice)]
+        parts.append(f"({plural(more, 'more model', 'more models')}; --top 0 shows them all)")
+    parts += ["", speak_cli(report(choice))]
     return "\n".join(parts)
 
 
@@ -373,10 +403,19 @@ def run(args: argparse.Namespace) -> str:
         return title + "\n\n" + _select(frame, args, design).rstrip("\n") + "\n"
     if is_cv_results(frame):
         design["metric"] = args.metric
+    bayes = args.test == "bayes"
+    if bayes and args.rope is None:
+        # The rope is the question the Bayesian test answers: not one to guess for the user.
+        msg = (
+            "--test bayes needs --rope R: the half-width of the region of practical "
+            "equivalence, in the units of the score (say --rope 0.01); --rope 0 asks only "
+            "which model is better"
+        )
+        raise ValueError(msg)
     # One analysis: the tables printed here and the report below come from the same results.
     analysis = analyse(
         frame,
-        test=args.test,
+        test=None if bayes else args.test,
         rope=args.rope,
         alpha=args.alpha,
         correction=args.correction,
@@ -385,7 +424,7 @@ def run(args: argparse.Namespace) -> str:
     design.pop("metric", None)
     scores, summary, pairwise = analysis.frame, analysis.summary, analysis.significance
     benchmark, test = analysis.benchmark, analysis.test
-    text = report_text(analysis, top=args.top)
+    text = speak_cli(report_text(analysis, top=args.top))
     meta = pairwise.attrs["pdcompare"]
     correction = meta.get("correction") or (
         "family-wise p-values" if test == "nemenyi" else "no correction"
@@ -402,31 +441,69 @@ def run(args: argparse.Namespace) -> str:
         _table(summary.iloc[:top]),
     ]
     if len(summary) > top:
-        parts.append(f"({len(summary) - top} more models; --top 0 shows them all)")
-    parts += [
-        "",
-        f"Pairwise comparisons: {names[test]}, {correction}, alpha = {args.alpha:g}",
-        _table(pairwise[in_top], index=False),
-    ]
+        rest = plural(len(summary) - top, "more model", "more models")
+        parts.append(f"({rest}; --top 0 shows them all)")
+    heading = f"Pairwise comparisons: {names[test]}, {correction}, alpha = {args.alpha:g}"
+    if bayes:
+        heading, pairwise = _bayes_table(analysis, args.alpha)
+        in_top = pairwise["model_1"].isin(shown_models) & pairwise["model_2"].isin(shown_models)
+    parts += ["", heading, _table(pairwise[in_top], index=False)]
     if (~in_top).any():
-        parts.append(f"({int((~in_top).sum())} more pairs; --top 0 shows them all)")
+        rest = plural(int((~in_top).sum()), "more pair", "more pairs")
+        parts.append(f"({rest}; --top 0 shows them all)")
     parts += ["", text]
     if args.plot:
         if benchmark:
-            _plot_result(pairwise, args.plot)  # the critical-difference diagram
+            # The critical-difference diagram of the frequentist test.
+            _plot_result(analysis.significance, args.plot, args.top)
         else:
-            _plot(scores.loc[summary.index[:top]], args.plot, design)
+            _plot(scores, args.plot, design, args.top)
         parts.append(f"Figure saved to {args.plot}")
     return "\n".join(parts).rstrip("\n") + "\n"
 
 
-def _one_line(error: BaseException) -> str:
+def speak_cli(text: str) -> str:
+    """``text`` of the library (a message, a report) in the words of the command line.
+
+    Keyword arguments become options (``cv=`` -> ``--cv``); advice the command
+    line cannot follow (``nan_policy='omit'``, ``set_design``) becomes what it can.
+
+    Examples
+    --------
+    >>> speak_cli("Pass `cv=` (the k of k-fold), `test_size=` or `n_train=` with `n_test=`.")
+    'Pass --cv or --test-size.'
+    >>> speak_cli("missing scores (NaN); see the warning, or pass nan_policy='omit'.")
+    'missing scores (NaN); fill in or remove them in the file.'
+    """
+    for pattern, words in _CLI_PATTERNS:
+        text = re.sub(pattern, words, text)
+    for keyword, option in _CLI_WORDS:
+        text = text.replace(keyword, option)
+    return text
+
+
+def _bayes_table(analysis: Any, alpha: float) -> tuple[str, pd.DataFrame]:
+    """The heading and the table of ``--test bayes``: the analysis's Bayesian comparisons."""
+    if analysis.bayes is None:
+        msg = (
+            "--test bayes on the folds of one data set is the Bayesian correlated t-test, "
+            "which needs the CV design: pass --cv or --test-size"
+        )
+        raise ValueError(msg)
+    low, high = result_info(analysis.bayes).rope or (0.0, 0.0)
+    method = "signed-rank test" if analysis.benchmark else "correlated t-test"
+    heading = (
+        f"Pairwise comparisons: Bayesian {method}, rope [{low:g}, {high:g}], "
+        f"decided when a probability reaches {1 - alpha:g}"
+    )
+    return heading, analysis.bayes
+
+
+def _one_line(error: BaseException | Warning) -> str:
     text = " ".join(str(error).split())
     if isinstance(error, KeyError):
         text = text.strip("'\"")
-    for keyword, option in _CLI_WORDS:
-        text = text.replace(keyword, option)
-    return text or type(error).__name__
+    return speak_cli(text) or type(error).__name__
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -76,8 +76,9 @@ def top_pairs(result: pd.DataFrame, top: int | None) -> tuple[pd.DataFrame, str]
     """The rows of a pairwise result among the best ``top`` models, and the note saying so.
 
     When every row has the same ``model_1`` (one model against the others),
-    the rows of its best ``top`` opponents (default 20). Otherwise (all
-    pairs) the pairs among the best ``top`` models (default 10, 45 pairs).
+    that model's rows against its best ``top - 1`` opponents, so that
+    ``top`` models are shown in all (default 20). Otherwise (all pairs) the
+    pairs among the best ``top`` models (default 10, 45 pairs).
 
     Examples
     --------
@@ -86,13 +87,18 @@ def top_pairs(result: pd.DataFrame, top: int | None) -> tuple[pd.DataFrame, str]
     >>> rows, note = top_pairs(result, 2)
     >>> rows.index.tolist(), note
     ([0], 'pairs among the best 2 of 3 models')
+    >>> one = pd.DataFrame({"model_1": ["a", "a", "a"], "model_2": ["b", "c", "d"]})
+    >>> one.attrs["pdcompare"] = {"models": ["a", "b", "c", "d"]}
+    >>> rows, note = top_pairs(one, 3)  # a and its best 2 opponents: 3 models
+    >>> rows["model_2"].tolist(), note
+    (['b', 'c'], 'the best 2 of 3 other models')
     """
     top = check_top(top)
     models = result_models(result)
     first = pd.unique(result["model_1"])
     if len(first) == 1:
         others = [m for m in models if m != first[0]]
-        k = min(len(others), DEFAULT_TOP if top is None else top)
+        k = min(len(others), max((DEFAULT_TOP if top is None else top) - 1, 1))
         shown = set(others[:k])
         note = f"the best {k} of {len(others)} other models" if k < len(others) else ""
         return result[result["model_2"].isin(shown)], note

@@ -24,6 +24,7 @@ import pandas as pd
 from pdcompare._validation import check_fraction, check_positive_int
 from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.labels import format_pvalue, is_missing, method_label
+from pdcompare.results import result_info
 from pdcompare.shown import check_top, is_matrix, top_pairs
 
 #: Columns that hold p-values: tiny values print as ``<0.001``.
@@ -80,10 +81,12 @@ def _whole_column(values: pd.Series) -> bool:
 def column_formatters(frame: pd.DataFrame, precision: int = 3) -> dict[Any, Callable]:
     """One text formatter per column of a result frame.
 
-    One format per column: p-values get :func:`format_pvalue`, booleans
+    One format per column: p-values (also every cell of a ``matrix`` of
+    ``pvalue`` or ``pvalue_adj``) get :func:`format_pvalue`, booleans
     (``reject``) print as ``yes``/``no``, integer columns and the counts and
     degrees of freedom of :data:`INTEGER_COLUMNS` (``wins``, ``losses``,
-    ``ties``, ``df``, ...) without decimals when every value is whole, other
+    ``ties``, ``df``, ...), a matrix of them and the sign test's
+    ``statistic`` (its count of wins) without decimals when every value is whole, other
     numbers with ``precision`` decimals, names unchanged.
 
     Parameters
@@ -107,12 +110,27 @@ def column_formatters(frame: pd.DataFrame, precision: int = 3) -> dict[Any, Call
     >>> print(frame.to_string(formatters=column_formatters(frame), index=False))
     model_1 model_2 df pvalue reject
           a       b 99 <0.001    yes
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> matrix = load_grid_search_scores().cmp.pairwise().cmp.matrix("pvalue_adj")
+    >>> print(matrix.to_string(formatters=column_formatters(matrix)))
+              rbf linear 3_poly 2_poly
+    rbf       NaN  0.538  0.302 <0.001
+    linear  0.538    NaN  0.538 <0.001
+    3_poly  0.302  0.538    NaN  0.001
+    2_poly <0.001 <0.001  0.001    NaN
     """
     precision = check_positive_int("precision", precision, minimum=0)
     formatters: dict[Any, Callable] = {}
+    info = result_info(frame)
+    # A matrix holds one result column (``value``) in every cell; the sign
+    # test's statistic is its count of wins.
+    held = info.value if is_matrix(frame) else None
+    counts = {"statistic"} if info.test == "sign_test" else set()
     for column in frame.columns:
-        if column in PVALUE_COLUMNS:
+        if column in PVALUE_COLUMNS or held in PVALUE_COLUMNS:
             formatters[column] = lambda v, p=precision: format_pvalue(v, p)
+        elif (held in INTEGER_COLUMNS or column in counts) and _whole_column(frame[column]):
+            formatters[column] = lambda v: _format_number(v, 0)
         elif column in NAME_COLUMNS or not (
             pd.api.types.is_numeric_dtype(frame[column])
             or pd.api.types.is_bool_dtype(frame[column])

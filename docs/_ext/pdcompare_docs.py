@@ -30,8 +30,11 @@ API_SECTIONS = [
         "Building a frame",
         "Scores frames (models x splits) from a fitted search, from estimators run on the "
         "same splits, or from any frame; benchmark frames (models x data sets) from a long "
-        "table; the bundled data set.",
-        ["from_search", "cv_scores", "scores", "set_design", "from_long", "means", "datasets"],
+        "table; the bundled data sets.",
+        [
+            "from_search", "cv_scores", "scores", "set_design", "from_long", "means", "datasets",
+            "datasets.load_benchmark",
+        ],
     ),
     (
         "Experiments at scale",
@@ -224,6 +227,18 @@ def reset_argv(gallery_conf, script_vars) -> list[str]:
     return [str(folder)]
 
 
+def refuse_blank(png: Path) -> None:
+    """Stop the build on a PNG that is white (or transparent) everywhere: an empty figure."""
+    import matplotlib.image
+    import numpy as np
+
+    pixels = matplotlib.image.imread(png)  # floats in [0, 1], RGB or RGBA
+    opaque = pixels[..., 3] > 0 if pixels.shape[-1] == 4 else np.ones(pixels.shape[:2], bool)
+    if not np.any(opaque & np.any(pixels[..., :3] < 250 / 255, axis=-1)):
+        msg = f"{png} is an all-white figure: the example drew nothing on it"
+        raise RuntimeError(msg)
+
+
 def png_scraper(block, block_vars, gallery_conf, **kwargs) -> str:
     """Show the PNG files an example wrote to its folder since the last code block."""
     from sphinx_gallery.scrapers import figure_rst
@@ -236,6 +251,7 @@ def png_scraper(block, block_vars, gallery_conf, **kwargs) -> str:
     )
     image_names = []
     for png, target in zip(new, block_vars["image_path_iterator"], strict=False):
+        refuse_blank(png)
         shutil.copyfile(png, target)
         shown.add(png.name)
         image_names.append(target)

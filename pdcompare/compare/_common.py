@@ -76,22 +76,57 @@ def pair_list(names: Any, i: np.ndarray, j: np.ndarray, mask: np.ndarray, shown:
     return text
 
 
+#: What every test says of pairs with identical scores (the same words, so a report says it once).
+IDENTICAL_SCORES = (
+    " have identical scores on every split, so they do not differ (p-value 1, prob_rope 1)",
+    "`df[df.duplicated(keep=False)]` lists the models",
+)
+#: What every test says of pairs whose difference is the same on every split.
+CONSTANT_DIFFERENCE = (
+    " have a score difference that is the same on every split (a point mass: p-values "
+    "and probabilities of 0 or 1)",
+    "`df.sub(df.loc[a]).nunique(axis=1) == 1` lists those of model `a`",
+)
+
+
 def warn_pairs(
     names: Any,
     i: np.ndarray,
     j: np.ndarray,
-    findings: Iterable[tuple[np.ndarray, str]],
+    findings: Iterable[tuple],
     prefix: str = "",
 ) -> None:
-    """One warning naming the pairs of every ``(mask, text)`` finding that has any.
+    """One short warning counting the pairs of every ``(mask, text[, hint])`` finding that has any.
 
-    Each finding reads ``"<pairs><text>"``, so ``text`` starts with its own
-    joining words (" have identical scores", ": the variance is 0").
+    Each finding reads ``"<count> pairs of models (e.g. 'a' vs 'b')<text>; <hint>"``
+    (``"'a' vs 'b'<text>; <hint>"`` for one pair),
+    so ``text`` starts with its own joining words (" have identical scores",
+    ": the variance is 0") and ``hint`` says how to list the pairs. The
+    words depend on the data only (no test name), so that a report whose
+    tests find the same pairs says it once (:func:`~pdcompare._validation.warnings_once`).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> names = ["a", "b", "c"]
+    >>> i, j = np.array([0, 0, 1]), np.array([1, 2, 2])
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_pairs(names, i, j, [(np.array([True, True, False]), " are odd", "look")])
+    >>> print(caught[0].message)
+    2 pairs of models (e.g. 'a' vs 'b') are odd; look.
     """
-    found = [f"{pair_list(names, i, j, mask)}{text}" for mask, text in findings if mask.any()]
+    found = []
+    for mask, text, *hint in findings:
+        count = int(np.count_nonzero(mask))
+        if not count:
+            continue
+        first = np.flatnonzero(mask)[0]
+        example = f"{names[i[first]]!r} vs {names[j[first]]!r}"
+        pairs = example if count == 1 else f"{count} pairs of models (e.g. {example})"
+        found.append(f"{pairs}{text.rstrip('.')}" + (f"; {hint[0]}" if hint else ""))
     if found:
-        message = prefix + "; ".join(found)
-        warn(message if message.endswith(".") else message + ".")
+        warn(prefix + "; ".join(found) + ".")
 
 
 def seed_of(random_state: Any) -> int | None:

@@ -14,6 +14,8 @@ import pandas as pd
 from pdcompare import results
 from pdcompare._validation import check_fraction, check_option
 from pdcompare.compare._common import (
+    CONSTANT_DIFFERENCE,
+    IDENTICAL_SCORES,
     decision_column,
     refuse_benchmark,
     refuse_one_dataset,
@@ -312,15 +314,7 @@ def _warn_point_masses(names, i, j, mean_diff, scale) -> None:
         i,
         j,
         [
-            (
-                point & (mean_diff == 0.0),
-                " have identical scores on every split: the posterior is a point mass at 0 "
-                "(prob_rope = 1 when the ROPE contains 0)",
-            ),
-            (
-                point & (mean_diff != 0.0),
-                " have a score difference that is the same on every split: the posterior is "
-                "a point mass at that difference (probability 1 for the region it falls in)",
-            ),
+            (point & (mean_diff == 0.0), *IDENTICAL_SCORES),
+            (point & (mean_diff != 0.0), *CONSTANT_DIFFERENCE),
         ],
     )

@@ -9,6 +9,8 @@ import pandas as pd
 from pdcompare import results
 from pdcompare._validation import NAN_POLICIES, check_option
 from pdcompare.compare._common import (
+    CONSTANT_DIFFERENCE,
+    IDENTICAL_SCORES,
     check_test_options,
     raw_alternative,
     refuse_benchmark,
@@ -86,14 +88,7 @@ def _paired_test(
         data.names,
         i,
         j,
-        [
-            (out["identical"], " have identical scores (statistic 0, p-value 1)"),
-            (
-                out["constant"],
-                " have a constant difference (infinite statistic, p-value 0 or 1)",
-            ),
-        ],
-        prefix=f"`{test}` is degenerate where ",
+        [(out["identical"], *IDENTICAL_SCORES), (out["constant"], *CONSTANT_DIFFERENCE)],
     )
     attainable = {}
     if "min_pvalue" in out:  # the discrete tests: the smallest p-value they can reach

@@ -79,9 +79,16 @@ def candidate_params(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return rows
 
 
-def _format_value(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:g}"
+#: Significant digits of a float parameter value in a model name, unless names then collide.
+NAME_DIGITS = 4
+
+
+def _format_value(value: Any, digits: int = NAME_DIGITS) -> str:
+    if isinstance(value, float | np.floating):
+        value = float(value)
+        if value.is_integer() and abs(value) < 1e15:
+            digits = max(digits, len(str(int(abs(value)))))  # 10000, not 1e+04
+        return f"{value:.{digits}g}"
     if isinstance(value, str):
         match = _ESTIMATOR_REPR.match(value)
         return match.group(1) if match else value
@@ -123,24 +130,43 @@ def names_from_params(params: Sequence[dict[str, Any]]) -> list[str]:
     ['C=0.1, solver=lbfgs', 'C=1, solver=saga']
     >>> names_from_params([{"kernel": "rbf"}, {"kernel": "poly", "degree": 2}])
     ['rbf', 'kernel=poly, degree=2']
+
+    Float values keep :data:`NAME_DIGITS` (4) significant digits, more only
+    when the names would otherwise collide:
+
+    >>> names_from_params([{"C": 2.016637, "gamma": 0.09124512}, {"C": 0.5, "gamma": 0.1}])
+    ['C=2.017, gamma=0.09125', 'C=0.5, gamma=0.1']
+    >>> names_from_params([{"C": 1.00001}, {"C": 1.00002}, {"C": 10000.0}])
+    ['C=1.00001', 'C=1.00002', 'C=10000']
     """
+    for digits in range(NAME_DIGITS, 18):
+        names = _names(params, digits)
+        if len(set(names)) == len(names):
+            return names
+    return _deduplicated(names)
+
+
+def _names(params: Sequence[dict[str, Any]], digits: int) -> list[str]:
+    """The names of :func:`names_from_params`, floats with ``digits`` significant digits."""
     keys = list(dict.fromkeys(k for p in params for k in p))
     varying = [
         key
         for key in keys
-        if len({_format_value(p[key]) if key in p else "\0absent" for p in params}) > 1
+        if len({_format_value(p[key], digits) if key in p else "\0absent" for p in params}) > 1
     ]
     cut = _step_prefix(varying)
     names = []
     for p in params:
         present = [k for k in varying if k in p]
         if len(present) == 1 and isinstance(p[present[0]], str):
-            names.append(_format_value(p[present[0]]))
+            names.append(_format_value(p[present[0]], digits))
         elif present:
-            names.append(", ".join(f"{k[cut:]}={_format_value(p[k])}" for k in present))
+            names.append(
+                ", ".join(f"{k[cut:]}={_format_value(p[k], digits)}" for k in present)
+            )
         else:
             names.append("default")
-    return _deduplicated(names)
+    return names
 
 
 def _deduplicated(names: list[str]) -> list[str]:

@@ -16,11 +16,20 @@ from pdcompare.plotting._base import (
     _scores_kind,
     annotation_points,
     cell_points,
+    figure_size,
     heatmap_figsize,
     matplotlib_options,
     model_colours,
+    row_figsize,
+    row_fontsize,
 )
-from pdcompare.shown import check_top, result_models, top_models
+from pdcompare.results import result_info
+from pdcompare.shown import check_top, result_models, top_models, top_pairs
+
+#: Colours of the three posterior masses of a stacked bar: better, practically equivalent, worse.
+MASS_COLOURS = ("#2166ac", "#bababa", "#b2182b")
+#: A mass narrower than this (a fraction of the bar) is not written in its segment.
+MIN_WRITTEN_MASS = 0.07
 
 
 @_scores_kind("posterior")
@@ -173,7 +182,9 @@ def bayes_matrix_plot(
     """Heatmap of ``prob_better`` of a Bayesian result: P(row model better than column model).
 
     Drawn by ``result.cmp.plot()`` on a result of ``bayes`` or
-    ``pairwise(test="bayes")``. The cell (row ``r``, column ``c``) is the
+    ``pairwise(test="bayes")`` that compares several models with each other;
+    a result of one model against the others (the best against the rest, say)
+    is drawn by :func:`bayes_bars_plot` instead. The cell (row ``r``, column ``c``) is the
     posterior probability that ``r`` is better than ``c`` by more than the
     ROPE: ``prob_better`` of the pair ``(r, c)``, or ``prob_worse`` of the pair
     ``(c, r)``. Pairs the result does not hold are blank; models are ordered
@@ -223,6 +234,8 @@ def bayes_matrix_plot(
     from pdcompare.plotting._base import require_columns
 
     require_columns(result, ("model_1", "model_2", "prob_better", "prob_worse"), "A Bayes plot")
+    if len(result) > 1 and (result["model_1"] == result["model_1"].iloc[0]).all():
+        return bayes_bars_plot(result, ax=ax, top=top, title=title, **kwargs)
     meta = pdcompare_attrs(result)
     models, note = top_models(result_models(result), top)
     order = pd.Index(models)
@@ -264,7 +277,123 @@ def bayes_matrix_plot(
     return ax
 
 
-def draw_simplex(result: pd.DataFrame, samples: Any, *, ax=None, **kwargs: Any) -> Any:
+def bayes_bars_plot(
+    result: pd.DataFrame,
+    *,
+    ax=None,
+    top: int | None = None,
+    title: str | None = None,
+    **kwargs: Any,
+) -> Any:
+    """One model against the others: a stacked bar of its three posterior masses per opponent.
+
+    Each bar splits 1 into ``prob_better`` (the model of every row,
+    ``model_1``, better by more than the ROPE), ``prob_rope`` (practically
+    equivalent) and ``prob_worse`` (the opponent better), left to right,
+    each mass written in its segment when it is at least
+    :data:`MIN_WRITTEN_MASS` wide. The opponents run best first from the
+    top; the best ``top - 1`` of them are drawn (``top`` models in all).
+
+    Parameters
+    ----------
+    result : pandas.DataFrame
+        A result of ``bayes`` whose rows share ``model_1`` (``bayes()`` of
+        the best model against the others, or ``bayes(a=...)``).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; by default a new figure sized to the content.
+    top : int, optional
+        Show ``model_1`` and its best ``top - 1`` opponents; by default 20
+        models, as the title says.
+    title : str, optional
+        Title of the Axes.
+    **kwargs
+        Passed to ``Axes.barh``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Three ``BarContainer`` (``ax.containers``: better, rope, worse), the
+        opponents as y tick labels, best on top.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> ax = load_grid_search_scores().cmp.bayes(rope=0.01).cmp.plot()
+    >>> [label.get_text() for label in ax.get_yticklabels()]
+    ['linear', '3_poly', '2_poly']
+    >>> [round(float(bar.get_width()), 3) for bar in ax.containers[0]]  # P(rbf better)
+    [0.5, 0.882, 1.0]
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close("all")
+    """
+    import numpy as np
+
+    from pdcompare.plotting._base import require_columns
+
+    require_columns(
+        result, ("model_1", "model_2", "prob_better", "prob_rope", "prob_worse"), "A Bayes plot"
+    )
+    info = result_info(result)
+    rows, note = top_pairs(result, top)
+    order = [m for m in result_models(rows) if m in set(rows["model_2"])]
+    rows = rows.set_index("model_2").loc[order]
+    first = result["model_1"].iloc[0]
+    masses = rows[["prob_better", "prob_rope", "prob_worse"]].to_numpy(dtype=float)
+    names = [str(m) for m in order]
+    width, height = row_figsize(len(names), max(map(len, names)), extra_width=1.0)
+    ax = _axes(ax, figsize=(width, height + 0.8))  # and the legend below
+    positions = np.arange(len(names))[::-1]  # the best opponent at the top
+    low, high = info.rope if info.rope is not None else (0.0, 0.0)
+    labels = (
+        f"{first} better",
+        f"practically equivalent (ROPE [{low:g}, {high:g}])",
+        "the other model better",
+    )
+    size = row_fontsize(ax, len(names))
+    left = np.zeros(len(names))
+    with matplotlib_options("the Bayes plot", "Axes.barh", kwargs):
+        for k, (colour, label) in enumerate(zip(MASS_COLOURS, labels, strict=True)):
+            width = np.nan_to_num(masses[:, k])
+            bars = ax.barh(positions, width, left=left, height=0.8, color=colour, label=label,
+                           **kwargs)
+            for bar, mass in zip(bars, masses[:, k], strict=True):
+                if mass >= MIN_WRITTEN_MASS:
+                    ax.text(
+                        bar.get_x() + bar.get_width() / 2.0,
+                        bar.get_y() + bar.get_height() / 2.0,
+                        f"{mass:.2f}",
+                        ha="center",
+                        va="center",
+                        fontsize=size,
+                        color="black" if k == 1 else "white",
+                    )
+            left = left + width
+    ax.set_yticks(positions, labels=names, fontsize=size)
+    ax.set_ylim(-0.6, len(names) - 0.4)
+    ax.set_xlim(0.0, 1.0)
+    ax.set_ylabel("compared with")
+    # Below the tick labels (0.25 inch), one entry a line: the model names may be long.
+    below = 0.25 / max(ax.get_position().height * figure_size(ax)[1], 0.1)
+    ax.legend(
+        title="posterior probability",
+        loc="upper center",
+        bbox_to_anchor=(0.5, -below),
+        fontsize="small",
+        title_fontsize="small",
+        frameon=False,
+    )
+    _figure_title(ax, title, f"Bayesian comparison of {first}\nwith each other model", note)
+    # Right-aligned: a long name may then run over the tick labels, not off the figure.
+    ax.title.set_horizontalalignment("right")
+    ax.title.set_x(1.0)
+    return ax
+
+
+def draw_simplex(
+    result: pd.DataFrame, samples: Any, *, ax=None, top: int | None = None, **kwargs: Any
+) -> Any:
     """The posterior of a one-pair Bayesian signed-rank result in the barycentric triangle.
 
     Each point is one posterior sample of the masses (model_1 better,
@@ -283,6 +412,8 @@ def draw_simplex(result: pd.DataFrame, samples: Any, *, ax=None, **kwargs: Any) 
         :func:`pdcompare.compare.signed_rank_bayes.simplex_samples`.
     ax : matplotlib.axes.Axes, optional
         Where to draw; by default a new figure.
+    top : int, optional
+        Accepted as by every result plot; one pair is always drawn whole.
     **kwargs
         Passed to ``Axes.scatter``.
 
@@ -292,6 +423,7 @@ def draw_simplex(result: pd.DataFrame, samples: Any, *, ax=None, **kwargs: Any) 
     """
     import numpy as np
 
+    check_top(top)
     meta = pdcompare_attrs(result)
     row = result.iloc[0]
     first, second = row["model_1"], row["model_2"]

@@ -191,7 +191,7 @@ def _forest_legend(ax, meta: dict[str, Any]) -> None:
     ]
     labels = [
         f"significant at {alpha_label(meta)}",
-        f"not significant at {alpha_label(meta)}",
+        "not significant",
     ]
     _legend_above(ax, handles, labels, ncols=2)
 
@@ -233,8 +233,9 @@ def plot_forest(
         Where to draw; by default a new figure sized to the content.
     top : int, optional
         Show the comparisons among the best ``top`` models (see
-        :func:`top_pairs`); by default 20 opponents of one model, or the pairs
-        among the best 10 models of an all-pairs result, as the title says.
+        :func:`top_pairs`): one model and its best ``top - 1`` opponents, or
+        the pairs among the best ``top`` models of an all-pairs result; by
+        default 20 models, or the 10 of an all-pairs result, as the title says.
     title : str, optional
         Title of the Axes.
     **kwargs
@@ -323,8 +324,17 @@ def plot_pvalue_dots(
         if "reject" in result
         else np.asarray(pvalues <= alpha)
     )
-    labels = (result["model_1"].astype(str) + " vs " + result["model_2"].astype(str)).tolist()
+    first = result["model_1"].astype(str)
+    one_model = len(result) > 0 and bool((first == first.iloc[0]).all())
+    # One model against the others: the rows name the others, the axis names the model.
+    labels = (
+        result["model_2"].astype(str).tolist()
+        if one_model
+        else (first + " vs " + result["model_2"].astype(str)).tolist()
+    )
     ax = _axes(ax, figsize=row_figsize(len(result) + 3, max(map(len, labels), default=1), 1.2))
+    if one_model:
+        ax.set_ylabel(f"{first.iloc[0]} vs")
     fontsize = row_fontsize(ax, len(result) + 3)
     positions = np.arange(len(result))[::-1]
     row_colours = np.array(
@@ -371,10 +381,11 @@ def plot_pvalue_dots(
     ]
     labels = [
         f"significant at {alpha_label(meta)}",
-        f"not significant at {alpha_label(meta)}",
+        "not significant",
         f"alpha = {alpha:g}",
     ]
-    _legend_above(ax, handles, labels, ncols=3)
+    _legend_above(ax, handles, labels, ncols=2)
+    ax._pdcompare_title_pad = 34.0  # above the legend's two rows
     _figure_title(ax, title, method_label(meta, capital=True), note)
     return ax
 

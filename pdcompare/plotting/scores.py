@@ -25,8 +25,14 @@ from pdcompare.plotting._base import (
 from pdcompare.shown import top_models
 
 
-def folds_data(frame: pd.DataFrame, n_splits: int | None = 30) -> pd.DataFrame:
+def folds_data(
+    frame: pd.DataFrame, n_splits: int | None = 30, greater_is_better: bool | None = None
+) -> pd.DataFrame:
     """The scores to draw in ``"folds"``: models best first, the first ``n_splits`` splits.
+
+    Best first in the frame's direction: ``greater_is_better`` given, else
+    the stored design's (higher is better by default), so that a loss frame's
+    best model (the lowest mean) comes first.
 
     Examples
     --------
@@ -41,7 +47,7 @@ def folds_data(frame: pd.DataFrame, n_splits: int | None = 30) -> pd.DataFrame:
     from pdcompare._validation import check_positive_int
     from pdcompare.inputs.data import scores_data
 
-    data = scores_data(frame)
+    data = scores_data(frame, greater_is_better=greater_is_better)
     if n_splits is not None:
         n_splits = check_positive_int("n_splits", n_splits)
     shown = slice(None) if n_splits is None else slice(0, n_splits)
@@ -61,6 +67,7 @@ def plot_folds(
     n_splits: int | None = 30,
     title: str | None = None,
     ylabel: str = "score",
+    greater_is_better: bool | None = None,
     **kwargs: Any,
 ):
     """Score of every model on each CV split: lines that move together show fold dependence.
@@ -84,6 +91,10 @@ def plot_folds(
         Title; by default it says how many splits (and models) are shown.
     ylabel : str, default "score"
         Label of the y axis (the metric's name, say).
+    greater_is_better : bool, optional
+        Whether higher scores are better (by default the stored design's,
+        else True): the best model, drawn and listed first, is the one with
+        the lowest mean when False.
     **kwargs
         Passed to every ``Axes.plot`` call.
 
@@ -111,7 +122,7 @@ def plot_folds(
     from pdcompare._validation import check_positive_int
     from pdcompare.inputs.benchmark import is_benchmark
 
-    full = folds_data(frame, n_splits=None)
+    full = folds_data(frame, n_splits=None, greater_is_better=greater_is_better)
     unit, units = ("data set", "data sets") if is_benchmark(frame) else ("CV split", "splits")
     order = full.index.tolist()
     shown, note = top_models(order, top)
@@ -160,20 +171,26 @@ def folds_figsize(n_models: int, longest_label: int) -> tuple[float, float]:
     return 7.5 + min(0.075 * longest_label, 4.0), max(4.8, 1.8 + 0.19 * n_models)
 
 
-def overview_figure(frame: pd.DataFrame, **design: Any):
+def overview_figure(frame: pd.DataFrame, *, top: int | None = None, **design: Any):
     """The folds, their correlation and the intervals of the best models, side by side.
 
-    Each panel is as wide and as tall as it would be drawn alone (its model
-    names, legend and colour bar included), so long names do not run into
-    the next panel. What ``pdcompare FILE --plot`` saves.
+    The three panels show the same models, best first in the design's
+    direction (``greater_is_better``), each model in one colour in the
+    folds and the intervals; beyond ``top`` models (default 20) each panel's
+    title says "best 20 of 60 models". Each panel is as wide and as tall as
+    it would be drawn alone (its model names, legend and colour bar
+    included), so long names do not run into the next panel. What ``pdcompare FILE --plot`` saves.
 
     Parameters
     ----------
     frame : pandas.DataFrame
-        A scores frame.
+        A scores frame, every model of it (the panels choose the best ``top``).
+    top : int, optional
+        Show the best ``top`` models; by default all up to 20, the best 20
+        beyond.
     **design
         ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=``, and
-        ``greater_is_better=`` (for the intervals).
+        ``greater_is_better=`` (the order of every panel).
 
     Returns
     -------
@@ -193,7 +210,7 @@ def overview_figure(frame: pd.DataFrame, **design: Any):
     """
     import matplotlib.pyplot as plt
 
-    shown, _ = top_models(ranked_models(frame, **design), None)  # what each panel draws
+    shown, _ = top_models(ranked_models(frame, **design), top)  # what each panel draws
     longest = max(len(str(name)) for name in shown)
     mean_label = len(" (mean 0.000)")
     sizes = [
@@ -206,9 +223,10 @@ def overview_figure(frame: pd.DataFrame, **design: Any):
         layout="constrained",
     )
     panels = figure.subfigures(1, 3, width_ratios=[width for width, _ in sizes])
-    plot_folds(frame, ax=panels[0].add_subplot())
-    plot_corr(frame, ax=panels[1].add_subplot())
-    plot_intervals(frame, ax=panels[2].add_subplot(), **design)
+    direction = {"greater_is_better": design.get("greater_is_better")}
+    plot_folds(frame, ax=panels[0].add_subplot(), top=top, **direction)
+    plot_corr(frame, ax=panels[1].add_subplot(), top=top, **direction)
+    plot_intervals(frame, ax=panels[2].add_subplot(), top=top, **design)
     return figure
 
 
@@ -228,6 +246,7 @@ def plot_corr(
     cmap: str = "RdBu_r",
     annot: bool | None = None,
     title: str | None = None,
+    greater_is_better: bool | None = None,
     **kwargs: Any,
 ):
     """Correlation of the models' scores across CV splits, as a heatmap.
@@ -254,6 +273,9 @@ def plot_corr(
         cell at 6 points or more.
     title : str, optional
         Title of the Axes.
+    greater_is_better : bool, optional
+        Whether higher scores are better (by default the stored design's,
+        else True): the models run best first in that direction.
     **kwargs
         Passed to ``Axes.imshow``.
 
@@ -274,7 +296,7 @@ def plot_corr(
     >>> plt.close(fig)
     """
     check_option("method", method, ("pearson", "spearman", "kendall"))
-    table = folds_data(frame, n_splits=None)
+    table = folds_data(frame, n_splits=None, greater_is_better=greater_is_better)
     shown, note = top_models(table.index.tolist(), top)
     corr = table.loc[shown].T.corr(method=method)
     ax = _axes(ax, figsize=heatmap_figsize(shown))
@@ -389,7 +411,7 @@ def plot_intervals(
     ax.set_xlabel(label)
     ax.set_ylabel("model")
     ax.grid(axis="x", alpha=0.3)
-    default = "Mean score per model" + ("" if corrected else " (pass cv= for corrected CIs)")
+    default = "Mean score per model" + ("" if corrected else " (CV design unknown)")
     _figure_title(ax, title, default, note)
     return ax
 

@@ -200,7 +200,7 @@ def test_scores_file_with_and_without_design(scores_csv):
     assert "plain paired t-test" in process.stdout
     process = run(scores_csv, "--cv", "10", "--test", "wilcoxon", "--correction", "none")
     assert process.returncode == 0, process.stderr
-    assert "CV design: cv=10" in process.stdout
+    assert "CV design: --cv 10" in process.stdout
     assert "Wilcoxon signed-rank test, no correction" in process.stdout
 
 

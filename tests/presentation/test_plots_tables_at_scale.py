@@ -137,8 +137,8 @@ def test_forest_all_pairs_default_is_the_pairs_among_the_best_10():
     assert len(ax.get_yticklabels()) == 45
     assert "pairs among the best 10 of 60 models" in ax.get_title()
     best_vs_rest = scores.cmp.corrected_ttest().cmp.plot()
-    assert len(best_vs_rest.get_yticklabels()) == 20
-    assert "the best 20 of 59 other models" in best_vs_rest.get_title()
+    assert len(best_vs_rest.get_yticklabels()) == 19  # the best and 19 others: 20 models
+    assert "the best 19 of 59 other models" in best_vs_rest.get_title()
 
 
 def test_forest_bonferroni_intervals_are_simultaneous_and_agree_with_the_markers():
@@ -325,7 +325,7 @@ def test_bootstrap_plots_take_top_and_colours():
     colours = model_colours(result.sort_values("estimate", ascending=False).index)
     assert_allclose(lines.get_colors()[-1], colours[result["estimate"].idxmax()])
     diff = preds.cmp.bootstrap_diff(random_state=0, n_resamples=50).cmp.plot(top=5)
-    assert len(diff.get_yticklabels()) == 5
+    assert len(diff.get_yticklabels()) == 4  # the best and its 4 best opponents: 5 models
 
 
 # ------------------------------------------------------------------ style
@@ -339,15 +339,15 @@ def test_style_top_caption_and_formats():
     scores, _ = sixty()
     result = scores.cmp.corrected_ttest()
     styler = result.cmp.style(top=5)
-    assert len(styler.data) == 5
-    assert set(styler.data["model_2"]) == set(best_first(scores)[1:6])
+    assert len(styler.data) == 4  # the best and its 4 best opponents: 5 models, as the plot
+    assert set(styler.data["model_2"]) == set(best_first(scores)[1:5])
     assert styler.caption == (
         "Corrected t-test (Nadeau–Bengio); higher is better; holm correction; alpha = 0.05"
     )
     html = styler.to_html()
     table = np.array(cells(html)).reshape(styler.data.shape)
     df = table[:, list(styler.data.columns).index("df")]
-    assert df.tolist() == ["29"] * 5  # an integer, not 29.000
+    assert df.tolist() == ["29"] * 4  # an integer, not 29.000
     pvalues = table[:, list(styler.data.columns).index("pvalue_adj")]
     assert all(p == "&lt;0.001" or re.fullmatch(r"\d\.\d{3}", p) for p in pvalues)
     lower = scores.cmp.set_design(cv=10, greater_is_better=False).cmp.summary()

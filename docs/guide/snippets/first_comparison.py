@@ -7,7 +7,7 @@ print(scores.iloc[:, :5].round(3), end="\n\n")
 print(scores.cmp.summary().round(4), end="\n\n")
 
 # The best model against every other, Nadeau-Bengio corrected, Holm-adjusted.
-result = scores.cmp.corrected_ttest(alternative="greater")
+result = scores.cmp.corrected_ttest(alternative="better")
 print(result[["model_1", "model_2", "mean_diff", "statistic", "pvalue_adj", "reject"]].round(3))
 print()
 

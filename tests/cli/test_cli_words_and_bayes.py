@@ -1,0 +1,151 @@
+"""The command line speaks its options, takes --test bayes, says what its figure leaves out."""
+
+import re
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pandas as pd
+import pytest
+from numpy.testing import assert_allclose
+
+import pdcompare
+from pdcompare import cli
+from pdcompare.inputs.scores import ALL_PAIRS
+
+#: Python's words that a command-line user cannot type.
+PYTHON_WORDS = re.compile(
+    r"(?<![\w-])(cv|test_size|n_train|n_test|nan_policy|rope|alpha|top|metric)=|set_design|"
+    r"`a complete file`|pairwise\(|bayes\(|random_effects\("
+)
+
+
+
+def write(tmp_path, n=5, missing=False, seed=0, name="scores.csv"):
+    rng = np.random.default_rng(seed)
+    values = 0.8 - 0.003 * np.arange(n)[:, None] + rng.normal(0, 0.01, (n, 10))
+    if missing:
+        values[1, 3] = np.nan
+    frame = pd.DataFrame(values, index=[f"model_{k}" for k in range(n)])
+    path = tmp_path / name
+    frame.to_csv(path)
+    return str(path), frame
+
+
+def cli_run(capsys, *args):
+    status = cli.main([*args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        [],
+        ["--rope", "0.01"],
+        ["--cv", "5", "--rope", "0.01"],
+        ["--test-size", "0.2"],
+        ["--cv", "5", "--top", "3"],
+        ["--test", "corrected_ttest"],
+        ["--test", "bayes", "--rope", "0.01"],
+    ],
+)
+@pytest.mark.parametrize("missing", [False, True])
+def test_every_line_speaks_cli(tmp_path, capsys, options, missing):
+    path, _ = write(tmp_path, n=30 if "--top" in options else 5, missing=missing)
+    status, out, err = cli_run(capsys, path, *options)
+    assert status in (0, 2)
+    said = PYTHON_WORDS.findall(out + err)
+    assert not said, (out + err)
+    assert "Pass `" not in out + err
+
+
+def test_design_and_missing_scores_in_cli_words(tmp_path, capsys):
+    path, _ = write(tmp_path, missing=True)
+    _, out, err = cli_run(capsys, path, "--rope", "0.01")
+    assert "Pass the design (--cv or --test-size) for the corrected test." in out
+    assert "needs the CV design (pass --cv or --test-size)." in out
+    assert "fill in or remove them in the file" in out
+    assert "The command line compares complete files only" in err
+    _, out, _ = cli_run(capsys, path, "--cv", "5")
+    assert "CV design: --cv 5 (test/train size ratio 0.2500)." in out
+    status, _, err = cli_run(capsys, path, "--test", "corrected_ttest")
+    assert status == 2
+    assert err.strip().endswith("Pass --cv or --test-size.")
+
+
+def test_speak_cli_translates_each_form():
+    assert cli.speak_cli("pass cv=, test_size=, or n_train= with n_test=.") == (
+        "pass --cv or --test-size."
+    )
+    assert cli.speak_cli("CV design: cv=KFold(n_splits=5) (ratio)") == (
+        "CV design: KFold(n_splits=5) (ratio)"
+    )
+    assert cli.speak_cli("(3 other pairs not listed; bayes() gives them all.)") == (
+        "(3 other pairs not listed; --top 0 lists them all.)"
+    )
+
+
+def test_test_bayes_needs_a_rope(tmp_path, capsys):
+    path, _ = write(tmp_path)
+    status, out, err = cli_run(capsys, path, "--cv", "10", "--test", "bayes")
+    assert status == 2
+    assert out == ""
+    assert "--test bayes needs --rope R" in err
+    status, _, err = cli_run(capsys, path, "--test", "bayes", "--rope", "0.01")
+    assert status == 2
+    assert "needs the CV design: pass --cv or --test-size" in err
+
+
+def test_test_bayes_prints_the_bayesian_table(tmp_path, capsys):
+    path, frame = write(tmp_path)
+    status, out, _ = cli_run(capsys, path, "--cv", "10", "--test", "bayes", "--rope", "0.01")
+    assert status == 0
+    assert "Pairwise comparisons: Bayesian correlated t-test, rope [-0.01, 0.01]" in out
+    table = out.split("decided when a probability reaches 0.95\n", 1)[1].split("\n\n", 1)[0]
+    rows = [line.split() for line in table.splitlines()[1:]]
+    expected = pdcompare.bayes(frame, ALL_PAIRS, rope=0.01, cv=10)
+    assert [(r[0], r[1]) for r in rows] == list(
+        zip(expected["model_1"], expected["model_2"], strict=True)
+    )
+    header = table.splitlines()[0].split()
+    printed = np.array([[float(r[header.index(c)]) for c in ("prob_better", "prob_rope")]
+                        for r in rows])
+    assert_allclose(printed, expected[["prob_better", "prob_rope"]].to_numpy(), atol=5e-5)
+    assert "Practical equivalence: Bayesian correlated t-test" in out
+
+
+def test_cli_figure_says_how_many_models_it_shows(tmp_path, capsys, monkeypatch):
+    path, frame = write(tmp_path, n=60)
+    saved = []
+    monkeypatch.setattr(cli, "_save", lambda figure, where: saved.append(figure))
+    status, _, _ = cli_run(capsys, path, "--cv", "10", "--plot", str(tmp_path / "f.png"))
+    assert status == 0
+    (figure,) = saved
+    titles = [panel.axes[0].get_title() for panel in figure.subfigs]
+    assert all("best 10 of 60 models" in title for title in titles)
+    best = frame.mean(axis=1).sort_values(ascending=False).index[:10].tolist()
+    shown = [t.get_text() for t in figure.subfigs[2].axes[0].get_yticklabels()]
+    assert shown == best
+
+
+def test_cli_figure_of_losses_runs_lowest_first(tmp_path, capsys, monkeypatch):
+    path, frame = write(tmp_path, n=12)
+    saved = []
+    monkeypatch.setattr(cli, "_save", lambda figure, where: saved.append(figure))
+    cli_run(capsys, path, "--cv", "10", "--lower-is-better", "--plot", str(tmp_path / "f.png"))
+    folds, corr, intervals = (panel.axes[0] for panel in saved[0].subfigs)
+    lowest = frame.mean(axis=1).sort_values().index[:10].tolist()
+    legend = [t.get_text().rsplit(" (mean", 1)[0] for t in folds.get_legend().get_texts()]
+    assert legend == lowest
+    assert [t.get_text() for t in corr.get_yticklabels()] == lowest
+    assert [t.get_text() for t in intervals.get_yticklabels()] == lowest
+
+
+def test_one_more_model_is_singular(tmp_path, capsys):
+    path, _ = write(tmp_path, n=4)
+    _, out, _ = cli_run(capsys, path, "--cv", "10", "--top", "3")
+    assert "(1 more model; --top 0 shows them all)" in out
+    assert "(3 more pairs; --top 0 shows them all)" in out
