@@ -28,6 +28,19 @@ TEST_LABELS = {
     "bayes": "Bayesian correlated t-test",
     "nemenyi": "Nemenyi test",
     "conover": "Conover test",
+    "welch_ttest": "Welch's t-test",
+    "mannwhitney": "Mann–Whitney U test",
+    "aso": "almost stochastic order",
+    "equivalence": "equivalence test (TOST)",
+    "effect_size": "effect size",
+    "delong": "DeLong test",
+    "auc_ci": "ROC AUC interval (DeLong)",
+    "permutation_test": "paired permutation test",
+    "diebold_mariano": "Diebold–Mariano test",
+    "confidence_set": "model confidence set",
+    "hierarchical": "hierarchical Bayesian correlated t-test",
+    "power": "power of the corrected t-test",
+    "mcm": "Multiple Comparison Matrix",
 }
 
 #: Each test's name in the report's sentences, when its unit is the split.
@@ -38,6 +51,8 @@ REPORT_TEST_NAMES = {
     "sign_test": "sign test",
     "nemenyi": "Nemenyi test of mean ranks",
     "conover": "Conover test of mean ranks",
+    "welch_ttest": "Welch's unequal-variance t-test of independent runs",
+    "mannwhitney": "Mann–Whitney U test of independent runs",
 }
 
 #: ... and when its unit is the data set.

@@ -88,6 +88,13 @@ def _summary_lines(
             "scores are better. The data set is the unit: each model's scores are averaged "
             "within each data set first."
         ]
+    elif "n_runs" in summary.columns:
+        n_runs = summary["n_runs"].to_numpy(dtype=int)
+        runs = f"{n_runs.min()} to {n_runs.max()}" if n_runs.min() < n_runs.max() else n_runs.max()
+        lines = [
+            f"Data: {n_models} models x {runs} runs each; {direction} scores are better. The runs "
+            "are independent (random seeds, not shared splits): the tests are unpaired."
+        ]
     else:
         n_splits = int(summary["n_splits"].max())
         lines = [f"Data: {n_models} models x {n_splits} CV splits; {direction} scores are better."]
@@ -96,7 +103,7 @@ def _summary_lines(
             f"CV design: {design.get('source')} (test/train size ratio "
             f"{design['test_train_ratio']:.4f})."
         )
-    elif not benchmark:
+    elif not benchmark and "n_runs" not in summary.columns:
         lines.append("CV design: unknown.")
     best = summary.index[0]
     row = summary.iloc[0]
@@ -109,7 +116,14 @@ def _summary_lines(
     else:
         corrected = meta.get("interval") == "nadeau-bengio"
         level = meta.get("ci", 0.95)
-        kind = "corrected" if corrected else "plain t, too narrow"
+        runs = meta.get("unit") == "run"
+        kind = (
+            "corrected"
+            if corrected
+            else "plain t, independent runs"
+            if runs
+            else "plain t, too narrow"
+        )
         lines.append(
             f"Best model: {best}, mean score {_number(row['mean'])} ({level:.0%} CI "
             f"{_number(row['ci_low'])} to {_number(row['ci_high'])}, {kind})."
@@ -139,8 +153,62 @@ def _interval_text(low: float, high: float, level: float) -> str | None:
     return f"{level:.0%} CI {_number(low)} to {_number(high)}"
 
 
-def _test_lines(result: pd.DataFrame, test: str, shown: np.ndarray) -> list[str]:
-    """One line per shown pair, built from the result's columns."""
+def _pair_keys(result: pd.DataFrame) -> list[tuple[Any, Any]]:
+    return list(
+        zip(
+            result["model_1"].to_numpy(dtype=object),
+            result["model_2"].to_numpy(dtype=object),
+            strict=True,
+        )
+    )
+
+
+def _effect_words(analysis: Analysis) -> dict[tuple[Any, Any], str]:
+    """``large effect (d_z = 1.59)`` for every pair of the family's effect sizes."""
+    effects = analysis.effect_sizes
+    if effects is None:
+        return {}
+    symbol = pdcompare_attrs(effects).get("symbol", "effect size")
+    return {
+        key: f"{magnitude} effect ({symbol} = {value:.2f})"
+        for key, value, magnitude in zip(
+            _pair_keys(effects),
+            effects["effect_size"].to_numpy(dtype=float),
+            effects["magnitude"].astype(object).to_numpy(),
+            strict=True,
+        )
+        if np.isfinite(value)
+    }
+
+
+def _detectable_words(analysis: Analysis) -> dict[tuple[Any, Any], str]:
+    """What the design could detect for every pair of the family, at its Bonferroni level."""
+    if analysis.detectable is None:
+        return {}
+    result = analysis.significance
+    meta = pdcompare_attrs(result)
+    m = max(int(result["pvalue"].notna().sum()), 1)
+    level = f"{meta.get('alpha', 0.05):g}/{m}" if m > 1 else f"{meta.get('alpha', 0.05):g}"
+    unit = "these data sets" if analysis.benchmark else "these splits"
+    return {
+        key: f"{unit} could detect about {value:.3g} or more (power 0.8 at {level})"
+        for key, value in zip(_pair_keys(result), analysis.detectable, strict=True)
+        if np.isfinite(value)
+    }
+
+
+def _test_lines(
+    result: pd.DataFrame,
+    test: str,
+    shown: np.ndarray,
+    effects: dict[tuple[Any, Any], str],
+    detectable: dict[tuple[Any, Any], str],
+) -> list[str]:
+    """One line per shown pair, built from the result's columns.
+
+    A significant difference names its magnitude; a difference that is not
+    significant says what the design could have detected.
+    """
     meta = pdcompare_attrs(result)
     correction = meta.get("correction")
     level = 1 - meta.get("alpha", 0.05)
@@ -149,7 +217,9 @@ def _test_lines(result: pd.DataFrame, test: str, shown: np.ndarray) -> list[str]
     diffs = rows["rank_diff" if rank_test else "mean_diff"].to_numpy(dtype=float)
     lows = rows["ci_low"].to_numpy(dtype=float) if "ci_low" in rows else np.full(len(rows), np.nan)
     highs = rows["ci_high"].to_numpy(dtype=float) if "ci_high" in rows else lows
-    name = {"corrected_ttest": "t", "ttest": "t", "nemenyi": "q"}.get(test, "statistic")
+    name = {"corrected_ttest": "t", "ttest": "t", "welch_ttest": "t", "nemenyi": "q"}.get(
+        test, "statistic"
+    )
     missing = rows["pvalue"].isna().to_numpy()
     reject = rows["reject"].to_numpy(dtype=bool)
     lines = []
@@ -175,8 +245,12 @@ def _test_lines(result: pd.DataFrame, test: str, shown: np.ndarray) -> list[str]
             parts.append(f"{correction}-adjusted p {_pvalue(p_adj)}")
         if missing[k]:
             verdict = "no result (missing scores)"
+        elif reject[k]:
+            verdict = "SIGNIFICANT" + (f", {effects[(a, b)]}" if (a, b) in effects else "")
         else:
-            verdict = "SIGNIFICANT" if reject[k] else "not significant"
+            verdict = "not significant" + (
+                f"; {detectable[(a, b)]}" if (a, b) in detectable else ""
+            )
         lines.append(f"  {a} vs {b}: " + ", ".join(parts) + f": {verdict}.")
     return lines
 
@@ -207,7 +281,8 @@ def _conclusion_lines(
     reject = rows["reject"].to_numpy(dtype=bool) & ~missing
     tied = ~reject & ~missing
     adjusted = "after correction" if family_wise else "without correction"
-    luck = "of the data sets" if benchmark else "of the splits"
+    runs = meta.get("unit") == "run"
+    luck = "of the data sets" if benchmark else "of the seeds" if runs else "of the splits"
     n_rest = int((~in_top).sum())
     rest_worse, rest_tied = int((reject & ~in_top).sum()), int((tied & ~in_top).sum())
     lines = []
@@ -292,11 +367,43 @@ def _significance_lines(analysis: Analysis, best: Any, top_names: pd.Index) -> l
         f"Significance: {names[test]} ({alternative}), {scope}, {corrected}, alpha = {alpha:g}."
     ]
     shown = _shown_pairs(result, best, top_names)
-    lines += _test_lines(result, test, shown)
+    lines += _test_lines(result, test, shown, _effect_words(analysis), _detectable_words(analysis))
     listing = f"pairwise(test={test!r})" if analysis.family == "all_pairs" else f"{test}()"
     lines += _left_out_line(result, shown, listing)
+    unreachable = _unreachable_lines(result, test, benchmark)
+    if unreachable:
+        return lines + unreachable
     lines += _conclusion_lines(result, best, top_names, benchmark)
     return lines
+
+
+def _unreachable_lines(result: pd.DataFrame, test: str, benchmark: bool) -> list[str]:
+    """When no comparison of the family can reach alpha, say so instead of "luck"."""
+    meta = pdcompare_attrs(result)
+    floor = meta.get("min_attainable_pvalue")
+    alpha = meta.get("alpha", 0.05)
+    if floor is None or not floor > alpha:
+        return []
+    unit = "data sets" if benchmark else "splits"
+    n = meta.get("n_datasets") if benchmark else None
+    counted = f"with {n} {unit}" if n else f"with these {unit}"
+    correction = meta.get("correction")
+    over = f" after the {correction} correction over {len(result)} comparisons"
+    over = over if correction else ""
+    needed = meta.get("n_needed_to_reject")
+    more = f"; at least {needed} {unit} would make a rejection possible" if needed else ""
+    other = (
+        "`pairwise(test='nemenyi')` or one model against the others (`wilcoxon(a=...)`)"
+        if benchmark
+        else "`corrected_ttest`"
+    )
+    names = BENCHMARK_REPORT_TEST_NAMES if benchmark else REPORT_TEST_NAMES
+    return [
+        f"Conclusion: no comparison here could have been significant: {counted}, the smallest "
+        f"p-value the {names.get(test, test)} can reach{over} is {floor:.3g}, above alpha = "
+        f'{alpha:g}{more}. So "not significant" here says nothing about whether the best '
+        f"model was lucky or the models are equal; {other} can reject with these data."
+    ]
 
 
 def _friedman_lines(result: pd.DataFrame) -> list[str]:
@@ -380,6 +487,35 @@ def _bayes_lines(
             for head, mask in groups.items()
         ]
         lines.append(f"Of the other {plural(n_rest, 'model', 'models')}: {', '.join(counts)}.")
+    return lines
+
+
+def _equivalence_lines(result: pd.DataFrame, best: Any, top_names: pd.Index) -> list[str]:
+    """Two one-sided tests of the family: which pairs are shown equivalent within the rope."""
+    meta = pdcompare_attrs(result)
+    alpha = meta.get("alpha", 0.05)
+    correction = meta.get("correction")
+    lines = [
+        f"Practical equivalence: two one-sided tests (TOST, {meta.get('method', 'welch')}), "
+        f"region of practical equivalence {rope_text(meta.get('rope'))}, "
+        f"{f'{correction} correction' if correction else 'no correction'}, alpha = {alpha:g}; "
+        "equivalent means both one-sided tests reject."
+    ]
+    shown = _shown_pairs(result, best, top_names)
+    rows = result.loc[shown]
+    for a, b, diff, p_adj, reject in zip(
+        rows["model_1"].to_numpy(dtype=object),
+        rows["model_2"].to_numpy(dtype=object),
+        rows["mean_diff"].to_numpy(dtype=float),
+        rows["pvalue_adj"].to_numpy(dtype=float),
+        rows["reject"].to_numpy(dtype=bool),
+        strict=True,
+    ):
+        verdict = "EQUIVALENT" if reject else "not shown equivalent"
+        lines.append(
+            f"  {a} vs {b}: difference {_signed(diff)}, adjusted p {_pvalue(p_adj)}: {verdict}."
+        )
+    lines += _left_out_line(result, shown, "equivalence(rope=...)")
     return lines
 
 
@@ -517,11 +653,21 @@ def report(
 
     Notes
     -----
-    The text is made from ``summary``, ``pairwise(test, correction, alpha)``
-    (all pairs, so the correction covers every pair) and ``bayes`` on all
-    pairs; pairs are best-first, so a difference is ``model_1 − model_2`` of
-    the higher-ranked minus the lower-ranked model. On a benchmark frame the
-    Friedman test is reported too, never as a gate.
+    The text is made from the result frames of
+    :func:`pdcompare.compare.analysis.analyse`: ``summary`` and one family
+    of comparisons, every pair up to 10 models (``pairwise(test)``), the
+    best against each other model beyond (``test()``), corrected over the
+    family's rows; ``bayes`` of the same family with a rope (Welch's TOST,
+    ``equivalence``, on a runs frame). Every significant difference names
+    its magnitude (``effect_size``: d_z, Cliff's delta on runs, with the
+    conventional cut points); every difference that is not significant
+    says what the design could have detected with power 0.8 at the
+    family's Bonferroni level alpha/m (``power``); when the family cannot
+    reach alpha at all (a rank test on few data sets) the text says so
+    instead of calling the best "luck". Pairs are best-first, so a
+    difference is ``model_1 − model_2`` of the higher-ranked minus the
+    lower-ranked model. On a benchmark frame the Friedman test is reported
+    too, never as a gate.
 
     Examples
     --------
@@ -531,7 +677,11 @@ def report(
     Best model: rbf, mean score 0.9400 (95% CI 0.8850 to 0.9950, corrected).
     >>> print(text.splitlines()[8])  # doctest: +NORMALIZE_WHITESPACE
       rbf vs linear: difference +0.0100, 95% CI -0.0164 to 0.0364, t = 0.750,
-      p = 0.455, holm-adjusted p = 0.538: not significant.
+      p = 0.455, holm-adjusted p = 0.538: not significant; these splits could detect
+      about 0.0472 or more (power 0.8 at 0.05/6).
+    >>> print(text.splitlines()[10])  # doctest: +NORMALIZE_WHITESPACE
+      rbf vs 2_poly: difference +0.2548, 95% CI 0.1441 to 0.3655, t = 4.565, p < 0.001,
+      holm-adjusted p < 0.001: SIGNIFICANT, large effect (d_z = 1.59).
     """
     meta = pdcompare_attrs(frame)
     if meta.get("kind") == "result":
@@ -582,12 +732,14 @@ def _report_lines(analysis: Analysis, top: int) -> list[str]:
             "",
             *_bayes_lines(analysis.bayes, analysis.family, best, top_names, analysis.benchmark),
         ]
-    elif analysis.rope is not None:
+    elif analysis.rope is not None and analysis.equivalence is None:
         lines += [
             "",
             "Practical equivalence: not assessed, because the Bayesian correlated t-test "
             "needs the CV design (pass cv=, test_size=, or n_train= with n_test=).",
         ]
+    if analysis.equivalence is not None:
+        lines += ["", *_equivalence_lines(analysis.equivalence, best, top_names)]
     if analysis.pooled is not None:
         lines += ["", *_pooled_lines(analysis.pooled, analysis.family, best, top_names)]
     return lines

@@ -25,9 +25,13 @@ import pandas as pd
 from pdcompare._validation import check_fraction, check_option
 from pdcompare.compare import bayes as bayes_module
 from pdcompare.compare.datasets import friedman
+from pdcompare.compare.effect_size import effect_size
+from pdcompare.compare.equivalence import equivalence
 from pdcompare.compare.meta import random_effects
 from pdcompare.compare.pairwise import RANK_TESTS, TEST_FUNCTIONS, pairwise
+from pdcompare.compare.power import detectable_difference
 from pdcompare.compare.summary import summary_table
+from pdcompare.inputs.attrs import stored_attr
 from pdcompare.inputs.data import validated_once
 from pdcompare.inputs.kinds import is_benchmark
 from pdcompare.inputs.scores import ALL_PAIRS, converted_search
@@ -35,6 +39,8 @@ from pdcompare.stats.multitest import check_correction
 
 #: Tests a report can use for its significance part, on a scores frame.
 REPORT_TESTS = ("corrected_ttest", "ttest", "wilcoxon", "sign_test")
+#: ... on a runs frame (independent runs over seeds).
+RUNS_REPORT_TESTS = ("welch_ttest", "mannwhitney")
 #: ... and across the data sets of a benchmark frame.
 BENCHMARK_REPORT_TESTS = ("wilcoxon", "sign_test", "ttest", "nemenyi", "conover")
 #: Up to this many models a report's family is every pair; beyond, the best against the rest.
@@ -70,6 +76,17 @@ class Analysis:
         design allows it.
     pooled : pandas.DataFrame or None
         ``random_effects`` of the family, when asked for.
+    effect_sizes : pandas.DataFrame or None
+        ``effect_size`` of the family (d_z on scores and benchmark frames,
+        Cliff's delta on runs frames).
+    detectable : numpy.ndarray or None
+        For each row of :attr:`significance`, the difference the design could
+        detect with power 0.8 at the family's Bonferroni level alpha/m (None
+        when the design is unknown).
+    equivalence : pandas.DataFrame or None
+        On a runs frame with a rope: Welch's TOST of the family.
+    runs : bool
+        Whether the frame holds independent runs (``paired=False``).
     rope : float, (float, float) or None
         The rope asked for (:attr:`bayes` is None when the design is unknown).
     fallback_test : bool
@@ -87,6 +104,10 @@ class Analysis:
     friedman: pd.DataFrame | None = None
     bayes: pd.DataFrame | None = None
     pooled: pd.DataFrame | None = None
+    effect_sizes: pd.DataFrame | None = None
+    detectable: Any = None
+    equivalence: pd.DataFrame | None = None
+    runs: bool = False
     rope: Any = None
     fallback_test: bool = False
 
@@ -128,7 +149,14 @@ def check_report_options(
 
         check_rope(rope)  # the one rule bayes applies
     if test is not None:
-        tests = BENCHMARK_REPORT_TESTS if is_benchmark(frame) else REPORT_TESTS
+        runs = (stored_attr(frame, "design") or {}).get("paired") is False
+        tests = (
+            BENCHMARK_REPORT_TESTS
+            if is_benchmark(frame)
+            else RUNS_REPORT_TESTS
+            if runs
+            else REPORT_TESTS
+        )
         check_option("test", test, tests)
     if correction != "default":
         check_correction(correction, "correction")
@@ -197,8 +225,13 @@ def analyse(
     with validated_once():
         summary = summary_table(frame, ci=ci, **design)
         known = summary.attrs["pdcompare"].get("design", {}).get("test_train_ratio") is not None
-        fallback = test is None and not (known or benchmark)
-        if test is None:
+        runs = summary.attrs["pdcompare"].get("unit") == "run"
+        if runs and nan_policy == "propagate":
+            nan_policy = "omit"  # on a runs frame NaN is an absent run, not a missing score
+        fallback = test is None and not (known or benchmark or runs)
+        if test is None and runs:
+            test = "welch_ttest"
+        elif test is None:
             test = "wilcoxon" if benchmark else ("corrected_ttest" if known else "ttest")
         family = report_family(len(summary), test)
         scope = ALL_PAIRS if family == "all_pairs" else None
@@ -217,11 +250,19 @@ def analyse(
                 frame, scope, alternative=alternative, alpha=alpha, correction=correction,
                 nan_policy=nan_policy, **design,
             )  # fmt: skip
-        if rope is not None and (known or benchmark):
+        if rope is not None and runs:
+            found["equivalence"] = equivalence(
+                frame, scope, rope=rope, alpha=alpha, nan_policy=nan_policy, **design
+            )
+        elif rope is not None and (known or benchmark):
             options = {"random_state": random_state} if benchmark else {"ci": ci}
             found["bayes"] = bayes_module.bayes(
                 frame, scope, rope=rope, alpha=alpha, nan_policy=nan_policy, **options, **design
             )
+        if test not in RANK_TESTS:
+            found["effect_sizes"] = effect_size(frame, scope, nan_policy=nan_policy, **design)
+        if not runs and (known or benchmark):
+            found["detectable"] = detectable_difference(frame, significance, **design)
         if pooled:
             holm = "holm" if correction == "default" else correction
             found["pooled"] = random_effects(
@@ -236,6 +277,7 @@ def analyse(
         family=family,
         significance=significance,
         rope=rope,
+        runs=runs,
         fallback_test=fallback,
         **found,
     )

@@ -239,7 +239,7 @@ def matrix(
         The result column to tabulate.
     kind : {None, "mcm"}, optional
         ``"mcm"`` on a benchmark frame: the Multiple Comparison Matrix
-        (:func:`pdcompare.compare.mcm.comparison_matrix`), one row per
+        (``pdcompare.compare.mcm.comparison_matrix``), one row per
         ordered pair with ``mean_diff, wins, ties, losses, pvalue``; cells
         that depend on their two models alone.
     correction : str, optional

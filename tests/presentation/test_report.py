@@ -14,7 +14,9 @@ from pdcompare.datasets import load_grid_search_scores
 PAIR_LINE = re.compile(
     r"^  (?P<a>\S+) vs (?P<b>\S+): difference (?P<diff>[-+]\d\.\d+), .*"
     r"(?:t|statistic) = (?P<stat>-?[\d.]+|inf), p (?P<p>[=<] [\d.]+)"
-    r"(?:, \S+-adjusted p (?P<padj>[=<] [\d.]+))?: (?P<verdict>[\w ]+)\.$"
+    r"(?:, \S+-adjusted p (?P<padj>[=<] [\d.]+))?: (?P<verdict>[\w ]+?)"
+    # A significant difference names its magnitude, one that is not what could be detected.
+    r"(?P<more>, \w+ effect \(\S+ = -?[\d.]+\)|; these \w+ could detect about .*)?\.$"
 )
 BAYES_LINE = re.compile(
     r"^  (?P<a>\S+) vs (?P<b>\S+): difference (?P<diff>[-+]\d\.\d+), "

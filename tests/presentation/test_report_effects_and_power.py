@@ -1,0 +1,85 @@
+"""The report names how large each significant difference is and what each other could detect.
+
+References: ``effect_size`` (itself checked against autorank and JASP), ``power``'s
+``mdd`` at the family's Bonferroni level (checked against statsmodels and a
+Monte Carlo), ``welch_ttest`` (scipy), and the smallest Wilcoxon p-value
+written out (2 / 2^n, times the Holm factor).
+"""
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from numpy.testing import assert_allclose
+
+import pdcompare
+from pdcompare.datasets import load_grid_search_scores
+
+
+def pair_line(text, a, b):
+    return next(line for line in text.splitlines() if line.startswith(f"  {a} vs {b}: "))
+
+
+def test_significant_lines_name_the_magnitude():
+    scores = load_grid_search_scores()
+    text = scores.cmp.report()
+    effects = pdcompare.pairwise(scores, "effect_size").set_index(["model_1", "model_2"])
+    for a, b in [("rbf", "2_poly"), ("linear", "2_poly"), ("3_poly", "2_poly")]:
+        line = pair_line(text, a, b)
+        found = re.search(r"SIGNIFICANT, (\w+) effect \(d_z = ([\d.]+)\)\.$", line)
+        assert found.group(1) == effects.loc[(a, b), "magnitude"]
+        assert_allclose(float(found.group(2)), effects.loc[(a, b), "effect_size"], atol=0.005)
+    assert "large effect (d_z = 1.59)" in pair_line(text, "rbf", "2_poly")
+
+
+def test_non_significant_lines_say_what_the_splits_could_detect():
+    scores = load_grid_search_scores()
+    text = scores.cmp.report()
+    # The family is the 6 pairs: Bonferroni level 0.05 / 6.
+    for a, b in [("rbf", "linear"), ("rbf", "3_poly"), ("linear", "3_poly")]:
+        mdd = scores.cmp.power(a, b, delta=0.01, alpha=0.05 / 6)["mdd"].iloc[0]
+        line = pair_line(text, a, b)
+        found = re.search(r"not significant; these splits could detect about ([\d.]+) or more "
+                          r"\(power 0\.8 at 0\.05/6\)\.$", line)
+        assert_allclose(float(found.group(1)), mdd, rtol=5e-3)
+
+
+def test_without_the_design_nothing_is_claimed_about_detection():
+    plain = pd.DataFrame(load_grid_search_scores().to_numpy(), index=["a", "b", "c", "d"])
+    text = plain.cmp.report()
+    assert "could detect" not in text
+    assert "the corrected t-test cannot be used" in text
+
+
+def test_a_family_that_cannot_reach_alpha_is_not_called_luck():
+    rng = np.random.default_rng(0)
+    values = np.linspace(0.9, 0.8, 5)[:, None] + rng.normal(0, 0.03, (5, 8))
+    bench = pd.DataFrame(values, index=list("abcde"),
+                         columns=pd.Index([f"d{k}" for k in range(8)], name="dataset"))
+    with pytest.warns(pdcompare.PdcompareWarning, match="cannot reject"):
+        text = bench.cmp.report()
+    floor = 2 / 2**8 * 10  # exact Wilcoxon, all 8 differences one way; Holm's first factor 10
+    assert f"is {floor:.3g}, above alpha = 0.05" in text
+    assert "at least 9 data sets would make a rejection possible" in text
+    assert "luck of the data sets" not in text
+    assert "nemenyi" in text
+
+
+def test_a_runs_frame_is_reported_with_unpaired_tests():
+    rng = np.random.default_rng(0)
+    runs = pd.DataFrame(rng.normal(0.8, 0.02, (4, 8)) + np.array([[0.03], [0.02], [0], [0.01]]),
+                        index=list("abcd")).cmp.set_design(paired=False)
+    runs.iloc[0, 7] = np.nan  # one absent run: not a missing score
+    text = runs.cmp.report(rope=0.01)
+    assert "x 7 to 8 runs each" in text
+    assert "Welch's unequal-variance t-test of independent runs" in text
+    welch = runs.cmp.pairwise(test="welch_ttest").set_index(["model_1", "model_2"])
+    line = pair_line(text, "a", "b")
+    found = re.search(r"t = ([-\d.]+), p [=<] [\d.]+, holm-adjusted p = ([\d.]+)", line)
+    assert_allclose(float(found.group(1)), welch.loc[("a", "b"), "statistic"], atol=5e-4)
+    assert_allclose(float(found.group(2)), welch.loc[("a", "b"), "pvalue_adj"], atol=5e-4)
+    assert "(δ = " in line  # Cliff's delta on runs
+    assert "two one-sided tests" in text
+    assert "luck of the splits" not in text
+    assert "CV design: unknown" not in text
