@@ -20,13 +20,17 @@ from pdcompare._validation import check_option
 from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.inputs.scores import converted_search
 from pdcompare.plotting import (  # noqa: F401  (register kinds)
+    auc,
     bayes,
     bootstrap,
     cd,
+    confidence_set,
     mcm,
     results,
+    runs,
     scores,
     select,
+    shrinkage,
 )
 from pdcompare.plotting._base import _RESULT_KINDS, _SCORES_KINDS
 from pdcompare.plotting.results import forest_data, plot_matrix
@@ -88,7 +92,7 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
             samples = simplex_samples(frame, options.pop("n_points", 3000))
             return draw_simplex(frame, samples, ax=ax, **options)
         all_pairs = meta.get("unit") == "dataset" and meta.get("scope") == "all_pairs"
-        if all_pairs and test not in ("bayes", "mcm") and kind is None:
+        if all_pairs and test not in ("bayes", "mcm", "hierarchical") and kind is None:
             return cd.plot_cd(frame, ax=ax, **options)
         if kind is not None and kind in _SCORES_KINDS:
             msg = f"`kind`: {kind!r} draws a scores frame; a result frame draws with kind=None."

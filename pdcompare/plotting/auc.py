@@ -7,9 +7,10 @@ from typing import Any
 import pandas as pd
 
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
-from pdcompare.plotting._base import require_columns
+from pdcompare.plotting._base import _result_kind, require_columns
 
 
+@_result_kind("auc_ci", "delong")
 def auc_plot(
     frame: pd.DataFrame,
     *,

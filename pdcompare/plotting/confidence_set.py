@@ -8,10 +8,17 @@ import numpy as np
 import pandas as pd
 
 from pdcompare.inputs.attrs import pdcompare_attrs
-from pdcompare.plotting._base import _axes, require_columns, row_figsize, row_fontsize
+from pdcompare.plotting._base import (
+    _axes,
+    _result_kind,
+    require_columns,
+    row_figsize,
+    row_fontsize,
+)
 from pdcompare.shown import top_models
 
 
+@_result_kind("confidence_set")
 def confidence_set_plot(
     frame: pd.DataFrame,
     *,

@@ -203,7 +203,7 @@ def _forest_figure(ax, rows: pd.DataFrame):
     return ax, row_fontsize(ax, len(rows) + 3)
 
 
-@_result_kind("corrected_ttest", "ttest")
+@_result_kind("corrected_ttest", "ttest", "welch_ttest")
 def plot_forest(
     result: pd.DataFrame,
     *,
@@ -277,7 +277,15 @@ def plot_forest(
 
 
 @_result_kind(
-    "wilcoxon", "sign_test", "ttest_5x2cv", "ftest_5x2cv", "mcnemar", "proportions_ztest"
+    "wilcoxon",
+    "sign_test",
+    "ttest_5x2cv",
+    "ftest_5x2cv",
+    "mcnemar",
+    "proportions_ztest",
+    "mannwhitney",
+    "permutation_test",
+    "diebold_mariano",
 )
 def plot_pvalue_dots(
     result: pd.DataFrame,

@@ -10,6 +10,7 @@ import pandas as pd
 from pdcompare.plotting._base import (
     _axes,
     _figure_title,
+    _scores_kind,
     matplotlib_options,
     model_colours,
     row_figsize,
@@ -37,6 +38,7 @@ def runs_data(frame: pd.DataFrame, **design: Any) -> tuple[list, list[np.ndarray
     return data.ranked_names, samples, data.design.greater_is_better
 
 
+@_scores_kind("runs")
 def runs_plot(
     frame: pd.DataFrame,
     *,
