@@ -238,6 +238,16 @@ def build_parser() -> argparse.ArgumentParser:
         "diagram for --long data; the choice for --select)",
     )
     parser.add_argument(
+        "--html",
+        metavar="FILE.html",
+        help="also write the report as one self-contained HTML page (tables, inline figures)",
+    )
+    parser.add_argument(
+        "--markdown",
+        metavar="FILE.md",
+        help="also write the report as Markdown (pipe tables), for a pull request or a log",
+    )
+    parser.add_argument(
         "--top",
         type=_top,
         default=DEFAULT_TOP,
@@ -459,7 +469,21 @@ def run(args: argparse.Namespace) -> str:
         else:
             _plot(scores, args.plot, design, args.top)
         parts.append(f"Figure saved to {args.plot}")
+    for path, kind in ((args.html, "html"), (args.markdown, "markdown")):
+        if path:
+            _write_document(analysis, args.top, kind, path)
+            parts.append(f"Report ({'HTML' if kind == 'html' else 'Markdown'}) saved to {path}")
     return "\n".join(parts).rstrip("\n") + "\n"
+
+
+def _write_document(analysis: Any, top: int | None, kind: str, path: str) -> None:
+    """The report of the same analysis as one HTML page or Markdown file."""
+    if kind == "html":
+        import matplotlib
+
+        matplotlib.use("Agg")
+    document = speak_cli(report_text(analysis, top=top, format=kind))
+    Path(path).write_text(document, encoding="utf-8")
 
 
 def speak_cli(text: str) -> str:

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare._validation import check_positive_int, warnings_once
+from pdcompare._validation import check_option, check_positive_int, warnings_once
 from pdcompare.compare.analysis import Analysis, analyse
 from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.labels import (
@@ -595,6 +595,7 @@ def report(
     top: int | None = DEFAULT_TOP,
     pooled: bool = False,
     random_state: Any = 0,
+    format: str = "text",
     **design: Any,
 ) -> str:
     """The comparison of the models of a scores frame, in plain words with its numbers.
@@ -641,6 +642,12 @@ def report(
     random_state : int, numpy Generator or None, default 0
         Seed of every Monte Carlo step (the Bayesian signed-rank test across
         data sets), so that the same frame gives the same text on every run.
+    format : {"text", "markdown", "html"}, default "text"
+        Plain text; Markdown (the same words, the per-pair lines as lists,
+        the tables as pipe tables: for a pull request or an experiment log);
+        or one self-contained HTML page (the words, the styled tables of
+        ``style()`` and the figures that suit the frame inline as SVG, no
+        external resource, no script).
     **design
         ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=``, and
         ``greater_is_better=``; on a ``cv_results_`` frame also ``metric=``,
@@ -689,6 +696,7 @@ def report(
             return _select_report(frame)
         _refuse_result(frame)
     top = len(frame) if top is None else check_positive_int("top", top, minimum=2)
+    check_option("format", format, ("text", "markdown", "html"))
     with warnings_once():
         analysis = analyse(
             frame,
@@ -703,16 +711,26 @@ def report(
             random_state=random_state,
             **design,
         )
-        return report_text(analysis, top=top)
+        return report_text(analysis, top=top, format=format)
 
 
-def report_text(analysis: Analysis, *, top: int | None = DEFAULT_TOP) -> str:
-    """The text of ``report`` from the result frames of an analysis already run.
+def report_text(
+    analysis: Analysis, *, top: int | None = DEFAULT_TOP, format: str = "text"
+) -> str:
+    """The text of ``report`` (plain, Markdown or HTML) from an analysis already run.
 
-    The command line prints the tables of the same analysis above it.
+    The command line prints the tables of the same analysis above it, and
+    writes its ``--html`` and ``--markdown`` documents from it.
     """
     top = len(analysis.summary) if top is None else top
-    return "\n".join(_report_lines(analysis, top)) + "\n"
+    lines = _report_lines(analysis, top)
+    if format == "text":
+        return "\n".join(lines) + "\n"
+    from pdcompare import document
+
+    if format == "markdown":
+        return document.markdown(lines, analysis, top)
+    return document.html_document(lines, analysis, top)
 
 
 def _report_lines(analysis: Analysis, top: int) -> list[str]:

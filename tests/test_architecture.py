@@ -27,6 +27,7 @@ LAYERS = [
     ("pdcompare.styling", 6),
     ("pdcompare.plotting", 6),
     ("pdcompare.report", 7),
+    ("pdcompare.document", 7),
     ("pdcompare.cli", 8),
     ("pdcompare.__main__", 9),
     ("pdcompare.accessor", 9),

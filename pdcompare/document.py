@@ -1,0 +1,211 @@
+"""The report as one document to share: Markdown with pipe tables, or self-contained HTML.
+
+Both are assembled from an analysis already run (:mod:`pdcompare.compare.analysis`)
+and the words ``report.py`` writes for it: the conclusions, the tables of
+``styling.py`` and, in HTML, the figures of ``plotting/`` inline as SVG. Nothing
+here runs a test. The HTML has no external resource and no script: one
+doctype, a title, the styles in the head, element ids unique across the inline
+figures (each figure's ids get a prefix of their own), so that it can be mailed,
+attached to a pull request or kept in an experiment log as a single file.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from pdcompare.results import result_info
+from pdcompare.shown import top_pairs
+from pdcompare.styling import column_formatters, style
+
+_PAGE_STYLE = """
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto;
+       max-width: 72em; padding: 0 1em; color: #1a1a1a; line-height: 1.45; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 1.6em; }
+table { border-collapse: collapse; margin: 0.6em 0 1.2em; font-size: 0.9em; }
+th, td { padding: 0.2em 0.6em; border-bottom: 1px solid #ddd; }
+caption { caption-side: top; text-align: left; font-weight: 600; padding: 0.3em 0; }
+figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; }
+ul.pairs { font-size: 0.92em; } .note { color: #555; font-size: 0.9em; }
+"""
+
+
+def _blocks(lines: Sequence[str]) -> list[list[str]]:
+    """The report's lines in paragraphs (groups separated by a blank line), title left out."""
+    blocks: list[list[str]] = [[]]
+    for line in lines[2:]:  # "pdcompare report" and its underline
+        if line:
+            blocks[-1].append(line)
+        elif blocks[-1]:
+            blocks.append([])
+    return [block for block in blocks if block]
+
+
+def _tables(analysis: Any, top: int) -> list[tuple[str, pd.DataFrame]]:
+    """The tables of the document: the summary and the family's results, the best first."""
+    summary = analysis.summary.iloc[:top]
+    tables = [("Summary, best first", summary)]
+    family, _ = top_pairs(analysis.significance, top)
+    tables.append(("Comparisons of the family", family))
+    if analysis.bayes is not None:
+        tables.append(("Bayesian comparison", top_pairs(analysis.bayes, top)[0]))
+    if analysis.equivalence is not None:
+        tables.append(("Equivalence (TOST)", top_pairs(analysis.equivalence, top)[0]))
+    if analysis.pooled is not None:
+        tables.append(("Pooled over data sets", top_pairs(analysis.pooled, top)[0]))
+    return tables
+
+
+def _pipe_table(frame: pd.DataFrame) -> str:
+    """A Markdown pipe table of ``frame`` with pdcompare's number formats."""
+    formatters = column_formatters(frame, 4)
+    index_name = frame.index.name or ""
+    with_index = not isinstance(frame.index, pd.RangeIndex)
+    header = ([str(index_name)] if with_index else []) + [str(c) for c in frame.columns]
+    rows = []
+    for label, row in frame.iterrows():
+        cells = [formatters.get(c, str)(v) for c, v in row.items()]
+        rows.append(([str(label)] if with_index else []) + cells)
+
+    def line(cells: Sequence[str]) -> str:
+        return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+
+    return "\n".join([line(header), line(["---"] * len(header)), *map(line, rows)])
+
+
+def markdown(lines: Sequence[str], analysis: Any, top: int) -> str:
+    """The report as Markdown: headed paragraphs, the per-pair lines as lists, pipe tables.
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> text = load_grid_search_scores().cmp.report(format="markdown")
+    >>> text.splitlines()[0]
+    '# pdcompare report'
+    >>> "| model | mean |" in text.replace("| model | mean | std", "| model | mean |")
+    True
+    """
+    out = ["# pdcompare report", ""]
+    for block in _blocks(lines):
+        for line, following in zip(block, [*block[1:], ""], strict=True):
+            if line.startswith("  "):  # a per-pair line: an item of a list
+                out.append(f"- {line.strip()}")
+                if not following.startswith("  "):
+                    out.append("")
+            else:  # a sentence of its own: a paragraph
+                out += [line, ""]
+    for title, table in _tables(analysis, top):
+        out += [f"## {title}", "", _pipe_table(table), ""]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _svg(ax: Any, prefix: str) -> str:
+    """The figure of ``ax`` as inline SVG, every id (and reference to it) prefixed."""
+    import matplotlib as mpl
+    import matplotlib.pyplot as plt
+
+    buffer = io.StringIO()
+    figure = ax.figure.figure  # the root figure, also of an Axes in a SubFigure
+    with mpl.rc_context({"svg.hashsalt": "pdcompare", "svg.fonttype": "none"}):
+        # No date in the metadata: the same report is the same page on every run.
+        figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
+    plt.close(figure)
+    text = buffer.getvalue()
+    text = text[text.index("<svg") :]  # no XML declaration or SVG doctype in an HTML page
+    seen: dict[str, int] = {}
+
+    def unique(match: re.Match) -> str:
+        # A group id (gid) such as "cd-model" marks several artists: number the repeats.
+        name = match.group(1)
+        seen[name] = seen.get(name, 0) + 1
+        suffix = "" if seen[name] == 1 else f"-{seen[name]}"
+        return f'id="{prefix}-{name}{suffix}"'
+
+    text = re.sub(r'\bid="([^"]+)"', unique, text)
+    text = re.sub(r"url\(#([^)]+)\)", rf"url(#{prefix}-\1)", text)
+    return re.sub(r'href="#([^"]+)"', rf'href="#{prefix}-\1"', text)
+
+
+def _figures(analysis: Any, top: int) -> list[tuple[str, Any]]:
+    """The pictures that suit the frame, as (caption, Axes)."""
+    from pdcompare.plotting import plot
+
+    figures = []
+    family = analysis.significance
+    if analysis.benchmark:
+        if family.attrs.get("pdcompare", {}).get("scope") == "all_pairs":
+            figures.append(("Critical-difference diagram", plot(family, top=top)))
+        figures.append(("Multiple Comparison Matrix", plot(analysis.frame, "mcm", top=top)))
+    else:
+        if {"ci_low", "ci_high"} <= set(family.columns):
+            figures.append(("Differences and their intervals", plot(family, top=top)))
+        if analysis.bayes is not None and len(analysis.bayes):
+            figures.append(("Bayesian comparison", plot(analysis.bayes, top=top)))
+    return figures
+
+
+def _html_table(title: str, frame: pd.DataFrame, key: int) -> str:
+    styler = style(frame, caption=title)
+    styler.set_uuid(f"t{key}")
+    return styler.to_html()
+
+
+def _html_paragraph(block: Sequence[str]) -> str:
+    items = [line for line in block if line.startswith("  ")]
+    text = [html.escape(line) for line in block if not line.startswith("  ")]
+    out = [f"<p>{' '.join(text)}</p>"] if text else []
+    if items:
+        listed = "".join(f"<li>{html.escape(item.strip())}</li>" for item in items)
+        out.append(f'<ul class="pairs">{listed}</ul>')
+    return "\n".join(out)
+
+
+def html_document(lines: Sequence[str], analysis: Any, top: int) -> str:
+    """The report as one self-contained HTML5 page: words, styled tables, inline SVG figures.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> page = load_grid_search_scores().cmp.report(format="html")
+    >>> page.startswith("<!DOCTYPE html>"), "<script" in page, page.count("<svg")
+    (True, False, 1)
+    """
+    info = result_info(analysis.summary)
+    direction = "higher" if info.direction else "lower"
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        "<title>pdcompare report</title>",
+        f"<style>{_PAGE_STYLE}</style>",
+        "</head>",
+        "<body>",
+        "<h1>pdcompare report</h1>",
+        f'<p class="note">{len(analysis.summary)} models; {direction} scores are better.</p>',
+        "<h2>Conclusions</h2>",
+    ]
+    parts += [_html_paragraph(block) for block in _blocks(lines)]
+    parts.append("<h2>Tables</h2>")
+    parts += [
+        _html_table(title, table, key)
+        for key, (title, table) in enumerate(_tables(analysis, top))
+    ]
+    figures = _figures(analysis, top)
+    if figures:
+        parts.append("<h2>Figures</h2>")
+    for key, (caption, ax) in enumerate(figures):
+        parts.append(
+            f"<figure>{_svg(ax, f'fig{key}')}"
+            f"<figcaption>{html.escape(caption)}</figcaption></figure>"
+        )
+    parts += ["</body>", "</html>"]
+    return "\n".join(parts) + "\n"

@@ -1,0 +1,121 @@
+"""report(format="markdown"/"html") and --html/--markdown (DESIGN section 19).
+
+References: the plain report of the same frame (the words must be the same),
+Python's html.parser (one doctype, a title, unique ids, no script, no external
+resource), and Markdown's pipe-table rule (every row as many cells as the header).
+"""
+
+import re
+from html.parser import HTMLParser
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+
+import pdcompare  # noqa: F401
+from pdcompare.cli import main
+from pdcompare.datasets import load_benchmark, load_grid_search_scores
+
+matplotlib.use("Agg")
+
+
+class Page(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.doctypes, self.ids, self.tags, self.text, self.links = [], [], [], [], []
+
+    def handle_decl(self, decl):
+        self.doctypes.append(decl)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        attrs = dict(attrs)
+        if "id" in attrs:
+            self.ids.append(attrs["id"])
+        for key in ("src", "href", "xlink:href"):
+            if key in attrs:
+                self.links.append(attrs[key])
+
+    def handle_data(self, data):
+        if data.strip():
+            self.text.append(data.strip())
+
+
+def parse(page):
+    parser = Page()
+    parser.feed(page)
+    return parser
+
+
+@pytest.mark.parametrize("frame", [load_grid_search_scores, load_benchmark])
+def test_html_is_one_self_contained_valid_page(frame):
+    page = frame().cmp.report(format="html", rope=0.01)
+    found = parse(page)
+    assert found.doctypes == ["DOCTYPE html"]
+    assert "title" in found.tags
+    assert "script" not in found.tags
+    assert len(found.ids) == len(set(found.ids))  # unique across the inline figures
+    # No external resource: links within the page, images inline (imshow's PNG).
+    assert all(link.startswith(("#", "data:")) for link in found.links)
+    assert "<?xml" not in page
+    assert "<!DOCTYPE svg" not in page
+    assert page.count("<svg") >= 1
+
+
+def test_html_holds_the_words_of_the_report_and_is_the_same_twice():
+    scores = load_grid_search_scores()
+    text = scores.cmp.report(rope=0.01)
+    first = parse(scores.cmp.report(format="html", rope=0.01)).text
+    second = parse(scores.cmp.report(format="html", rope=0.01)).text
+    assert first == second
+    words = " ".join(first)
+    for line in text.splitlines()[2:]:
+        if line.strip():
+            assert line.strip() in words
+
+
+def test_markdown_pipe_tables_and_words():
+    bench = load_benchmark()
+    text = bench.cmp.report(rope=0.01)
+    md = bench.cmp.report(format="markdown", rope=0.01)
+    assert md.startswith("# pdcompare report\n")
+    for line in text.splitlines()[2:]:
+        if line.startswith("  "):
+            assert f"- {line.strip()}" in md
+        elif line:
+            assert line in md
+    tables = re.findall(r"(?:^\|.*\|\n)+", md, flags=re.M)
+    assert len(tables) >= 2
+    for table in tables:
+        rows = table.strip().splitlines()
+        widths = {len(re.split(r"(?<!\\)\|", row)) for row in rows}
+        assert len(widths) == 1
+        assert set(rows[1].replace("|", "").split()) == {"---"}
+
+
+def test_documents_stay_short_at_sixty_models():
+    rng = np.random.default_rng(0)
+    values = np.linspace(0.9, 0.7, 60)[:, None] + rng.normal(0, 0.02, (60, 20))
+    scores = pd.DataFrame(values, index=[f"svc(C={k}, gamma=0.1)" for k in range(60)])
+    scores = scores.cmp.set_design(cv=10)
+    md = scores.cmp.report(format="markdown")
+    summary = md.split("## Summary, best first")[1].split("##")[0]
+    assert summary.count("\n| svc") == 10  # the best 10 (top) models
+    page = scores.cmp.report(format="html")
+    assert len(page) < 2_000_000
+
+
+def test_format_is_checked():
+    with pytest.raises(ValueError, match="`format` must be one of"):
+        load_grid_search_scores().cmp.report(format="pdf")
+
+
+def test_command_line_writes_both(tmp_path, capsys):
+    html_path, md_path = tmp_path / "r.html", tmp_path / "r.md"
+    code = main(["demo", "--rope", "0.01", "--html", str(html_path), "--markdown", str(md_path)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert f"Report (HTML) saved to {html_path}" in out
+    assert parse(html_path.read_text(encoding="utf-8")).doctypes == ["DOCTYPE html"]
+    assert md_path.read_text(encoding="utf-8").startswith("# pdcompare report")
