@@ -156,12 +156,18 @@ def _html_table(title: str, frame: pd.DataFrame, key: int) -> str:
 
 
 def _html_paragraph(block: Sequence[str]) -> str:
-    items = [line for line in block if line.startswith("  ")]
-    text = [html.escape(line) for line in block if not line.startswith("  ")]
-    out = [f"<p>{' '.join(text)}</p>"] if text else []
-    if items:
-        listed = "".join(f"<li>{html.escape(item.strip())}</li>" for item in items)
-        out.append(f'<ul class="pairs">{listed}</ul>')
+    """A block of the report in its order: sentences as paragraphs, pair lines as lists."""
+    out: list[str] = []
+    items: list[str] = []
+    for line in [*block, ""]:
+        if line.startswith("  "):
+            items.append(f"<li>{html.escape(line.strip())}</li>")
+            continue
+        if items:
+            out.append(f'<ul class="pairs">{"".join(items)}</ul>')
+            items = []
+        if line:
+            out.append(f"<p>{html.escape(line)}</p>")
     return "\n".join(out)
 
 
