@@ -225,6 +225,10 @@ def caption(frame: pd.DataFrame) -> str | None:
         parts = [method_label(meta, capital=True)]
     if meta.get("value") is not None:
         parts[0] = f"{parts[0]}: {meta['value']} of row model vs column model"
+    if test == "equivalence":
+        # TOST rejects "different by more than the rope": a highlighted row is an equivalence.
+        what = "yes = equivalent within the ROPE" if meta.get("value") in (None, "reject") else ""
+        parts[0] = f"{parts[0]} ({what})" if what else parts[0]
     greater = meta.get("greater_is_better", (meta.get("design") or {}).get("greater_is_better"))
     if greater is not None:
         parts.append("higher is better" if greater else "lower is better")

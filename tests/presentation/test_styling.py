@@ -213,3 +213,11 @@ def test_format_pvalue_round_trips(value, precision):
         # The printed p-value is the p-value rounded to `precision` decimals, never 0.
         assert_allclose(float(text), value, atol=0.5 * 10.0**-precision + 1e-12)
         assert float(text) > 0
+
+
+def test_equivalence_results_say_equivalent():
+    # TOST's reject means "equivalent within the rope", never "significantly different".
+    result = load_grid_search_scores().cmp.pairwise(test="equivalence", rope=0.02)
+    assert "yes = equivalent within the ROPE" in result.cmp.style().caption
+    assert "yes = equivalent within the ROPE" in result.cmp.matrix("reject").cmp.style().caption
+    assert "equivalent" not in load_grid_search_scores().cmp.pairwise().cmp.style().caption
