@@ -661,7 +661,7 @@ def report(
     Notes
     -----
     The text is made from the result frames of
-    :func:`pdcompare.compare.analysis.analyse`: ``summary`` and one family
+    ``pdcompare.compare.analysis.analyse``: ``summary`` and one family
     of comparisons, every pair up to 10 models (``pairwise(test)``), the
     best against each other model beyond (``test()``), corrected over the
     family's rows; ``bayes`` of the same family with a rope (Welch's TOST,
