@@ -6,9 +6,12 @@ resource), and Markdown's pipe-table rule (every row as many cells as the header
 """
 
 import re
+import shutil
+import subprocess
 from html.parser import HTMLParser
 
 import matplotlib
+import matplotlib.image
 import numpy as np
 import pandas as pd
 import pytest
@@ -119,3 +122,31 @@ def test_command_line_writes_both(tmp_path, capsys):
     assert f"Report (HTML) saved to {html_path}" in out
     assert parse(html_path.read_text(encoding="utf-8")).doctypes == ["DOCTYPE html"]
     assert md_path.read_text(encoding="utf-8").startswith("# pdcompare report")
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (.ci/run installs it)")
+@pytest.mark.parametrize("n_models", [4, 20, 60])
+def test_the_page_renders_in_a_real_browser(tmp_path, n_models):
+    rng = np.random.default_rng(n_models)
+    values = np.linspace(0.9, 0.7, n_models)[:, None] + rng.normal(0, 0.02, (n_models, 12))
+    bench = pd.DataFrame(values, index=[f"model_{k}, C={k}" for k in range(n_models)],
+                         columns=pd.Index([f"d{k}" for k in range(12)], name="dataset"))
+    page = tmp_path / "report.html"
+    page.write_text(bench.cmp.report(format="html", rope=0.01), encoding="utf-8")
+    shot = tmp_path / "report.png"
+    done = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+         "--no-first-run", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}", "--enable-logging=stderr",
+         "--window-size=1200,1600", f"--screenshot={shot}", page.as_uri()],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert shot.exists(), done.stderr[-2000:]
+    pixels = matplotlib.image.imread(shot)
+    assert pixels[..., :3].std() > 0.05  # not a blank page
+    # The page logs nothing to the console: no script, no failed load.
+    assert "CONSOLE" not in done.stderr
