@@ -148,10 +148,17 @@ def _pratt_pvalues(values, i, j, both, stats) -> np.ndarray:
     # zeros: pairs go to scipy in groups that would each choose alone as they do together,
     # so that a cell never depends on the other pairs.
     diff = values[i] - values[j]
-    magnitude = np.sort(np.where(both, np.abs(diff), np.nan), axis=1)
-    tied = (np.diff(magnitude, axis=1) == 0).any(axis=1) | (diff == 0).any(axis=1)
-    groups = np.column_stack([both, tied])
-    patterns, inverse = np.unique(groups, axis=0, return_inverse=True)
+    if both.shape[1] > 50:  # scipy then takes the normal approximation whatever the ties
+        tied = np.zeros(len(i), dtype=bool)
+    else:
+        magnitude = np.sort(np.where(both, np.abs(diff), np.nan), axis=1)
+        tied = (np.diff(magnitude, axis=1) == 0).any(axis=1) | (diff == 0).any(axis=1)
+    if both.all():  # no missing score: the groups are the tie status alone
+        patterns = np.array([[*both[0], False], [*both[0], True]])
+        inverse = tied.astype(np.int64)
+    else:
+        groups = np.column_stack([both, tied])
+        patterns, inverse = np.unique(groups, axis=0, return_inverse=True)
     for k, group in enumerate(patterns):
         pattern = group[:-1]
         rows = np.flatnonzero(inverse.ravel() == k)
