@@ -137,6 +137,8 @@ def _figures(analysis: Any, top: int) -> list[tuple[str, Any]]:
 
     figures = []
     family = analysis.significance
+    if getattr(analysis, "confidence_set", None) is not None:  # forecasts in time order
+        return [("Model confidence set", plot(analysis.confidence_set, top=top))]
     if analysis.benchmark:
         if family.attrs.get("pdcompare", {}).get("scope") == "all_pairs":
             figures.append(("Critical-difference diagram", plot(family, top=top)))

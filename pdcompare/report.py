@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import check_option, check_positive_int, warnings_once
-from pdcompare.compare.analysis import Analysis, analyse
+from pdcompare.compare.analysis import Analysis, ForecastAnalysis, analyse
 from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.labels import (
     BENCHMARK_REPORT_TEST_NAMES,
@@ -714,16 +714,18 @@ def report(
         return report_text(analysis, top=top, format=format)
 
 
-def report_text(
-    analysis: Analysis, *, top: int | None = DEFAULT_TOP, format: str = "text"
-) -> str:
+def report_text(analysis: Analysis, *, top: int | None = DEFAULT_TOP, format: str = "text") -> str:
     """The text of ``report`` (plain, Markdown or HTML) from an analysis already run.
 
     The command line prints the tables of the same analysis above it, and
     writes its ``--html`` and ``--markdown`` documents from it.
     """
     top = len(analysis.summary) if top is None else top
-    lines = _report_lines(analysis, top)
+    lines = (
+        _forecast_lines(analysis, top)
+        if isinstance(analysis, ForecastAnalysis)
+        else _report_lines(analysis, top)
+    )
     if format == "text":
         return "\n".join(lines) + "\n"
     from pdcompare import document
@@ -731,6 +733,76 @@ def report_text(
     if format == "markdown":
         return document.markdown(lines, analysis, top)
     return document.html_document(lines, analysis, top)
+
+
+def _forecast_lines(analysis: ForecastAnalysis, top: int) -> list[str]:
+    """The report of forecasts in time order: the best, Diebold–Mariano, the confidence set."""
+    dm, mcs = analysis.significance, analysis.confidence_set
+    meta, mcs_meta = pdcompare_attrs(dm), pdcompare_attrs(mcs)
+    best = analysis.best
+    loss = meta.get("loss", "squared_error")
+    top_names = analysis.summary.index[:top]
+    losses = [
+        f"{name} {value:.4g}" for name, value in analysis.summary["mean_loss"].iloc[:top].items()
+    ]
+    rest = len(analysis.summary) - len(losses)
+    lines = [
+        "pdcompare report",
+        "================",
+        f"Data: {len(analysis.summary)} forecasters x {meta.get('n_obs')} time points; the "
+        f"loss is {loss} (lower is better) and the rows are in time order.",
+        f"Best forecast: {best}, the lowest mean {loss}.",
+        f"Mean losses, best first: {join_names(losses)}"
+        + (f"; and {plural(rest, 'other model', 'other models')}." if rest else "."),
+        "",
+    ]
+    scope, counted = _family_words(dm, analysis.family, best)
+    correction = meta.get("correction")
+    corrected = f"{correction} correction over {counted}" if correction else "no correction"
+    lines.append(
+        f"Significance: Diebold–Mariano test of equal predictive accuracy (h = {meta.get('h')}, "
+        f"{'Harvey–Leybourne–Newbold t' if meta.get('harvey') else 'normal'}, "
+        f"{meta.get('alternative', 'two-sided')}), {scope}, {corrected}, "
+        f"alpha = {meta.get('alpha', 0.05):g}."
+    )
+    shown = _shown_pairs(dm, best, top_names)
+    rows = dm.loc[shown]
+    for a, b, diff, statistic, p_adj, reject in zip(
+        rows["model_1"].to_numpy(dtype=object),
+        rows["model_2"].to_numpy(dtype=object),
+        rows["mean_loss_diff"].to_numpy(dtype=float),
+        rows["statistic"].to_numpy(dtype=float),
+        rows["pvalue_adj"].to_numpy(dtype=float),
+        rows["reject"].to_numpy(dtype=bool),
+        strict=True,
+    ):
+        verdict = f"{a} forecasts SIGNIFICANTLY more accurately" if reject else "not significant"
+        lines.append(
+            f"  {a} vs {b}: mean loss difference {_signed(diff)}, statistic = "
+            f"{_number(statistic, 3)}, adjusted p {_pvalue(p_adj)}: {verdict}."
+        )
+    listing = (
+        "pairwise(test='diebold_mariano')"
+        if analysis.family == "all_pairs"
+        else ("diebold_mariano()")
+    )
+    lines += _left_out_line(dm, shown, listing)
+    fallback = meta.get("fallback_h1") or []
+    if fallback:
+        lines.append(
+            f"The long-run variance was not positive for {plural(len(fallback), 'pair', 'pairs')}"
+            ": h = 1 was used there, as R's dm.test does."
+        )
+    kept = mcs.index[mcs["in_set"].to_numpy(dtype=bool)]
+    level = 1 - mcs_meta.get("alpha", 0.1)
+    lines += [
+        "",
+        f"Model confidence set (Hansen, Lunde & Nason 2011; {mcs_meta.get('method', 'R')} "
+        f"statistic, {mcs_meta.get('n_resamples', 1000)} bootstrap resamples): at "
+        f"{level:.0%} it holds {join_names(kept, sentence=True)}; the others were eliminated "
+        "as worse at that level. The set holds every model the data cannot tell from the best.",
+    ]
+    return lines
 
 
 def _report_lines(analysis: Analysis, top: int) -> list[str]:

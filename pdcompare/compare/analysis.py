@@ -117,6 +117,86 @@ class Analysis:
         return self.summary.index[0]
 
 
+@dataclass(frozen=True)
+class ForecastAnalysis:
+    """The result frames a report of forecasts in time order rests on.
+
+    Attributes
+    ----------
+    frame : pandas.DataFrame
+        The predictions frame: the observed values in ``y``, one column of
+        forecasts per model, rows in time order.
+    summary : pandas.DataFrame
+        The model confidence set (``confidence_set``), indexed by model in
+        elimination order: the best (lowest mean loss) last eliminated, first
+        here after sorting by mean loss.
+    significance : pandas.DataFrame
+        ``diebold_mariano`` of the family (every pair up to 10 models, the
+        best against the others beyond).
+    family : {"all_pairs", "vs_best"}
+        As in :class:`Analysis`.
+    """
+
+    frame: pd.DataFrame
+    summary: pd.DataFrame
+    significance: pd.DataFrame
+    family: str
+    test: str = "diebold_mariano"
+    benchmark: bool = False
+    bayes: Any = None
+    equivalence: Any = None
+    pooled: Any = None
+    confidence_set: pd.DataFrame | None = None
+
+    @property
+    def best(self) -> Any:
+        """The model with the lowest mean loss."""
+        return self.summary.index[0]
+
+
+def is_forecast_frame(frame: pd.DataFrame, y: Any = "y") -> bool:
+    """Whether ``frame`` holds forecasts in time order: a truth column and a time index or design.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"y": [1.0, 2.0], "f": [1.1, 2.1]},
+    ...                      index=pd.date_range("2024-01-01", periods=2))
+    >>> is_forecast_frame(frame)
+    True
+    """
+    if frame.columns.nlevels != 1 or y not in frame.columns:
+        return False
+    timed = isinstance(frame.index, pd.DatetimeIndex | pd.PeriodIndex)
+    return timed or bool((stored_attr(frame, "design") or {}).get("time_ordered"))
+
+
+def analyse_forecasts(
+    frame: pd.DataFrame,
+    *,
+    alpha: float = 0.05,
+    correction: str | None = "default",
+    alternative: str = "two-sided",
+    random_state: Any = 0,
+) -> ForecastAnalysis:
+    """Diebold–Mariano of the report's family and the model confidence set of a forecast frame."""
+    from pdcompare.compare.forecast import confidence_set, diebold_mariano
+
+    correction = "holm" if correction == "default" else correction
+    mcs = confidence_set(frame, random_state=random_state)
+    family = report_family(len(mcs), "diebold_mariano")
+    scope = ALL_PAIRS if family == "all_pairs" else None
+    dm = diebold_mariano(
+        frame, scope, alpha=alpha, correction=correction, alternative=alternative
+    )
+    return ForecastAnalysis(
+        frame=frame,
+        summary=mcs.sort_values("mean_loss", kind="stable"),
+        significance=dm,
+        family=family,
+        confidence_set=mcs,
+    )
+
+
 def report_family(n_models: int, test: str) -> str:
     """The family of comparisons a report of ``n_models`` models draws its conclusions from.
 
@@ -178,8 +258,11 @@ def analyse(
     pooled: bool = False,
     random_state: Any = 0,
     **design: Any,
-) -> Analysis:
+) -> Analysis | ForecastAnalysis:
     """Run the comparisons a report of ``frame`` rests on, validating the frame once.
+
+    A predictions frame of forecasts in time order (a truth column and a
+    time index, or a time-ordered design) gets a :class:`ForecastAnalysis`.
 
     Parameters
     ----------
@@ -216,6 +299,20 @@ def analyse(
     >>> found.test, found.family, len(found.significance), found.best
     ('corrected_ttest', 'all_pairs', 6, 'rbf')
     """
+    if is_forecast_frame(frame):
+        if test not in (None, "diebold_mariano") or rope is not None or pooled or design:
+            msg = (
+                "A report of forecasts in time order runs the Diebold–Mariano test and the model "
+                "confidence set; `test`, `rope`, `pooled` and design keywords do not apply."
+            )
+            raise ValueError(msg)
+        return analyse_forecasts(
+            frame,
+            alpha=check_fraction("alpha", alpha),
+            correction=correction,
+            alternative=alternative,
+            random_state=random_state,
+        )
     check_report_options(frame, test, rope, alpha, ci, correction, alternative)
     frame, design = converted_search(frame, design)
     benchmark = is_benchmark(frame)

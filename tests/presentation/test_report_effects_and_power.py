@@ -83,3 +83,28 @@ def test_a_runs_frame_is_reported_with_unpaired_tests():
     assert "two one-sided tests" in text
     assert "luck of the splits" not in text
     assert "CV design: unknown" not in text
+
+
+def forecasts(n_models=4, seed=0):
+    rng = np.random.default_rng(seed)
+    y = np.cumsum(rng.normal(size=120))
+    columns = {f"f{k}": y + rng.normal(0, 1 + 0.3 * k, 120) for k in range(n_models)}
+    return pd.DataFrame({"y": y, **columns}, index=pd.date_range("2020-01-01", periods=120))
+
+
+def test_a_report_of_forecasts_speaks_of_forecasts():
+    frame = forecasts()
+    text = frame.cmp.report()
+    assert "4 forecasters x 120 time points" in text
+    dm = frame.cmp.pairwise(test="diebold_mariano").set_index(["model_1", "model_2"])
+    line = pair_line(text, "f0", "f2")
+    found = re.search(r"statistic = ([-\d.]+), adjusted p ([=<]) ([\d.]+)", line)
+    assert_allclose(float(found.group(1)), dm.loc[("f0", "f2"), "statistic"], atol=5e-4)
+    mcs = frame.cmp.confidence_set(random_state=0)
+    kept = list(mcs.index[mcs["in_set"]])
+    assert f"at 90% it holds {' and '.join(kept) if len(kept) < 3 else kept[0]}" in text
+    assert text == frame.cmp.report()  # the confidence set's bootstrap is seeded
+    page = frame.cmp.report(format="html")
+    assert page.count("<svg") == 1
+    with pytest.raises(ValueError, match="Diebold–Mariano"):
+        frame.cmp.report(rope=0.01)
