@@ -35,6 +35,8 @@ from pdcompare.labels import (
 from pdcompare.labels import format_number as _number
 from pdcompare.labels import format_signed as _signed
 from pdcompare.labels import p_equals as _pvalue
+from pdcompare.report_forecasts import forecast_lines
+from pdcompare.report_pairs import family_words, left_out_line, shown_pairs
 
 _UNKNOWN_DESIGN = (
     "WARNING: the CV design is unknown, so the corrected t-test cannot be used; the plain "
@@ -131,16 +133,6 @@ def _summary_lines(
     lines += _tie_line(summary, benchmark)
     lines.append(_ranking_line(summary, top, benchmark))
     return lines
-
-
-def _shown_pairs(result: pd.DataFrame, best: Any, top_names: pd.Index) -> np.ndarray:
-    """Rows with lines of their own: every pair among the top models, or best vs the next."""
-    first = result["model_1"].to_numpy(dtype=object)
-    second = result["model_2"].to_numpy(dtype=object)
-    in_top = np.isin(first, top_names) & np.isin(second, top_names)
-    if len(top_names) >= len(pd.unique(np.concatenate([first, second]))):
-        return in_top
-    return in_top & (first == best)
 
 
 def _interval_text(low: float, high: float, level: float) -> str | None:
@@ -255,13 +247,6 @@ def _test_lines(
     return lines
 
 
-def _left_out_line(result: pd.DataFrame, shown: np.ndarray, what: str) -> list[str]:
-    left = int((~shown).sum())
-    if not left:
-        return []
-    return [f"  ({plural(left, 'other pair', 'other pairs')} not listed; {what} gives them all.)"]
-
-
 def _against_best(
     result: pd.DataFrame, best: Any, top_names: pd.Index
 ) -> tuple[pd.DataFrame, np.ndarray]:
@@ -335,24 +320,13 @@ def _conclusion_lines(
     return lines
 
 
-def _family_words(result: pd.DataFrame, family: str, best: Any) -> tuple[str, str]:
-    """Which comparisons the family holds, and "the N pairs" (or comparisons) it counts."""
-    n = len(result)
-    if family == "all_pairs":
-        return "every pair of models", f"the {plural(n, 'pair', 'pairs')}"
-    return (
-        f"{best} against each of the other {plural(n, 'model', 'models')}",
-        f"those {plural(n, 'comparison', 'comparisons')}",
-    )
-
-
 def _significance_lines(analysis: Analysis, best: Any, top_names: pd.Index) -> list[str]:
     result, test, benchmark = analysis.significance, analysis.test, analysis.benchmark
     meta = pdcompare_attrs(result)
     correction = meta.get("correction")
     alpha = meta.get("alpha", 0.05)
     alternative = meta.get("asked_alternative", meta.get("alternative", "two-sided"))
-    scope, counted = _family_words(result, analysis.family, best)
+    scope, counted = family_words(result, analysis.family, best)
     if correction:
         corrected = f"{correction} correction over {counted}"
     elif test == "nemenyi":
@@ -366,10 +340,10 @@ def _significance_lines(analysis: Analysis, best: Any, top_names: pd.Index) -> l
     lines = [
         f"Significance: {names[test]} ({alternative}), {scope}, {corrected}, alpha = {alpha:g}."
     ]
-    shown = _shown_pairs(result, best, top_names)
+    shown = shown_pairs(result, best, top_names)
     lines += _test_lines(result, test, shown, _effect_words(analysis), _detectable_words(analysis))
     listing = f"pairwise(test={test!r})" if analysis.family == "all_pairs" else f"{test}()"
-    lines += _left_out_line(result, shown, listing)
+    lines += left_out_line(result, shown, listing)
     unreachable = _unreachable_lines(result, test, benchmark)
     if unreachable:
         return lines + unreachable
@@ -435,10 +409,10 @@ def _bayes_lines(
     ]
     if family == "vs_best":
         lines[0] += (
-            f" The family: {_family_words(result, family, best)[0]}; {best} was picked as the "
+            f" The family: {family_words(result, family, best)[0]}; {best} was picked as the "
             "best on these same scores, so the probabilities in its favour are optimistic."
         )
-    shown = _shown_pairs(result, best, top_names)
+    shown = shown_pairs(result, best, top_names)
     rows = result.loc[shown]
     intervals = "ci_low" in rows.columns
     for k, (a, b, diff, better, same, worse, decision) in enumerate(
@@ -468,7 +442,7 @@ def _bayes_lines(
             f"{interval}: {verdict}."
         )
     listing = "bayes(...) on all pairs" if family == "all_pairs" else "bayes()"
-    lines += _left_out_line(result, shown, listing)
+    lines += left_out_line(result, shown, listing)
     against, in_top = _against_best(result, best, top_names)
     others = against["model_2"].to_numpy(dtype=object)
     decisions = against["decision"].to_numpy(dtype=object)
@@ -501,7 +475,7 @@ def _equivalence_lines(result: pd.DataFrame, best: Any, top_names: pd.Index) -> 
         f"{f'{correction} correction' if correction else 'no correction'}, alpha = {alpha:g}; "
         "equivalent means both one-sided tests reject."
     ]
-    shown = _shown_pairs(result, best, top_names)
+    shown = shown_pairs(result, best, top_names)
     rows = result.loc[shown]
     for a, b, diff, p_adj, reject in zip(
         rows["model_1"].to_numpy(dtype=object),
@@ -515,7 +489,7 @@ def _equivalence_lines(result: pd.DataFrame, best: Any, top_names: pd.Index) -> 
         lines.append(
             f"  {a} vs {b}: difference {_signed(diff)}, adjusted p {_pvalue(p_adj)}: {verdict}."
         )
-    lines += _left_out_line(result, shown, "equivalence(rope=...)")
+    lines += left_out_line(result, shown, "equivalence(rope=...)")
     return lines
 
 
@@ -526,14 +500,14 @@ def _pooled_lines(result: pd.DataFrame, family: str, best: Any, top_names: pd.In
     holm = meta.get("correction")
     level = 1 - alpha
     corrected = f"{holm} correction" if holm else "no correction"
-    scope, counted = _family_words(result, family, best)
+    scope, counted = family_words(result, family, best)
     lines = [
         "Pooled over data sets: random-effects meta-analysis "
         f"({'DerSimonian–Laird' if meta.get('method') == 'dl' else 'Paule–Mandel'}) of the "
         f"per-data-set differences with their corrected variances, {scope}, "
         f"{corrected} over {counted}, alpha = {alpha:g}."
     ]
-    shown = _shown_pairs(result, best, top_names)
+    shown = shown_pairs(result, best, top_names)
     rows = result.loc[shown]
     for a, b, d, low, high, p, p_adj, reject, tau2, i2, pi_low, pi_high in zip(
         *(
@@ -552,7 +526,7 @@ def _pooled_lines(result: pd.DataFrame, family: str, best: Any, top_names: pd.In
             f"{_number(high)}, p {_pvalue(p)}{adjusted}: {verdict}; tau² = {tau2:.2g}, "
             f"I² = {i2:.0%}; on a new data set {_number(pi_low)} to {_number(pi_high)}."
         )
-    lines += _left_out_line(result, shown, "random_effects() on all pairs")
+    lines += left_out_line(result, shown, "random_effects() on all pairs")
     lines += _conclusion_lines(result, best, top_names, True)
     return lines
 
@@ -722,7 +696,7 @@ def report_text(analysis: Analysis, *, top: int | None = DEFAULT_TOP, format: st
     """
     top = len(analysis.summary) if top is None else top
     lines = (
-        _forecast_lines(analysis, top)
+        forecast_lines(analysis, top)
         if isinstance(analysis, ForecastAnalysis)
         else _report_lines(analysis, top)
     )
@@ -733,76 +707,6 @@ def report_text(analysis: Analysis, *, top: int | None = DEFAULT_TOP, format: st
     if format == "markdown":
         return document.markdown(lines, analysis, top)
     return document.html_document(lines, analysis, top)
-
-
-def _forecast_lines(analysis: ForecastAnalysis, top: int) -> list[str]:
-    """The report of forecasts in time order: the best, Diebold–Mariano, the confidence set."""
-    dm, mcs = analysis.significance, analysis.confidence_set
-    meta, mcs_meta = pdcompare_attrs(dm), pdcompare_attrs(mcs)
-    best = analysis.best
-    loss = meta.get("loss", "squared_error")
-    top_names = analysis.summary.index[:top]
-    losses = [
-        f"{name} {value:.4g}" for name, value in analysis.summary["mean_loss"].iloc[:top].items()
-    ]
-    rest = len(analysis.summary) - len(losses)
-    lines = [
-        "pdcompare report",
-        "================",
-        f"Data: {len(analysis.summary)} forecasters x {meta.get('n_obs')} time points; the "
-        f"loss is {loss} (lower is better) and the rows are in time order.",
-        f"Best forecast: {best}, the lowest mean {loss}.",
-        f"Mean losses, best first: {join_names(losses)}"
-        + (f"; and {plural(rest, 'other model', 'other models')}." if rest else "."),
-        "",
-    ]
-    scope, counted = _family_words(dm, analysis.family, best)
-    correction = meta.get("correction")
-    corrected = f"{correction} correction over {counted}" if correction else "no correction"
-    lines.append(
-        f"Significance: Diebold–Mariano test of equal predictive accuracy (h = {meta.get('h')}, "
-        f"{'Harvey–Leybourne–Newbold t' if meta.get('harvey') else 'normal'}, "
-        f"{meta.get('alternative', 'two-sided')}), {scope}, {corrected}, "
-        f"alpha = {meta.get('alpha', 0.05):g}."
-    )
-    shown = _shown_pairs(dm, best, top_names)
-    rows = dm.loc[shown]
-    for a, b, diff, statistic, p_adj, reject in zip(
-        rows["model_1"].to_numpy(dtype=object),
-        rows["model_2"].to_numpy(dtype=object),
-        rows["mean_loss_diff"].to_numpy(dtype=float),
-        rows["statistic"].to_numpy(dtype=float),
-        rows["pvalue_adj"].to_numpy(dtype=float),
-        rows["reject"].to_numpy(dtype=bool),
-        strict=True,
-    ):
-        verdict = f"{a} forecasts SIGNIFICANTLY more accurately" if reject else "not significant"
-        lines.append(
-            f"  {a} vs {b}: mean loss difference {_signed(diff)}, statistic = "
-            f"{_number(statistic, 3)}, adjusted p {_pvalue(p_adj)}: {verdict}."
-        )
-    listing = (
-        "pairwise(test='diebold_mariano')"
-        if analysis.family == "all_pairs"
-        else ("diebold_mariano()")
-    )
-    lines += _left_out_line(dm, shown, listing)
-    fallback = meta.get("fallback_h1") or []
-    if fallback:
-        lines.append(
-            f"The long-run variance was not positive for {plural(len(fallback), 'pair', 'pairs')}"
-            ": h = 1 was used there, as R's dm.test does."
-        )
-    kept = mcs.index[mcs["in_set"].to_numpy(dtype=bool)]
-    level = 1 - mcs_meta.get("alpha", 0.1)
-    lines += [
-        "",
-        f"Model confidence set (Hansen, Lunde & Nason 2011; {mcs_meta.get('method', 'R')} "
-        f"statistic, {mcs_meta.get('n_resamples', 1000)} bootstrap resamples): at "
-        f"{level:.0%} it holds {join_names(kept, sentence=True)}; the others were eliminated "
-        "as worse at that level. The set holds every model the data cannot tell from the best.",
-    ]
-    return lines
 
 
 def _report_lines(analysis: Analysis, top: int) -> list[str]:

@@ -26,6 +26,8 @@ LAYERS = [
     ("pdcompare.shown", 5),
     ("pdcompare.styling", 6),
     ("pdcompare.plotting", 6),
+    ("pdcompare.report_pairs", 7),
+    ("pdcompare.report_forecasts", 7),
     ("pdcompare.report", 7),
     ("pdcompare.document", 7),
     ("pdcompare.cli", 8),

@@ -1,0 +1,81 @@
+"""The report of forecasts in time order: the best, Diebold–Mariano, the confidence set."""
+
+from __future__ import annotations
+
+from pdcompare.compare.analysis import ForecastAnalysis
+from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.labels import format_number as _number
+from pdcompare.labels import format_signed as _signed
+from pdcompare.labels import join_names, plural
+from pdcompare.labels import p_equals as _pvalue
+from pdcompare.report_pairs import family_words, left_out_line, shown_pairs
+
+
+def forecast_lines(analysis: ForecastAnalysis, top: int) -> list[str]:
+    """The report of forecasts in time order: the best, Diebold–Mariano, the confidence set."""
+    dm, mcs = analysis.significance, analysis.confidence_set
+    meta, mcs_meta = pdcompare_attrs(dm), pdcompare_attrs(mcs)
+    best = analysis.best
+    loss = meta.get("loss", "squared_error")
+    top_names = analysis.summary.index[:top]
+    losses = [
+        f"{name} {value:.4g}" for name, value in analysis.summary["mean_loss"].iloc[:top].items()
+    ]
+    rest = len(analysis.summary) - len(losses)
+    lines = [
+        "pdcompare report",
+        "================",
+        f"Data: {len(analysis.summary)} forecasters x {meta.get('n_obs')} time points; the "
+        f"loss is {loss} (lower is better) and the rows are in time order.",
+        f"Best forecast: {best}, the lowest mean {loss}.",
+        f"Mean losses, best first: {join_names(losses)}"
+        + (f"; and {plural(rest, 'other model', 'other models')}." if rest else "."),
+        "",
+    ]
+    scope, counted = family_words(dm, analysis.family, best)
+    correction = meta.get("correction")
+    corrected = f"{correction} correction over {counted}" if correction else "no correction"
+    lines.append(
+        f"Significance: Diebold–Mariano test of equal predictive accuracy (h = {meta.get('h')}, "
+        f"{'Harvey–Leybourne–Newbold t' if meta.get('harvey') else 'normal'}, "
+        f"{meta.get('alternative', 'two-sided')}), {scope}, {corrected}, "
+        f"alpha = {meta.get('alpha', 0.05):g}."
+    )
+    shown = shown_pairs(dm, best, top_names)
+    rows = dm.loc[shown]
+    for a, b, diff, statistic, p_adj, reject in zip(
+        rows["model_1"].to_numpy(dtype=object),
+        rows["model_2"].to_numpy(dtype=object),
+        rows["mean_loss_diff"].to_numpy(dtype=float),
+        rows["statistic"].to_numpy(dtype=float),
+        rows["pvalue_adj"].to_numpy(dtype=float),
+        rows["reject"].to_numpy(dtype=bool),
+        strict=True,
+    ):
+        verdict = f"{a} forecasts SIGNIFICANTLY more accurately" if reject else "not significant"
+        lines.append(
+            f"  {a} vs {b}: mean loss difference {_signed(diff)}, statistic = "
+            f"{_number(statistic, 3)}, adjusted p {_pvalue(p_adj)}: {verdict}."
+        )
+    listing = (
+        "pairwise(test='diebold_mariano')"
+        if analysis.family == "all_pairs"
+        else ("diebold_mariano()")
+    )
+    lines += left_out_line(dm, shown, listing)
+    fallback = meta.get("fallback_h1") or []
+    if fallback:
+        lines.append(
+            f"The long-run variance was not positive for {plural(len(fallback), 'pair', 'pairs')}"
+            ": h = 1 was used there, as R's dm.test does."
+        )
+    kept = mcs.index[mcs["in_set"].to_numpy(dtype=bool)]
+    level = 1 - mcs_meta.get("alpha", 0.1)
+    lines += [
+        "",
+        f"Model confidence set (Hansen, Lunde & Nason 2011; {mcs_meta.get('method', 'R')} "
+        f"statistic, {mcs_meta.get('n_resamples', 1000)} bootstrap resamples): at "
+        f"{level:.0%} it holds {join_names(kept, sentence=True)}; the others were eliminated "
+        "as worse at that level. The set holds every model the data cannot tell from the best.",
+    ]
+    return lines

@@ -1,0 +1,45 @@
+"""Which pairs a report lists, how it names its family, and how it counts the rest.
+
+Shared by the report of scores and benchmark frames (``report.py``) and the
+report of forecasts (``report_forecasts.py``): a report lists the pairs among
+its best ``top`` models (every pair among them, or the best against the next
+``top - 1`` beyond) and counts the others in one line.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pdcompare.labels import plural
+
+
+def shown_pairs(result: pd.DataFrame, best: Any, top_names: pd.Index) -> np.ndarray:
+    """Rows with lines of their own: every pair among the top models, or best vs the next."""
+    first = result["model_1"].to_numpy(dtype=object)
+    second = result["model_2"].to_numpy(dtype=object)
+    in_top = np.isin(first, top_names) & np.isin(second, top_names)
+    if len(top_names) >= len(pd.unique(np.concatenate([first, second]))):
+        return in_top
+    return in_top & (first == best)
+
+
+def left_out_line(result: pd.DataFrame, shown: np.ndarray, what: str) -> list[str]:
+    """The line counting the pairs not listed and naming the call that gives them all."""
+    left = int((~shown).sum())
+    if not left:
+        return []
+    return [f"  ({plural(left, 'other pair', 'other pairs')} not listed; {what} gives them all.)"]
+
+
+def family_words(result: pd.DataFrame, family: str, best: Any) -> tuple[str, str]:
+    """Which comparisons the family holds, and "the N pairs" (or comparisons) it counts."""
+    n = len(result)
+    if family == "all_pairs":
+        return "every pair of models", f"the {plural(n, 'pair', 'pairs')}"
+    return (
+        f"{best} against each of the other {plural(n, 'model', 'models')}",
+        f"those {plural(n, 'comparison', 'comparisons')}",
+    )
