@@ -240,6 +240,13 @@ def annotation_points(cell: float, texts: Sequence[str]) -> float:
     return float(min(8.0, 0.85 * cell / (0.6 * max(chars, 1)), 0.6 * cell))
 
 
+def cell_text_colour(image: Any, value: float) -> str:
+    """Dark text on a light cell of ``image`` (an ``AxesImage``), light text on a dark one."""
+    rgba = image.cmap(image.norm(value))
+    luminance = 0.299 * rgba[0] + 0.587 * rgba[1] + 0.114 * rgba[2]
+    return "black" if luminance > 0.5 else "white"
+
+
 def _annotated_heatmap(
     ax, matrix: pd.DataFrame, *, cmap, vmin, vmax, fmt, label, bold=None, annot=None, **kwargs
 ):
@@ -259,18 +266,14 @@ def _annotated_heatmap(
     texts = [fmt(values[row, col]) for row, col in finite]
     size = annotation_points(cell, texts)
     if annot or (annot is None and size >= MIN_ANNOTATION_POINTS):
-        norm = image.norm
         for (row, col), text in zip(finite, texts, strict=True):
-            # Dark text on light cells, light text on dark cells.
-            rgba = image.cmap(norm(values[row, col]))
-            luminance = 0.299 * rgba[0] + 0.587 * rgba[1] + 0.114 * rgba[2]
             ax.text(
                 col,
                 row,
                 text,
                 ha="center",
                 va="center",
-                color="black" if luminance > 0.5 else "white",
+                color=cell_text_colour(image, values[row, col]),
                 fontsize=size,
                 fontweight="bold" if bold is not None and bold[row, col] else "normal",
             )

@@ -16,6 +16,7 @@ from pdcompare.plotting._base import (
     _scores_kind,
     annotation_points,
     cell_points,
+    cell_text_colour,
     heatmap_figsize,
     matplotlib_options,
 )
@@ -121,10 +122,7 @@ def plot_mcm(
                0.28 * cell)  # fmt: skip
     alpha = info.alpha if info.alpha is not None else 0.05
     if annot or (annot is None and size >= _MIN_POINTS):
-        norm = image.norm
         for row, col, text, p in zip(r, c, texts, pvalues, strict=True):
-            rgba = image.cmap(norm(colour[row, col]))
-            luminance = 0.299 * rgba[0] + 0.587 * rgba[1] + 0.114 * rgba[2]
             ax.text(
                 col,
                 row,
@@ -132,7 +130,7 @@ def plot_mcm(
                 ha="center",
                 va="center",
                 fontsize=size,
-                color="black" if luminance > 0.5 else "white",
+                color=cell_text_colour(image, colour[row, col]),
                 fontweight="bold" if p < alpha else "normal",
                 linespacing=1.1,
             )
