@@ -72,7 +72,6 @@ import numpy as np
 import pandas as pd
 
 import pdcompare
-from pdcompare.inputs.scores import ALL_PAIRS
 
 ALPHA = 0.05
 NULL, ALT = "equal", "A better"  # the two scenarios
@@ -391,6 +390,9 @@ def family_outcome(result: pd.DataFrame, reject, winner) -> tuple[bool, bool, fl
 
 def run_dataset_tests(frame: pd.DataFrame, seed: int) -> dict:
     """Every across-data-set test on one benchmark frame: {test: family_outcome}."""
+    # Imported here: a joblib worker must see the module's own sentinel, not a pickled copy.
+    from pdcompare.inputs.scores import ALL_PAIRS
+
     out = {}
     friedman = frame.cmp.friedman().iloc[0]
     for key, column in (("friedman", "pvalue"), ("iman_davenport", "f_pvalue")):
