@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 from scipy import stats
 
@@ -290,3 +292,27 @@ def test_quick_run_writes_the_datasets_table(validity, tmp_path, capsys):
     assert (csv["reps"] == 20).all()
     markdown = written.read_text(encoding="utf-8")
     assert markdown.count("| test | k=3, N=10 |") == len(validity.MEASURES)
+
+
+@given(
+    k=st.integers(2, 6),
+    data=st.data(),
+)
+def test_family_outcome_invariants(validity, k, data):
+    # Any pairs of k models, any rejections and winners: an equal pair rejected is a
+    # rejection; the share won counts M0's pairs rejected in M0's favour; row order is free.
+    i, j = np.triu_indices(k, 1)
+    names = np.array([f"M{m}" for m in range(k)])
+    result = pd.DataFrame({"model_1": names[i], "model_2": names[j]})
+    reject = np.array(data.draw(st.lists(st.booleans(), min_size=len(i), max_size=len(i))))
+    first = np.array(data.draw(st.lists(st.booleans(), min_size=len(i), max_size=len(i))))
+    winner = np.where(first, result["model_1"], result["model_2"])
+    some, equal, won = validity.family_outcome(result, reject, winner)
+    assert some == reject.any()
+    assert not equal or some
+    with_m0 = (i == 0) | (j == 0)
+    assert equal == (reject & ~with_m0).any()
+    assert won * (k - 1) == pytest.approx((reject & with_m0 & (winner == "M0")).sum())
+    order = np.random.default_rng(k).permutation(len(i))
+    shuffled = result.iloc[order].reset_index(drop=True)
+    assert validity.family_outcome(shuffled, reject[order], winner[order]) == (some, equal, won)
