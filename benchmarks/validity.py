@@ -34,9 +34,29 @@ Monte Carlo standard errors are sqrt(p (1 - p) / reps). Every replication has
 its own seed (``numpy.random.SeedSequence(seed).spawn``), so the numbers do not
 depend on ``--jobs``.
 
-Run: ``.venv/bin/python benchmarks/validity.py [--reps 4000] [--quick] [--jobs -1]
-[--out docs/validity_table.md]``. ``--out`` writes the Markdown table there and
-the same numbers, one row per estimate, as CSV beside it (``.csv``).
+Across data sets (``--part datasets``): a benchmark frame of k models x N data
+sets (one score per cell), N = 10, 20, 50 and k = 3, 5, 10. The score of model m
+on data set d is ``difficulty_d + sigma_d * (effect_m + e_md)``: difficulty
+uniform on 0.6-0.9 and a noise scale sigma_d that varies by data set
+(log-normal around 0.01), so data sets differ far more than models, as in real
+benchmarks (the paired and rank tests remove the data-set effect; the varying
+noise is what separates the t-test from the rank tests). Model M0 has effect 0
+(complete null), 1 (one better, by one noise SD on every data set: power) or 5
+(one dominates: first on almost every data set); the others have effect 0 and
+are equal, so the pairs among them give the partial-null family-wise error
+(where Conover's test fails). The three scenarios share each benchmark's noise
+(common random numbers). Tests: Friedman (chi-square and Iman-Davenport F),
+``wilcoxon``, ``sign_test``, ``ttest`` and ``permutation_test`` with Holm over all
+pairs, ``pairwise(test="nemenyi")``, ``pairwise(test="conover")`` (Holm), and
+``bayes`` (rope 0, no correction; a rejection is a decision naming a winner).
+The hierarchical test is left out: its sampler takes seconds per pair, far too
+long for thousands of benchmarks.
+
+Run: ``.venv/bin/python benchmarks/validity.py [--part all] [--reps 4000]
+[--dataset-reps 500] [--quick] [--jobs -1] [--out docs/validity_table.md]``.
+``--out`` writes the Markdown table there and the same numbers, one row per
+estimate, as CSV beside it (``.csv``); the across-data-set tables go to the same
+name with ``_datasets`` (``docs/validity_table_datasets.md`` and ``.csv``).
 """
 
 from __future__ import annotations
@@ -281,6 +301,214 @@ def run_chunk(population: str, seeds: list) -> list[dict]:
         return [replicate(population, seed) for seed in seeds]
 
 
+# --- across data sets -----------------------------------------------------------------------
+#
+# A benchmark frame: k models x N data sets, one score per cell (a paper's table). The
+# score of model m on data set d is difficulty_d + sigma_d * (effect_m + e_md): the
+# data sets differ widely in difficulty (uniform 0.6-0.9) and in noise (sigma_d log-normal,
+# a factor of about 1.6 either way around 0.01), model differences are small against
+# both, e_md ~ N(0, 1) is the model-by-data-set noise. Model M0's effect is the scenario's
+# (in noise SDs of each data set); the other models have effect 0 and are equal.
+
+DATASET_NS = (10, 20, 50)
+DATASET_KS = (3, 5, 10)
+COMPLETE_NULL, ONE_BETTER, DOMINATES = "complete null", "one better", "one dominates"
+EFFECTS = {COMPLETE_NULL: 0.0, ONE_BETTER: 1.0, DOMINATES: 5.0}
+BAYES_SAMPLES = 1000  # posterior draws of the Bayesian signed-rank test
+PERM_RESAMPLES = 1999  # the permutation test is exact up to 2**10 sign patterns (N <= 10)
+
+# (key, label) in table order; Friedman's test is one test of the whole family.
+DATASET_TESTS = [
+    ("friedman", "Friedman chi-square"),
+    ("iman_davenport", "Friedman F (Iman-Davenport)"),
+    ("wilcoxon", "`wilcoxon`, Holm"),
+    ("sign_test", "`sign_test`, Holm"),
+    ("ttest", "`ttest`, Holm"),
+    ("nemenyi", '`pairwise(test="nemenyi")`'),
+    ("conover", '`pairwise(test="conover")`, Holm'),
+    ("bayes", "`bayes`, rope 0"),
+    ("permutation_test", "`permutation_test`, Holm"),
+]
+FRIEDMAN = ("friedman", "iman_davenport")
+# (measure, scenario, what it is): the Markdown tables, in order.
+MEASURES = [
+    (
+        "type-I error",
+        COMPLETE_NULL,
+        "family-wise type-I error under the complete null "
+        "(all k models equal): the share of benchmarks in which some pair is declared different",
+    ),
+    (
+        "power",
+        ONE_BETTER,
+        "power: M0 better by one noise SD on every data set, the others "
+        "equal; the share of the k − 1 pairs (M0, other) rejected naming M0 the better model "
+        "(Friedman: the share of benchmarks in which it rejects)",
+    ),
+    (
+        "partial-null FWER",
+        ONE_BETTER,
+        "partial-null family-wise error, M0 better by one "
+        "noise SD: the share of benchmarks in which some pair of two *equal* models is "
+        "declared different",
+    ),
+    (
+        "partial-null FWER",
+        DOMINATES,
+        "partial-null family-wise error when M0 dominates "
+        "(better by five noise SDs: first on almost every data set): the share of benchmarks "
+        "in which some pair of two *equal* models is declared different",
+    ),
+]
+
+
+def benchmark_noise(n_datasets: int, k: int, rng: np.random.Generator) -> tuple:
+    """Difficulty (N,), noise scale (N,) and standardised noise (k, N) of one benchmark."""
+    difficulty = rng.uniform(0.6, 0.9, n_datasets)
+    sigma = 0.01 * np.exp(0.5 * rng.standard_normal(n_datasets))
+    return difficulty, sigma, rng.standard_normal((k, n_datasets))
+
+
+def benchmark_frame(noise: tuple, effect: float) -> pd.DataFrame:
+    """The models x data sets frame: M0 better by `effect` noise SDs, the others equal."""
+    difficulty, sigma, e = noise
+    k, n_datasets = e.shape
+    effects = np.zeros((k, 1))
+    effects[0] = effect
+    values = difficulty + sigma * (effects + e)
+    columns = pd.Index([f"D{j}" for j in range(n_datasets)], name="dataset")
+    return pd.DataFrame(values, index=[f"M{i}" for i in range(k)], columns=columns)
+
+
+def family_outcome(result: pd.DataFrame, reject, winner) -> tuple[bool, bool, float]:
+    """(some pair rejected, some pair of equal models rejected, share of M0's pairs won)."""
+    reject = np.asarray(reject, dtype=bool)
+    with_m0 = ((result["model_1"] == "M0") | (result["model_2"] == "M0")).to_numpy()
+    won = reject & with_m0 & (np.asarray(winner) == "M0")
+    return bool(reject.any()), bool((reject & ~with_m0).any()), won.sum() / with_m0.sum()
+
+
+def run_dataset_tests(frame: pd.DataFrame, seed: int) -> dict:
+    """Every across-data-set test on one benchmark frame: {test: family_outcome}."""
+    # Imported here: a joblib worker must see the module's own sentinel, not a pickled copy.
+    from pdcompare.inputs.scores import ALL_PAIRS
+
+    out = {}
+    friedman = frame.cmp.friedman().iloc[0]
+    for key, column in (("friedman", "pvalue"), ("iman_davenport", "f_pvalue")):
+        reject = bool(friedman[column] <= ALPHA)
+        out[key] = (reject, reject, float(reject))  # one test: only the first is read
+    results = {
+        test: frame.cmp.pairwise(test=test, correction=None if test == "nemenyi" else "holm")
+        for test in ("wilcoxon", "sign_test", "ttest", "nemenyi", "conover")
+    }
+    results["permutation_test"] = frame.cmp.permutation_test(
+        ALL_PAIRS, n_resamples=PERM_RESAMPLES, random_state=seed
+    )
+    for test, result in results.items():
+        # model_1 is the better of a rejected pair when its difference (or rank lead) is > 0.
+        lead = result["rank_diff" if "rank_diff" in result else "mean_diff"].to_numpy()
+        winner = np.where(lead > 0, result["model_1"], result["model_2"])
+        out[test] = family_outcome(result, result["reject"], winner)
+    bayes = frame.cmp.bayes(
+        ALL_PAIRS, rope=0.0, alpha=ALPHA, n_samples=BAYES_SAMPLES, random_state=seed
+    )
+    named = bayes["decision"].isin(frame.index).to_numpy()
+    out["bayes"] = family_outcome(bayes, named, bayes["decision"])
+    return out
+
+
+def replicate_datasets(n_datasets: int, k: int, seed: np.random.SeedSequence) -> dict:
+    """One benchmark, under every scenario (the same noise): {(scenario, test): outcome}."""
+    rng = np.random.default_rng(seed)
+    noise = benchmark_noise(n_datasets, k, rng)
+    test_seed = int(rng.integers(2**31))
+    out = {}
+    for scenario, effect in EFFECTS.items():
+        for test, outcome in run_dataset_tests(benchmark_frame(noise, effect), test_seed).items():
+            out[scenario, test] = outcome
+    return out
+
+
+def run_datasets_chunk(n_datasets: int, k: int, seeds: list) -> list[dict]:
+    """Replications of one worker; warnings (families that cannot reject) are expected."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdcompare.PdcompareWarning)
+        return [replicate_datasets(n_datasets, k, seed) for seed in seeds]
+
+
+def run_datasets_study(
+    reps: int, seed: int = 2024, jobs: int = 1, ns=DATASET_NS, ks=DATASET_KS
+) -> pd.DataFrame:
+    """Long table: test, n_datasets, n_models, measure, scenario, rate, se, reps."""
+    cells = [(n, k) for k in ks for n in ns]
+    tasks = []
+    for index, (n, k) in enumerate(cells):
+        seeds = np.random.SeedSequence([seed, 100 + n, k]).spawn(reps)
+        n_chunks = max(1, min(reps, 2 * max(jobs, 1)))
+        tasks += [(index, n, k, seeds[i::n_chunks]) for i in range(n_chunks)]
+    if jobs == 1:
+        parts = [run_datasets_chunk(n, k, chunk) for _, n, k, chunk in tasks]
+    else:
+        from joblib import Parallel, delayed
+
+        parts = Parallel(n_jobs=jobs)(
+            delayed(run_datasets_chunk)(n, k, chunk) for _, n, k, chunk in tasks
+        )
+    records = []
+    for index, (n, k) in enumerate(cells):
+        runs = [
+            run for (i, *_), part in zip(tasks, parts, strict=True) if i == index for run in part
+        ]
+        for test, _ in DATASET_TESTS:
+            for measure, scenario, _ in MEASURES:
+                if test in FRIEDMAN and measure == "partial-null FWER":
+                    continue  # one test of the whole family, whose null is false here
+                column = {"type-I error": 0, "partial-null FWER": 1, "power": 2}[measure]
+                column = 0 if test in FRIEDMAN else column
+                values = np.array([run[scenario, test][column] for run in runs], dtype=float)
+                rate = values.mean()
+                se = values.std(ddof=1) / math.sqrt(reps)  # the binomial SE for 0/1 values
+                records.append((test, n, k, measure, scenario, rate, se, reps))
+    columns = ["test", "n_datasets", "n_models", "measure", "scenario", "rate", "se", "reps"]
+    return pd.DataFrame.from_records(records, columns=columns)
+
+
+def datasets_markdown(table: pd.DataFrame, seed: int, seconds: float) -> str:
+    """One Markdown table per measure: rows tests, columns (k, N), rates in percent."""
+    reps = int(table["reps"].iloc[0])
+    cells = sorted({(k, n) for n, k in zip(table["n_datasets"], table["n_models"], strict=True)})
+    lookup = table.set_index(["test", "measure", "scenario", "n_models", "n_datasets"])
+    lines = []
+    for number, (measure, scenario, what) in enumerate(MEASURES, start=1):
+        lines += [
+            f"**Table {number}.** {what[0].upper()}{what[1:]}; percent ± Monte Carlo "
+            "standard error.",
+            "",
+            "| test | " + " | ".join(f"k={k}, N={n}" for k, n in cells) + " |",
+            "| --- |" + " ---: |" * len(cells),
+        ]
+        for test, label in DATASET_TESTS:
+            row = []
+            for k, n in cells:
+                key = (test, measure, scenario, k, n)
+                if key not in lookup.index:
+                    row.append("–")
+                    continue
+                rate, se = lookup.loc[key, ["rate", "se"]]
+                row.append(f"{100 * rate:.1f} ± {100 * se:.1f}")
+            lines.append(f"| {label} | " + " | ".join(row) + " |")
+        lines.append("")
+    lines.append(
+        f"k models, N data sets, {reps} benchmarks per (k, N), alpha = {ALPHA}, seed "
+        f"{seed}, {seconds:.0f} s. `bayes` (Bayesian signed-rank test, {BAYES_SAMPLES} "
+        "posterior draws) counts as a rejection when its decision names a winner; it has "
+        "no correction. `permutation_test`: exact sign flips at N = 10, "
+        f"{PERM_RESAMPLES} random ones beyond."
+    )
+    return "\n".join(lines) + "\n"
+
+
 # --- the study -------------------------------------------------------------------------------
 
 
@@ -398,27 +626,52 @@ def to_markdown(table: pd.DataFrame, seed: int, seconds: float) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main(argv: list[str] | None = None) -> pd.DataFrame:
+def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--part", choices=["splits", "datasets", "all"], default="all")
     parser.add_argument("--reps", type=int, default=4000, help="data sets per population")
-    parser.add_argument("--quick", action="store_true", help="40 data sets per population")
+    parser.add_argument(
+        "--dataset-reps", type=int, default=500, help="benchmarks per (k, N) across data sets"
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="40 data sets per population, 20 benchmarks"
+    )
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--jobs", type=int, default=-1, help="joblib workers (-1: all cores)")
-    parser.add_argument("--out", type=Path, help="write the Markdown table here (and .csv)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="write the Markdown table here (and .csv); across data "
+        "sets, the same name with _datasets",
+    )
     args = parser.parse_args(argv)
     reps = 40 if args.quick else args.reps
-    if reps < 2:
-        parser.error(f"--reps must be at least 2; got {reps}")
-    start = time.perf_counter()
-    table = run_study(reps, seed=args.seed, jobs=args.jobs)
-    seconds = time.perf_counter() - start
-    markdown = to_markdown(table, args.seed, seconds)
-    print(markdown)
-    if args.out is not None:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(markdown, encoding="utf-8")
-        table.to_csv(args.out.with_suffix(".csv"), index=False, float_format="%.6g")
-    return table
+    dataset_reps = 20 if args.quick else args.dataset_reps
+    if min(reps, dataset_reps) < 2:
+        parser.error(f"--reps and --dataset-reps must be at least 2; got {reps}, {dataset_reps}")
+    tables = {}
+    parts = {
+        "splits": (lambda: run_study(reps, seed=args.seed, jobs=args.jobs), to_markdown, ""),
+        "datasets": (
+            lambda: run_datasets_study(dataset_reps, seed=args.seed, jobs=args.jobs),
+            datasets_markdown,
+            "_datasets",
+        ),
+    }
+    for part, (run, markdown_of, suffix) in parts.items():
+        if args.part not in (part, "all"):
+            continue
+        start = time.perf_counter()
+        table = run()
+        markdown = markdown_of(table, args.seed, time.perf_counter() - start)
+        print(markdown)
+        if args.out is not None:
+            out = args.out.with_name(args.out.stem + suffix + args.out.suffix)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(markdown, encoding="utf-8")
+            table.to_csv(out.with_suffix(".csv"), index=False, float_format="%.6g")
+        tables[part] = table
+    return tables
 
 
 if __name__ == "__main__":

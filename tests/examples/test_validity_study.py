@@ -1,4 +1,4 @@
-"""benchmarks/validity.py: its learners against scikit-learn, and the --quick table."""
+"""benchmarks/validity.py: learners against scikit-learn, --quick tables, across data sets."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 from scipy import stats
 
@@ -97,7 +99,8 @@ def test_fitted_classifiers_equal_is_an_exact_null(validity):
 @pytest.mark.slow
 def test_quick_run_writes_the_table(validity, tmp_path, capsys):
     out = tmp_path / "validity.md"
-    table = validity.main(["--quick", "--jobs", "1", "--out", str(out)])
+    tables = validity.main(["--quick", "--part", "splits", "--jobs", "1", "--out", str(out)])
+    table = tables["splits"]
     capsys.readouterr()
     markdown = out.read_text(encoding="utf-8")
     csv = pd.read_csv(out.with_suffix(".csv"))
@@ -150,3 +153,166 @@ def test_results_do_not_depend_on_the_number_of_chunks(validity):
         "and test == 'corrected_ttest'"
     )["rate"].iloc[0]
     assert rate == got
+
+
+# --- across data sets ---------------------------------------------------------------------
+
+
+def test_benchmark_frame_is_the_stated_model(validity):
+    # score = difficulty + sigma * (effect + e): M0 leads each other model by `effect`
+    # noise SDs of that data set plus the difference of their noise.
+    rng = np.random.default_rng(11)
+    noise = validity.benchmark_noise(12, 4, rng)
+    difficulty, sigma, e = noise
+    frame = validity.benchmark_frame(noise, 1.0)
+    assert frame.shape == (4, 12)
+    assert frame.columns.name == "dataset"
+    assert list(frame.index) == ["M0", "M1", "M2", "M3"]
+    assert_allclose(frame.loc["M2"], difficulty + sigma * e[2])
+    assert_allclose((frame.loc["M0"] - frame.loc["M1"]) / sigma, 1.0 + e[0] - e[1])
+    # The complete null is the same benchmark without M0's effect.
+    null = validity.benchmark_frame(noise, 0.0)
+    assert_allclose(frame.loc["M0"] - null.loc["M0"], sigma)
+    assert_allclose(frame.drop(index="M0"), null.drop(index="M0"))
+
+
+def test_family_outcome_counts_by_hand(validity):
+    # Three models; M0 beats M1 (right), M1 vs M2 rejected (a pair of equal models),
+    # M0 vs M2 not rejected: some rejection, some equal pair rejected, 1 of 2 won.
+    result = pd.DataFrame({"model_1": ["M0", "M0", "M1"], "model_2": ["M1", "M2", "M2"]})
+    out = validity.family_outcome(result, [True, False, True], ["M0", "M0", "M1"])
+    assert out == (True, True, 0.5)
+    # A rejection that names the worse model is not power.
+    out = validity.family_outcome(result, [True, True, False], ["M1", "M0", "M1"])
+    assert out == (True, False, 0.5)
+    assert validity.family_outcome(result, [False] * 3, ["M0"] * 3) == (False, False, 0.0)
+
+
+@pytest.fixture(scope="module")
+def datasets_run(validity):
+    return validity.run_datasets_study(20, seed=5, jobs=1, ns=(8, 16), ks=(3, 5))
+
+
+def test_datasets_quick_run_shape_and_bounds(validity, datasets_run):
+    table = datasets_run
+    tests = [test for test, _ in validity.DATASET_TESTS]
+    # Every test in every cell: 4 measures, 2 for Friedman's test (no partial null).
+    per_cell = table.groupby(["n_datasets", "n_models"]).size()
+    assert (per_cell == 4 * len(tests) - 2 * 2).all()
+    assert len(per_cell) == 4
+    assert set(table["test"]) == set(tests)
+    friedman = table[table["test"].isin(validity.FRIEDMAN)]
+    assert set(friedman["measure"]) == {"type-I error", "power"}
+    assert (table["reps"] == 20).all()
+    assert table["rate"].between(0, 1).all()
+    # 0/1 outcomes: the binomial standard error; power (a share of pairs) is averaged.
+    binary = table[table["measure"] != "power"]
+    assert_allclose(binary["rate"] * 20, np.round(binary["rate"] * 20), atol=1e-9)
+    assert_allclose(
+        binary["se"],
+        np.sqrt(binary["rate"] * (1 - binary["rate"]) * 20 / 19) / np.sqrt(20),
+        atol=1e-12,
+    )
+    # Corrected tests keep the family-wise error near alpha (20 benchmarks: at most 4 of 20).
+    rows = table.set_index(["test", "measure", "scenario", "n_datasets", "n_models"])["rate"]
+    for test in ("wilcoxon", "sign_test", "ttest", "nemenyi", "permutation_test"):
+        for n, k in ((8, 3), (16, 3), (8, 5), (16, 5)):
+            assert rows[test, "type-I error", validity.COMPLETE_NULL, n, k] <= 0.2
+    # One model better by a noise SD on 16 data sets: Friedman rejects most of the time.
+    assert rows["friedman", "power", validity.ONE_BETTER, 16, 3] >= 0.5
+
+
+def test_datasets_known_answer_unattainable_family(validity, datasets_run):
+    # Exact answer: across 8 data sets, the smallest two-sided p-value of the sign test,
+    # of the Wilcoxon test and of the exact sign-flip permutation test is 2 / 2**8; Holm
+    # over the 10 pairs of 5 models multiplies it by 10: 0.078 > 0.05. These families can
+    # never reject: type-I error, power and partial-null error are exactly 0.
+    assert validity.ALPHA < 10 * 2 / 2**8
+    table = datasets_run
+    cell = table[(table["n_datasets"] == 8) & (table["n_models"] == 5)]
+    for test in ("sign_test", "wilcoxon", "permutation_test"):
+        rates = cell.loc[cell["test"] == test, "rate"]
+        assert len(rates) == 4
+        assert (rates == 0).all()
+    # With 3 models the Holm factor is 3 (0.023 < 0.05): the sign test can and does reject.
+    power = table.query("test == 'sign_test' and measure == 'power' and n_datasets == 8")
+    assert power.set_index("n_models")["rate"][3] > 0
+
+
+def test_datasets_markdown_tables(validity, datasets_run):
+    markdown = validity.datasets_markdown(datasets_run, 5, 1.0)
+    lines = markdown.splitlines()
+    headers = [i for i, line in enumerate(lines) if line.startswith("| test |")]
+    assert len(headers) == len(validity.MEASURES)
+    for i in headers:
+        assert lines[i] == "| test | k=3, N=8 | k=3, N=16 | k=5, N=8 | k=5, N=16 |"
+        body = lines[i + 2 : i + 2 + len(validity.DATASET_TESTS)]
+        assert all(line.count("|") == 6 for line in body)
+    # Friedman has no partial-null row: a dash there, numbers in percent elsewhere.
+    partial = lines[headers[2] + 2]
+    assert partial == "| Friedman chi-square | – | – | – | – |"
+    assert "20 benchmarks per (k, N)" in markdown
+
+
+def test_conover_on_a_partial_null_matches_scikit_posthocs(validity):
+    # The configuration where Conover's test fails: M0 dominates, M1..M4 are equal. Its
+    # p-values, raw and Holm-adjusted, are scikit-posthocs' posthoc_conover_friedman, so
+    # the partial-null error rate the study measures is the method's, not pdcompare's.
+    sp = pytest.importorskip("scikit_posthocs")
+    seeds = np.random.SeedSequence(21).spawn(30)
+    ours = theirs = 0
+    for seed in seeds:
+        noise = validity.benchmark_noise(20, 5, np.random.default_rng(seed))
+        frame = validity.benchmark_frame(noise, validity.EFFECTS[validity.DOMINATES])
+        result = frame.cmp.pairwise(test="conover")
+        raw = sp.posthoc_conover_friedman(frame.T, p_adjust=None)
+        holm = sp.posthoc_conover_friedman(frame.T, p_adjust="holm")
+        for row in result.itertuples():
+            assert_allclose(row.pvalue, raw.loc[row.model_1, row.model_2], rtol=1e-9)
+            assert_allclose(row.pvalue_adj, holm.loc[row.model_1, row.model_2], rtol=1e-9)
+        equal = (result["model_1"] != "M0") & (result["model_2"] != "M0")
+        ours += bool(result.loc[equal, "reject"].any())
+        others = holm.drop(index="M0", columns="M0").to_numpy()
+        theirs += bool((others[np.triu_indices(4, 1)] <= validity.ALPHA).any())
+    assert ours == theirs
+
+
+@pytest.mark.slow
+def test_quick_run_writes_the_datasets_table(validity, tmp_path, capsys):
+    out = tmp_path / "validity.md"
+    tables = validity.main(["--quick", "--part", "datasets", "--jobs", "1", "--out", str(out)])
+    capsys.readouterr()
+    assert list(tables) == ["datasets"]
+    assert not out.exists()  # only the across-data-set part ran
+    written = out.with_name("validity_datasets.md")
+    csv = pd.read_csv(written.with_suffix(".csv"))
+    pd.testing.assert_frame_equal(csv, tables["datasets"], check_exact=False, rtol=1e-5)
+    assert set(csv["n_datasets"]) == set(validity.DATASET_NS)
+    assert set(csv["n_models"]) == set(validity.DATASET_KS)
+    assert (csv["reps"] == 20).all()
+    markdown = written.read_text(encoding="utf-8")
+    assert markdown.count("| test | k=3, N=10 |") == len(validity.MEASURES)
+
+
+@given(
+    k=st.integers(2, 6),
+    data=st.data(),
+)
+def test_family_outcome_invariants(validity, k, data):
+    # Any pairs of k models, any rejections and winners: an equal pair rejected is a
+    # rejection; the share won counts M0's pairs rejected in M0's favour; row order is free.
+    i, j = np.triu_indices(k, 1)
+    names = np.array([f"M{m}" for m in range(k)])
+    result = pd.DataFrame({"model_1": names[i], "model_2": names[j]})
+    reject = np.array(data.draw(st.lists(st.booleans(), min_size=len(i), max_size=len(i))))
+    first = np.array(data.draw(st.lists(st.booleans(), min_size=len(i), max_size=len(i))))
+    winner = np.where(first, result["model_1"], result["model_2"])
+    some, equal, won = validity.family_outcome(result, reject, winner)
+    assert some == reject.any()
+    assert not equal or some
+    with_m0 = (i == 0) | (j == 0)
+    assert equal == (reject & ~with_m0).any()
+    assert won * (k - 1) == pytest.approx((reject & with_m0 & (winner == "M0")).sum())
+    order = np.random.default_rng(k).permutation(len(i))
+    shuffled = result.iloc[order].reset_index(drop=True)
+    assert validity.family_outcome(shuffled, reject[order], winner[order]) == (some, equal, won)

@@ -108,3 +108,66 @@ def test_a_report_of_forecasts_speaks_of_forecasts():
     assert page.count("<svg") == 1
     with pytest.raises(ValueError, match="Diebold–Mariano"):
         frame.cmp.report(rope=0.01)
+
+
+def test_counts_at_300_models_are_the_family_of_the_test_and_of_bayes():
+    # Beyond 10 models the family is the best against each of the others (DESIGN §14):
+    # every count of the text is a count of corrected_ttest()'s and bayes()'s rows.
+    from frames import ranked_models
+
+    frame = ranked_models(300).cmp.set_design(cv=10)
+    text = frame.cmp.report(rope=0.01)
+    test = frame.cmp.corrected_ttest()
+    bayes = frame.cmp.bayes(rope=0.01)
+    best = test["model_1"].iloc[0]
+    assert len(test) == len(bayes) == 299
+    assert "against each of the other 299 models, holm correction over those 299" in text
+    # The 9 listed pairs, then the counts of the 290 others.
+    listed = list(test["model_2"].iloc[:9])
+    for b, reject in zip(listed, test["reject"].iloc[:9], strict=True):
+        assert ("SIGNIFICANT" in pair_line(text, best, b)) == bool(reject)
+    rest = test.iloc[9:]
+    worse, tied = int(rest["reject"].sum()), int((~rest["reject"]).sum())
+    assert 0 < worse < 290  # the frame mixes both verdicts
+    assert (
+        f"Of the other 290 models, {worse} are significantly worse than {best}; {tied} are "
+        "not distinguishable from it." in text
+    )
+    decisions = bayes["decision"].iloc[9:].value_counts()
+    equivalent = int(decisions.get("equivalent", 0))
+    undecided = int(decisions.get("undecided", 0))
+    assert 0 < undecided < 290
+    assert (
+        f"Of the other 290 models: {equivalent} practically equivalent to {best}, "
+        f"{290 - equivalent - undecided} practically worse than {best}, {undecided} undecided."
+        in text
+    )
+    # The totals of the family, listed and counted together.
+    assert test["reject"].sum() == worse + sum(
+        "SIGNIFICANT" in pair_line(text, best, b) for b in listed
+    )
+
+
+def test_a_benchmark_report_with_a_rope_is_the_same_text_twice():
+    # The Bayesian signed-rank test is Monte Carlo; report(random_state=0) seeds it, so two
+    # calls give the same text, and its probabilities are bayes(random_state=0)'s.
+    import warnings
+
+    from pdcompare.datasets import load_benchmark
+
+    bench = load_benchmark()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdcompare.PdcompareWarning)
+        first = bench.cmp.report(rope=0.01)
+        second = bench.cmp.report(rope=0.01)
+        seeded = bench.cmp.report(rope=0.01, random_state=0)
+        bayes = bench.cmp.bayes(rope=0.01, random_state=0)
+    assert first == second == seeded
+    row = bayes.iloc[0]
+    a, b = row["model_1"], row["model_2"]
+    lines = [line for line in first.splitlines() if line.startswith(f"  {a} vs {b}: ")]
+    bayes_line = next(line for line in lines if "P(equivalent)" in line)
+    assert (
+        f"P({a} better) = {row['prob_better']:.3f}, P(equivalent) = {row['prob_rope']:.3f}, "
+        f"P({b} better) = {row['prob_worse']:.3f}" in bayes_line
+    )
