@@ -97,6 +97,12 @@ _CLI_PATTERNS = (
         + "he command line compares complete files only: fill in or remove the missing scores",
     ),
     (r"use nan_policy='omit' to leave them out", "fill in or remove them in the file"),
+    # Tests the command line runs with --test; one model against the others it cannot run.
+    (r", or one model against the others with `\w+\(a=\.\.\.\)`", ""),
+    (r" or one model against the others \(`\w+\(a=\.\.\.\)`\)", ""),
+    (r"`pairwise\(test='(\w+)'\)`", r"--test \1"),
+    (r"`(corrected_ttest|wilcoxon|sign_test|ttest)`(?=,? (?:cannot|can|whose))", r"--test \1"),
+    (r"`correction='(\w+)'`", r"--correction \1"),
 )
 
 

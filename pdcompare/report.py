@@ -341,10 +341,13 @@ def _significance_lines(analysis: Analysis, best: Any, top_names: pd.Index) -> l
         f"Significance: {names[test]} ({alternative}), {scope}, {corrected}, alpha = {alpha:g}."
     ]
     shown = shown_pairs(result, best, top_names)
-    lines += _test_lines(result, test, shown, _effect_words(analysis), _detectable_words(analysis))
+    unreachable = _unreachable_lines(result, test, benchmark)
+    # Where no pair can reach alpha, no difference however large was detectable: the power
+    # of the t-test standing in for a rank test would claim otherwise.
+    detectable = {} if unreachable else _detectable_words(analysis)
+    lines += _test_lines(result, test, shown, _effect_words(analysis), detectable)
     listing = f"pairwise(test={test!r})" if analysis.family == "all_pairs" else f"{test}()"
     lines += left_out_line(result, shown, listing)
-    unreachable = _unreachable_lines(result, test, benchmark)
     if unreachable:
         return lines + unreachable
     lines += _conclusion_lines(result, best, top_names, benchmark)

@@ -133,7 +133,14 @@ def _caption(meta: dict[str, Any]) -> str:
         parts.append(f"alpha = {meta['alpha']:g}")
     if meta.get("n_datasets") is not None:
         parts.append(f"{meta['n_datasets']} data sets")
-    return ", ".join(parts)
+    caption = ", ".join(parts)
+    floor, alpha = meta.get("min_attainable_pvalue"), meta.get("alpha", 0.05)
+    if floor is not None and floor > alpha:
+        # A bar over every model would otherwise read as "all equal" (DESIGN section 14).
+        caption += (
+            f"\nno pair can be significant: smallest attainable p {floor:.2g} > {alpha:g}"
+        )
+    return caption
 
 
 def _text_width(text: str, size: float) -> float:
@@ -280,10 +287,15 @@ def plot_cd(
         import matplotlib.pyplot as plt
 
         axis_inches = min(max(3.0, _RANK_INCHES * span), 7.0)
-        width = axis_inches + 2.0 * (label_points / 72.0 + 0.35)
-        height = total_rows * _ROW_INCHES * (size / _FONT_POINTS) + 0.5
+        title_lines = [*layout["caption"].splitlines(), *([f"({note})"] if note else [])]
+        width = max(
+            axis_inches + 2.0 * (label_points / 72.0 + 0.35),
+            max(_text_width(line, size) for line in title_lines) / 72.0 + 0.3,
+        )
+        title_inches = 0.35 + 0.17 * max(len(title_lines) - 2, 0)
+        height = total_rows * _ROW_INCHES * (size / _FONT_POINTS) + 0.15 + title_inches
         fig = plt.figure(figsize=(width, height))
-        ax = fig.add_axes((0.02, 0.02, 0.96, 1.0 - 0.04 - 0.35 / height))
+        ax = fig.add_axes((0.02, 0.02, 0.96, 1.0 - 0.04 - title_inches / height))
     else:
         box = ax.get_window_extent().transformed(ax.figure.dpi_scale_trans.inverted())
         if fontsize is None:

@@ -149,3 +149,34 @@ def test_one_more_model_is_singular(tmp_path, capsys):
     _, out, _ = cli_run(capsys, path, "--cv", "10", "--top", "3")
     assert "(1 more model; --top 0 shows them all)" in out
     assert "(3 more pairs; --top 0 shows them all)" in out
+
+
+def test_a_benchmark_whose_family_cannot_reject_is_told_in_cli_words(tmp_path, capsys):
+    # 5 models x 8 data sets: Wilcoxon with Holm cannot reach 0.05 (smallest p 0.078).
+    rng = np.random.default_rng(1)
+    values = np.linspace(0.9, 0.8, 5)[:, None] + rng.normal(0, 0.01, (5, 8))
+    bench = pd.DataFrame(values, index=[f"model_{k}" for k in range(5)],
+                         columns=pd.Index([f"d{k}" for k in range(8)], name="dataset"))
+    path = tmp_path / "bench.csv"
+    bench.to_csv(path)
+    status, out, err = cli_run(capsys, str(path), "--benchmark")
+    assert status == 0
+    assert not PYTHON_WORDS.findall(out + err), out + err
+    assert "`" not in err
+    assert "--test wilcoxon cannot reject any of 10 pairs" in err
+    assert "0.078 after --correction holm over 10 pairs" in err
+    assert err.rstrip().endswith("compare mean ranks with --test nemenyi or --test conover.")
+    assert "; --test nemenyi can reject with these data." in out
+    assert "could detect" not in out
+    status, out, _ = cli_run(capsys, str(path), "--benchmark", "--test", "nemenyi")
+    assert status == 0
+    assert "could have been significant" not in out
+
+
+def test_speak_cli_names_the_tests_as_options():
+    assert cli.speak_cli("`sign_test` cannot reject this pair") == (
+        "--test sign_test cannot reject this pair"
+    )
+    assert cli.speak_cli("on these splits use `corrected_ttest`, whose p-values") == (
+        "on these splits use --test corrected_ttest, whose p-values"
+    )

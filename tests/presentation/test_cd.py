@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
+from pdcompare import PdcompareWarning
 from pdcompare.plotting.cd import cd_layout, plot_cd
 from pdcompare.stats import ranks
 from pdcompare.stats.cd import cd_groups, rejected_matrix
@@ -229,3 +230,29 @@ def test_errors_name_what_is_missing():
     other.attrs = {"pdcompare": {**result.attrs["pdcompare"], "mean_ranks": {"A": 1.0, "Z": 2}}}
     with pytest.raises(ValueError, match="compares model\\(s\\) B that have no mean rank"):
         plot_cd(other)
+
+
+def test_a_family_that_cannot_reject_says_so_under_its_bars():
+    # 5 models x 8 data sets, Wilcoxon with Holm over 10 pairs: the smallest exact p is
+    # 2 / 2**8, times Holm's first factor 10 = 0.078 > 0.05, so one bar spans every model.
+    rng = np.random.default_rng(0)
+    values = np.linspace(0.9, 0.8, 5)[:, None] + rng.normal(0, 0.01, (5, 8))
+    bench = pd.DataFrame(values, index=list("abcde"),
+                         columns=pd.Index([f"d{k}" for k in range(8)], name="dataset"))
+    with pytest.warns(PdcompareWarning, match="cannot reject"):
+        result = bench.cmp.pairwise()
+    ax = plot_cd(result)
+    first, second = ax.get_title().splitlines()
+    assert first == "Wilcoxon signed-rank test, holm correction, alpha = 0.05, 8 data sets"
+    floor = 2 / 2**8 * 10
+    assert second == f"no pair can be significant: smallest attainable p {floor:.2g} > 0.05"
+    # The figure is wide enough for its caption.
+    renderer = ax.figure.canvas.get_renderer()
+    title = ax.title.get_window_extent(renderer)
+    assert title.x0 >= 0
+    assert title.x1 <= ax.figure.bbox.width
+    # With 20 data sets the same models can be told apart: no such line.
+    values = np.linspace(0.9, 0.8, 5)[:, None] + rng.normal(0, 0.01, (5, 20))
+    bench = pd.DataFrame(values, index=list("abcde"),
+                         columns=pd.Index([f"d{k}" for k in range(20)], name="dataset"))
+    assert "no pair" not in plot_cd(bench.cmp.pairwise()).get_title()

@@ -64,6 +64,10 @@ def test_a_family_that_cannot_reach_alpha_is_not_called_luck():
     assert "at least 9 data sets would make a rejection possible" in text
     assert "luck of the data sets" not in text
     assert "nemenyi" in text
+    # No pair could be significant, so no difference was detectable: the paired t's power
+    # (which would put it near 0.1 here) must not be offered for the rank test.
+    assert "could detect" not in text
+    assert sum(line.endswith(": not significant.") for line in text.splitlines()) == 10
 
 
 def test_a_runs_frame_is_reported_with_unpaired_tests():
