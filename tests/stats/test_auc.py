@@ -95,12 +95,18 @@ def test_identical_models_give_statistic_zero_pvalue_one():
     assert out["pvalue"][0] == 1.0
 
 
-@given(st.lists(st.tuples(st.booleans(), st.integers(0, 5), st.integers(0, 5)), min_size=4))
+@given(
+    st.lists(
+        st.tuples(st.booleans(), st.integers(0, 5), st.integers(0, 5), st.floats(-1e6, 1e6)),
+        min_size=4,
+    )
+)
 def test_property_placements_match_the_definition(rows):
     positive = np.array([r[0] for r in rows])
     if positive.all() or not positive.any():
         positive[0] = not positive[0]
-    scores = np.array([[r[1], r[2]] for r in rows], dtype=float)
+    # Grades (ties) and floats (mostly none) side by side: both ways of counting per model.
+    scores = np.array([[r[1], r[2], r[3]] for r in rows], dtype=float)
     v10, v01 = placement_values(scores, positive)
     x, yneg = scores[positive], scores[~positive]
     psi = (x[:, None, :] > yneg[None, :, :]) + 0.5 * (x[:, None, :] == yneg[None, :, :])
