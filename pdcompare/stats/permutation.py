@@ -8,11 +8,14 @@ cannot change the statistic, so the test is exact (every swap pattern) when
 ``2**n <= n_resamples``, ``n`` being the number of units where they differ,
 and randomised otherwise with ``p = (b + 1) / (n_resamples + 1)``.
 
-Every pair of models is tested at once. Swaps are drawn once per resample and
-shared by all pairs (each pair's own null distribution is unchanged), and
-scores that depend on confusion counts only are computed from the distinct
-(truth, predictions) patterns and binomial swap counts per pattern, so a
-resample costs what the patterns cost, not what the rows cost.
+Every pair of models is tested at once. Scores that depend on confusion
+counts only are computed from the distinct (truth, predictions) patterns of
+the rows: a pair's null distribution depends only on how many rows of each
+(truth, prediction 1, prediction 2) triple with differing predictions are
+swapped, a binomial count per triple, so a resample of a pair costs at most
+``K²(K − 1)`` binomial draws, not what the rows or the patterns cost. The
+swaps of different pairs are drawn independently (each pair's own null
+distribution is what its p-value needs); sign flips are shared by all pairs.
 """
 
 from __future__ import annotations
@@ -166,11 +169,12 @@ def count_permutation_test(
     """Paired permutation test of ``score_i − score_j`` for a score of confusion counts.
 
     Rows are summarised by their distinct (truth, predictions of every
-    model) patterns with counts ``c``; swapping each row's two predictions
-    with probability ½ draws ``Binomial(c_p, ½)`` swapped rows of pattern
-    ``p``, so a resample costs O(patterns). Exact pairs (``2**n <=
-    n_resamples``, ``n`` rows where the two predictions differ) enumerate
-    every swap of those rows.
+    model) patterns with counts ``c``, and those of each pair by its
+    (truth, prediction_i, prediction_j) triples; swapping each row's two
+    predictions with probability ½ draws ``Binomial(c_t, ½)`` swapped rows
+    of triple ``t``, so a resample of a pair costs O(K³) whatever the number
+    of rows. Exact pairs (``2**n <= n_resamples``, ``n`` rows where the two
+    predictions differ) enumerate every swap of those rows.
 
     Returns
     -------
@@ -206,16 +210,10 @@ def count_permutation_test(
         )  # fmt: skip
     if not exact.all():
         rows = np.flatnonzero(~exact)
-        tails = _Tails(observed[rows])
-        width = patterns.shape[0] + n_models * k * k + rows.size * k * k * 2
-        for size in _chunks(n_resamples, width):
-            swapped = random_state.binomial(counts, 0.5, size=(size, counts.size))
-            kept = _confusion(cell_t, (counts - swapped).astype(float), n_models, k)
-            moved = _confusion(cell_t, swapped.astype(float), n_models, k)
-            first = kept[:, i[rows]] + moved[:, j[rows]]
-            second = kept[:, j[rows]] + moved[:, i[rows]]
-            tails.add(metric.from_counts(first) - metric.from_counts(second))
-        pvalue[rows] = tails.pvalues(n_resamples, alternative, np.zeros(rows.size, bool))
+        pvalue[rows] = _randomised_counts(
+            patterns, counts, k, full, metric, i[rows], j[rows], observed[rows],
+            n_resamples, alternative, random_state,
+        )  # fmt: skip
     return {
         "score_1": score[i],
         "score_2": score[j],
@@ -224,6 +222,39 @@ def count_permutation_test(
         "exact": exact,
         "n_differ": n_differ,
     }
+
+
+def _randomised_counts(
+    patterns, counts, k, full, metric, i, j, observed, n_resamples, alternative, random_state
+):
+    """Randomised p-values from each pair's (truth, prediction 1, prediction 2) triples.
+
+    Only the rows where the pair's two predictions differ can move its
+    scores, and a swapped row of triple ``(a, b, c)`` moves one count of
+    model 1 from cell ``(a, b)`` to ``(a, c)`` and one of model 2 back. The
+    rows of a triple are swapped independently with probability ½, so the
+    number swapped is ``Binomial(count, ½)``: a resample of a pair costs its
+    at most ``K²(K − 1)`` triples, whatever the number of rows or of
+    patterns of the other models.
+    """
+    n_pairs, n_codes = i.size, k**3
+    codes = (patterns[:, :1] * k + patterns[:, 1 + i]) * k + patterns[:, 1 + j]  # (p, pairs)
+    flat = (codes + np.arange(n_pairs) * n_codes).ravel()
+    per_pair = np.bincount(flat, weights=np.repeat(counts, n_pairs), minlength=n_pairs * n_codes)
+    per_pair = per_pair.reshape(n_pairs, n_codes)
+    code = np.arange(n_codes)
+    truth, first_label, second_label = code // (k * k), code // k % k, code % k
+    used = np.flatnonzero(per_pair.any(axis=0) & (first_label != second_label))
+    triples = np.rint(per_pair[:, used]).astype(np.int64)  # (pairs, used)
+    shift = np.zeros((used.size, k * k))  # model 1's change of counts per swapped row
+    np.add.at(shift, (np.arange(used.size), truth[used] * k + second_label[used]), 1.0)
+    np.add.at(shift, (np.arange(used.size), truth[used] * k + first_label[used]), -1.0)
+    tails = _Tails(observed)
+    for size in _chunks(n_resamples, n_pairs * (used.size + 4 * k * k)):
+        swapped = random_state.binomial(triples, 0.5, size=(size, n_pairs, used.size))
+        moved = (swapped @ shift).reshape(size, n_pairs, k, k)
+        tails.add(metric.from_counts(full[i] + moved) - metric.from_counts(full[j] - moved))
+    return tails.pvalues(n_resamples, alternative, np.zeros(n_pairs, bool))
 
 
 def _exact_counts(patterns, counts, k, full, metric, i, j, differ, observed, alternative):
