@@ -232,8 +232,9 @@ def _on_predictions(frame, a, b, score, y, greater_is_better, **options):
             )
         else:
             found = row_permutation_test(
-                y_true, chosen, metric.score_columns, first, second, **kwargs
-            )
+                y_true, chosen, metric.score_columns, first, second, swaps=_swaps(metric, y_true),
+                **kwargs,
+            )  # fmt: skip
         for key in out:
             out[key][ok] = found[key]
         exact[ok] = found["exact"]
@@ -257,6 +258,17 @@ def _on_predictions(frame, a, b, score, y, greater_is_better, **options):
     return results.pair_result(
         names, i, j, out, meta, correction=options["correction"], alpha=options["alpha"]
     )
+
+
+def _swaps(metric, y_true):
+    """The ROC AUC's O(n) differences under row swaps; None for other scores."""
+    from pdcompare.stats.auc import auc_swaps
+    from pdcompare.stats.metrics import roc_auc_columns
+
+    if metric.columns is not roc_auc_columns:
+        return None
+    positive = np.asarray(y_true) == 1
+    return lambda x, z: auc_swaps(positive, x, z)
 
 
 def _on_scores(frame, a, b, design, **options):

@@ -240,3 +240,75 @@ def auc_interval(auc: np.ndarray, covariance: np.ndarray, confidence: float = 0.
         "ci_low": np.clip(auc - z * se, 0.0, 1.0),
         "ci_high": np.clip(auc + z * se, 0.0, 1.0),
     }
+
+
+def auc_swaps(positive: np.ndarray, x: np.ndarray, z: np.ndarray):
+    """``AUC(first) − AUC(second)`` of two models' scores under swaps of rows, O(n) per swap.
+
+    Parameters
+    ----------
+    positive : ndarray of bool, shape (n,)
+        The truth; both classes must occur.
+    x, z : ndarray, shape (n,)
+        The two models' scores.
+
+    Returns
+    -------
+    callable
+        ``differences(swap)``: for a boolean ``swap`` of shape ``(n, r)`` (a
+        row swapped in a column puts ``z`` in the first model's place and
+        ``x`` in the second's), the ``r`` AUC differences.
+
+    Notes
+    -----
+    The ``2n`` values of both columns are sorted once. A swap only decides
+    which of each row's two values goes to the first column, so within the
+    common order each column's Mann–Whitney count
+    ``U = Σ_pos (negatives below + ½ negatives tied)`` is a cumulative sum of
+    indicators, summed per tie group: integers (twice ``U``), so the AUC
+    ``2U / (2 n_pos n_neg)`` is the same float as from midranks.
+
+    Examples
+    --------
+    >>> positive = np.array([False, False, True, True])
+    >>> x, z = np.array([0.1, 0.4, 0.35, 0.8]), np.array([0.3, 0.2, 0.9, 0.7])
+    >>> differences = auc_swaps(positive, x, z)
+    >>> differences(np.array([[False, True], [False, True], [False, True], [False, True]]))
+    array([-0.25,  0.25])
+
+    Compare with scikit-learn:
+
+    >>> from sklearn.metrics import roc_auc_score
+    >>> float(roc_auc_score(positive, x) - roc_auc_score(positive, z))
+    -0.25
+    """
+    positive = np.asarray(positive, dtype=bool)
+    n = positive.size
+    n_pos = int(positive.sum())
+    pairs = 2 * n_pos * (n - n_pos)
+    values = np.concatenate([np.asarray(x, dtype=float), np.asarray(z, dtype=float)])
+    order = np.argsort(values)
+    owner = order % n  # the row of each value, in the common order
+    from_x = order < n
+    is_pos = positive[owner]
+    ranked = values[order]
+    starts = np.flatnonzero(np.concatenate([[True], ranked[1:] != ranked[:-1]]))
+    ties = starts.size < values.size
+
+    def twice_u(in_column: np.ndarray) -> np.ndarray:
+        negatives = in_column & ~is_pos[:, None]
+        positives = in_column & is_pos[:, None]
+        if not ties:  # a positive's cumulative count of negatives is those below it
+            return 2 * np.einsum("ij,ij->j", positives, np.cumsum(negatives, axis=0))
+        neg_in = np.add.reduceat(negatives, starts, axis=0, dtype=np.int64)
+        pos_in = np.add.reduceat(positives, starts, axis=0, dtype=np.int64)
+        below = np.cumsum(neg_in, axis=0) - neg_in
+        return np.einsum("ij,ij->j", pos_in, 2 * below + neg_in)
+
+    def differences(swap: np.ndarray) -> np.ndarray:
+        first = swap[owner] != from_x[:, None]  # the value goes to the first model
+        if pairs == 0:
+            return np.full(swap.shape[1], np.nan)
+        return twice_u(first) / pairs - twice_u(~first) / pairs  # each AUC rounded once
+
+    return differences

@@ -298,12 +298,16 @@ def row_permutation_test(
     n_resamples: int = 9999,
     alternative: str = "two-sided",
     random_state: np.random.Generator,
+    swaps=None,
 ) -> dict:
     """Paired permutation test of any score, by swapping rows of predictions.
 
     ``score_columns(y_true, predictions)`` scores each column of a
     ``(n, c)`` array of predictions. The swaps of a block of resamples are
-    one ``(n, block)`` mask per pair, scored in one call.
+    one ``(n, block)`` mask per pair, scored in one call. ``swaps(x, z)``,
+    when given, returns a function of such a mask giving the differences of
+    the scores directly (the same numbers, faster; for the ROC AUC
+    :func:`pdcompare.stats.auc.auc_swaps`).
 
     Returns
     -------
@@ -343,8 +347,12 @@ def row_permutation_test(
             pvalue[p] = tails.pvalues(masks.shape[0], alternative, np.ones(1, bool))[0]
             continue
         exact[p] = False
+        swapped = swaps(x, z) if swaps is not None else None
         for size in _chunks(n_resamples, 3 * n_rows):
             swap = random_state.integers(0, 2, size=(n_rows, size)).astype(bool)
+            if swapped is not None:
+                tails.add(swapped(swap)[:, None])
+                continue
             first = np.where(swap, z[:, None], x[:, None])
             second = np.where(swap, x[:, None], z[:, None])
             tails.add(_difference(score_columns, y_true, first, second)[:, None])

@@ -202,6 +202,27 @@ def test_randomised_counts_estimate_mcnemar_and_the_row_path():
     assert abs(counts["pvalue"][0] - rows["pvalue"][0]) < 5 * np.sqrt(2) * se + 1e-3
 
 
+@pytest.mark.parametrize("grades", [False, True])
+def test_roc_auc_swaps_give_the_same_pvalues_as_scoring_the_swapped_columns(grades):
+    from pdcompare.stats.auc import auc_swaps
+
+    rng = np.random.default_rng(12)
+    y = rng.integers(0, 2, 300)
+    scores = np.column_stack([y + rng.normal(0, s, 300) for s in (1.0, 1.2, 1.6)])
+    if grades:
+        scores = np.round(scores)
+    metric = get_metric("roc_auc")
+    i, j = np.array([0, 0, 1]), np.array([1, 2, 2])
+    run = lambda swaps: row_permutation_test(  # noqa: E731
+        y, scores, metric.score_columns, i, j, n_resamples=999, swaps=swaps,
+        random_state=np.random.default_rng(3),
+    )  # fmt: skip
+    plain, fast = run(None), run(lambda x, z: auc_swaps(y == 1, x, z))
+    assert not fast["exact"].any()
+    assert_allclose(fast["pvalue"], plain["pvalue"], rtol=0, atol=0)  # the same draws, same floats
+    assert_allclose(fast["mean_diff"], plain["mean_diff"], rtol=0, atol=0)
+
+
 @given(st.lists(st.integers(-3, 3), min_size=2, max_size=10))
 def test_property_exact_sign_flip_equals_scipy(values):
     d = np.array(values, dtype=float)
