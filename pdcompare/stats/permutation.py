@@ -237,18 +237,17 @@ def _randomised_counts(
     at most ``K²(K − 1)`` triples, whatever the number of rows or of
     patterns of the other models.
     """
-    n_pairs, n_codes = i.size, k**3
-    codes = (patterns[:, :1] * k + patterns[:, 1 + i]) * k + patterns[:, 1 + j]  # (p, pairs)
-    flat = (codes + np.arange(n_pairs) * n_codes).ravel()
-    per_pair = np.bincount(flat, weights=np.repeat(counts, n_pairs), minlength=n_pairs * n_codes)
-    per_pair = per_pair.reshape(n_pairs, n_codes)
-    code = np.arange(n_codes)
-    truth, first_label, second_label = code // (k * k), code // k % k, code % k
-    used = np.flatnonzero(per_pair.any(axis=0) & (first_label != second_label))
-    triples = np.rint(per_pair[:, used]).astype(np.int64)  # (pairs, used)
+    n_pairs = i.size
+    first, second = patterns[:, 1 + i], patterns[:, 1 + j]  # (patterns, pairs)
+    row, pair = np.nonzero(first != second)  # the patterns where a pair's predictions differ
+    code = (patterns[row, 0] * k + first[row, pair]) * k + second[row, pair]
+    used, column = np.unique(code, return_inverse=True)  # the triples that occur, any pair
+    triples = np.zeros((n_pairs, used.size), dtype=np.int64)
+    np.add.at(triples, (pair, column), counts[row])
+    truth, first_label, second_label = used // (k * k), used // k % k, used % k
     shift = np.zeros((used.size, k * k))  # model 1's change of counts per swapped row
-    np.add.at(shift, (np.arange(used.size), truth[used] * k + second_label[used]), 1.0)
-    np.add.at(shift, (np.arange(used.size), truth[used] * k + first_label[used]), -1.0)
+    shift[np.arange(used.size), truth * k + second_label] += 1.0
+    shift[np.arange(used.size), truth * k + first_label] -= 1.0
     tails = _Tails(observed)
     for size in _chunks(n_resamples, n_pairs * (used.size + 4 * k * k)):
         swapped = random_state.binomial(triples, 0.5, size=(size, n_pairs, used.size))
