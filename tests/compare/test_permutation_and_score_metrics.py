@@ -136,6 +136,10 @@ def test_score_refusals(probabilities, labels):
         probabilities.cmp.permutation_test()  # accuracy on probabilities
     with pytest.raises(ValueError, match="reads each model column as scores"):
         labels.assign(tree=labels["tree"].astype(str)).cmp.bootstrap("roc_auc")
+    with pytest.raises(ValueError, match="reads each model column as scores"):
+        labels.assign(tree=labels["tree"].astype(str)).cmp.permutation_test(score="roc_auc")
+    with pytest.raises(ValueError, match="needs a binary truth"):
+        probabilities.assign(y=np.arange(300) % 3).cmp.permutation_test(score="log_loss")
     with pytest.raises(ValueError, match="'log_loss'"):
         labels.cmp.bootstrap("neg_log_loss")
 
