@@ -136,6 +136,10 @@ def test_score_refusals(probabilities, labels):
         probabilities.cmp.permutation_test()  # accuracy on probabilities
     with pytest.raises(ValueError, match="reads each model column as scores"):
         labels.assign(tree=labels["tree"].astype(str)).cmp.bootstrap("roc_auc")
+    with pytest.raises(ValueError, match="reads each model column as scores"):
+        labels.assign(tree=labels["tree"].astype(str)).cmp.permutation_test(score="roc_auc")
+    with pytest.raises(ValueError, match="needs a binary truth"):
+        probabilities.assign(y=np.arange(300) % 3).cmp.permutation_test(score="log_loss")
     with pytest.raises(ValueError, match="'log_loss'"):
         labels.cmp.bootstrap("neg_log_loss")
 
@@ -202,16 +206,19 @@ def test_pairwise_label_tests_on_predictions(labels):
         labels.cmp.pairwise(test="corrected_ttest")
 
 
-def test_large_frame_costs_its_patterns():
-    import time
-
+def test_large_frame_best_against_the_rest():
+    # A million rows (their speed is benchmarks/bench_auc.py's business, not a test's):
+    # accuracies 0.80 ... 0.84 differ by far more than chance, so no resample reaches
+    # the observed difference and p = 2 (0 + 1) / (999 + 1), two-sided.
     rng = np.random.default_rng(4)
     n = 1_000_000
     y = rng.integers(0, 2, n)
     frame = pd.DataFrame(
         {"y": y, **{f"m{k}": np.where(rng.random(n) < 0.8 + k / 100, y, 1 - y) for k in range(5)}}
     )
-    start = time.perf_counter()
     out = frame.cmp.permutation_test(random_state=0, n_resamples=999)
-    assert time.perf_counter() - start < 10
-    assert len(out) == 4
+    assert out["model_1"].unique().tolist() == ["m4"]
+    assert out["model_2"].tolist() == ["m3", "m2", "m1", "m0"]
+    for row in out.itertuples():
+        assert row.score_2 == pytest.approx(metrics.accuracy_score(y, frame[row.model_2]))
+    assert_allclose(out["pvalue"], 2 / 1000)

@@ -8,7 +8,13 @@ from numpy.testing import assert_allclose
 from scipy import stats
 from sklearn.metrics import roc_auc_score
 
-from pdcompare.stats.auc import auc_interval, delong_covariance, delong_test, placement_values
+from pdcompare.stats.auc import (
+    auc_interval,
+    auc_swaps,
+    delong_covariance,
+    delong_test,
+    placement_values,
+)
 
 
 def slow_delong(scores, positive):
@@ -95,12 +101,18 @@ def test_identical_models_give_statistic_zero_pvalue_one():
     assert out["pvalue"][0] == 1.0
 
 
-@given(st.lists(st.tuples(st.booleans(), st.integers(0, 5), st.integers(0, 5)), min_size=4))
+@given(
+    st.lists(
+        st.tuples(st.booleans(), st.integers(0, 5), st.integers(0, 5), st.floats(-1e6, 1e6)),
+        min_size=4,
+    )
+)
 def test_property_placements_match_the_definition(rows):
     positive = np.array([r[0] for r in rows])
     if positive.all() or not positive.any():
         positive[0] = not positive[0]
-    scores = np.array([[r[1], r[2]] for r in rows], dtype=float)
+    # Grades (ties) and floats (mostly none) side by side: both ways of counting per model.
+    scores = np.array([[r[1], r[2], r[3]] for r in rows], dtype=float)
     v10, v01 = placement_values(scores, positive)
     x, yneg = scores[positive], scores[~positive]
     psi = (x[:, None, :] > yneg[None, :, :]) + 0.5 * (x[:, None, :] == yneg[None, :, :])
@@ -108,3 +120,40 @@ def test_property_placements_match_the_definition(rows):
     assert_allclose(v01, psi.mean(axis=0), atol=1e-12)
     # The AUC is the mean of either set of placement values.
     assert_allclose(v10.mean(axis=0), v01.mean(axis=0), atol=1e-12)
+
+
+@pytest.mark.parametrize("grades", [False, True])
+def test_auc_swaps_equal_sklearn_on_the_swapped_columns(grades):
+    scores, positive = _data(7, n=90, k=2, grades=grades)
+    x, z = scores[:, 0], scores[:, 1]
+    z[:10] = x[:10]  # rows where the two models agree
+    swap = np.random.default_rng(0).random((90, 5)) < 0.5
+    got = auc_swaps(positive, x, z)(swap)
+    for r in range(5):
+        first = np.where(swap[:, r], z, x)
+        second = np.where(swap[:, r], x, z)
+        expected = roc_auc_score(positive, first) - roc_auc_score(positive, second)
+        assert got[r] == pytest.approx(expected, rel=1e-12, abs=1e-15)
+
+
+@given(
+    st.lists(
+        st.tuples(st.booleans(), st.integers(0, 4), st.integers(0, 4), st.booleans()), min_size=3
+    )
+)
+def test_property_auc_swaps_equal_the_definition(rows):
+    positive = np.array([r[0] for r in rows])
+    if positive.all() or not positive.any():
+        positive[0] = not positive[0]
+    x = np.array([r[1] for r in rows], dtype=float)
+    z = np.array([r[2] for r in rows], dtype=float)
+    swap = np.array([[r[3], not r[3]] for r in rows])
+
+    def auc(values):  # P(positive above negative) + P(tie) / 2, every pair written out
+        a, b = values[positive][:, None], values[~positive][None, :]
+        return np.mean((a > b) + 0.5 * (a == b))
+
+    got = auc_swaps(positive, x, z)(swap)
+    for r in range(2):
+        first, second = np.where(swap[:, r], z, x), np.where(swap[:, r], x, z)
+        assert got[r] == pytest.approx(auc(first) - auc(second), abs=1e-12)

@@ -164,6 +164,65 @@ def test_accuracy_permutation_is_mcnemar_exact_when_enumerated():
     assert out["pvalue"][0] == pytest.approx(stats.binomtest(2, 11).pvalue, rel=1e-12)
 
 
+def test_randomised_counts_estimate_mcnemar_and_the_row_path():
+    # Accuracy: the randomised p-value estimates McNemar's exact binomial p-value
+    # (scipy.stats.binomtest) of the discordant counts.
+    rng = np.random.default_rng(9)
+    y = rng.integers(0, 2, 500)
+    preds = np.column_stack([np.where(rng.random(500) < p, y, 1 - y) for p in (0.86, 0.83, 0.81)])
+    i, j = np.array([0, 0, 1]), np.array([1, 2, 2])
+    n = 20_000
+    out = count_permutation_test(
+        y, preds, get_metric("accuracy"), i, j, n_resamples=n,
+        random_state=np.random.default_rng(0),
+    )  # fmt: skip
+    assert not out["exact"].any()
+    for p, a, b in zip(out["pvalue"], i, j, strict=True):
+        correct_a, correct_b = preds[:, a] == y, preds[:, b] == y
+        only_a, only_b = np.sum(correct_a & ~correct_b), np.sum(correct_b & ~correct_a)
+        expected = stats.binomtest(int(only_b), int(only_a + only_b)).pvalue
+        assert p == pytest.approx(expected, abs=5 * np.sqrt(expected * (1 - expected) / n) + 2e-4)
+    # Three classes, macro F1: the per-pair counts against swapping the rows themselves.
+    y3 = rng.integers(0, 3, 300)
+    noisy = [np.where(rng.random(300) < q, y3, rng.integers(0, 3, 300)) for q in (0.8, 0.7)]
+    preds3 = np.column_stack(noisy)
+    metric = get_metric("f1_macro")
+    counts = count_permutation_test(
+        y3, preds3, metric, np.array([0]), np.array([1]), n_resamples=4000,
+        random_state=np.random.default_rng(1),
+    )  # fmt: skip
+    rows = row_permutation_test(
+        y3, preds3, metric.score_columns, np.array([0]), np.array([1]), n_resamples=4000,
+        random_state=np.random.default_rng(2),
+    )  # fmt: skip
+    assert counts["mean_diff"][0] == pytest.approx(
+        f1_score(y3, noisy[0], average="macro") - f1_score(y3, noisy[1], average="macro")
+    )
+    se = np.sqrt(rows["pvalue"][0] * (1 - rows["pvalue"][0]) / 4000)
+    assert abs(counts["pvalue"][0] - rows["pvalue"][0]) < 5 * np.sqrt(2) * se + 1e-3
+
+
+@pytest.mark.parametrize("grades", [False, True])
+def test_roc_auc_swaps_give_the_same_pvalues_as_scoring_the_swapped_columns(grades):
+    from pdcompare.stats.auc import auc_swaps
+
+    rng = np.random.default_rng(12)
+    y = rng.integers(0, 2, 300)
+    scores = np.column_stack([y + rng.normal(0, s, 300) for s in (1.0, 1.2, 1.6)])
+    if grades:
+        scores = np.round(scores)
+    metric = get_metric("roc_auc")
+    i, j = np.array([0, 0, 1]), np.array([1, 2, 2])
+    run = lambda swaps: row_permutation_test(  # noqa: E731
+        y, scores, metric.score_columns, i, j, n_resamples=999, swaps=swaps,
+        random_state=np.random.default_rng(3),
+    )  # fmt: skip
+    plain, fast = run(None), run(lambda x, z: auc_swaps(y == 1, x, z))
+    assert not fast["exact"].any()
+    assert_allclose(fast["pvalue"], plain["pvalue"], rtol=0, atol=0)  # the same draws, same floats
+    assert_allclose(fast["mean_diff"], plain["mean_diff"], rtol=0, atol=0)
+
+
 @given(st.lists(st.integers(-3, 3), min_size=2, max_size=10))
 def test_property_exact_sign_flip_equals_scipy(values):
     d = np.array(values, dtype=float)
