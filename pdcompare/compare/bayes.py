@@ -131,7 +131,13 @@ def bayes(
     probabilities are not error rates controlled over a family of tests,
     and each pair's posterior is the same whether one pair or all of them
     are examined. ``pairwise(test="bayes")`` reports the same numbers as
-    the pair-by-pair calls.
+    the pair-by-pair calls. Read as a test, a decision is therefore no
+    family-wise guarantee: across data sets with ``rope=0``, where a
+    decision at 0.95 acts like a two-sided test at about 10 % per pair,
+    pdcompare's validity study (``benchmarks/validity.py --part datasets``)
+    found some pair of *equal* models decided in 24–33 % of benchmarks of 3
+    models and 92–93 % of 10 (N = 10–50 data sets). A rope of practical
+    size, not 0, is what makes "decided" mean "practically different".
 
     ``baycomp.CorrelatedTTest(x, y, rope, runs)`` computes the same
     posterior for ``y - x`` with ``n_test/n_train = 1/(k - 1)``, ``k`` the
