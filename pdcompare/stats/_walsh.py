@@ -33,12 +33,14 @@ so the middle of the rounded sums is the rounded sum selected here.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from pdcompare.stats._moments import chunks
 
 #: Fewer differences than this: all Walsh sums are formed (cheap, and no pivots to estimate).
-_BRUTE_MAX_N = 64
+_BRUTE_MAX_N = 96
 
 #: Every ``_THIN``-th order statistic gives the first pivots.
 _THIN = 8
@@ -47,6 +49,14 @@ _THIN = 8
 #: below and above its middle.
 _THIN_MARGIN = 6
 
+#: Rows of a chunk: the chunk of differences divided by this (the selection's arrays
+#: take about 16 times the bytes of the differences).
+_CHUNK_FACTOR = 4
+
+#: Rounds of interpolated pivots at most (one is usually enough without ties).
+_ROUNDS = 3
+
+_LOW_BYTE = 0 if sys.byteorder == "little" else 3  # the lowest byte of an int32
 _LOW_BITS = np.int32(-2)  # clears the lowest bit of an int32 key
 _MAGNITUDE = np.int32(0x7FFFFFFF)
 
@@ -65,8 +75,9 @@ def walsh_median(ordered: np.ndarray) -> np.ndarray:
         return out
     finite = np.isfinite(ordered).all(axis=1)
     fast = np.flatnonzero(finite)
-    value, ok = _selected(ordered[fast]) if fast.size else (np.empty(0), np.empty(0, bool))
-    out[fast] = value
+    ok = np.zeros(fast.size, dtype=bool)
+    for part in chunks(fast.size, n * _CHUNK_FACTOR):  # about 16 bytes per sum and difference
+        out[fast[part]], ok[part] = _selected(ordered[fast[part]])
     slow = np.concatenate([np.flatnonzero(~finite), fast[~ok]])
     if slow.size:
         out[slow] = brute_walsh_median(ordered[slow])
@@ -95,58 +106,82 @@ def brute_walsh_median(ordered: np.ndarray) -> np.ndarray:
 
 def _selected(ordered):
     """The Walsh median of each row by selection, and whether the row's check passed."""
-    n = ordered.shape[1]
+    n_rows, n = ordered.shape
     n_sums = n * (n + 1) // 2
     k1, k2 = (n_sums - 1) // 2, n_sums // 2
-    columns = np.arange(n)
-    high_keys = _keys(ordered, 1)  # differences after equal queries: staircase of "<="
-    low_keys = _keys(ordered, 0)  # ... before them: staircase of "<"
+    singles = ordered.astype(np.float32)
+    below_keys = _keys(singles, 1)  # a query equal to a difference sorts before it: "<"
+    above_keys = below_keys & _LOW_BITS  # ... after it: "<="
 
+    # The bracket of each row: sums left of the staircase of lo (< lo), count_lo <= k1, and
+    # of hi (<= hi or < hi), count_hi > k2. Its first pivots come from the thinned sample.
     lo, hi = _thinned_pivots(ordered, k1)
-    left_1 = np.maximum(_staircase(high_keys, ordered, lo, strict=True), columns)
-    right_1 = np.maximum(_staircase(low_keys, ordered, hi, strict=False), left_1)
-    count_lo = (left_1 - columns).sum(axis=1)
-    count_hi = (right_1 - columns).sum(axis=1)
+    mask_lo = _queries(below_keys, singles, lo, strict=True)
+    mask_hi = _queries(above_keys, singles, hi, strict=False)
+    count_lo, count_hi = _count_left(mask_lo), _count_left(mask_hi)
     ok = (count_lo <= k1) & (count_hi > k2)
-
-    # Second pivots: interpolated in the bracket at the middle ranks -+ a margin.
+    # Then pivots interpolated in the bracket at the middle ranks -+ a margin: the band
+    # between them holds the middle, or one of them narrows the bracket (ties make the
+    # count jump, and the interpolation miss).
     margin = max(n // 4, 32)
-    span = np.maximum(count_hi - count_lo, 1)
-    width = hi - lo
-    lo2 = lo + np.clip((k1 - margin - count_lo) / span, 0.0, 1.0) * width
-    hi2 = lo + np.clip((k2 + margin - count_lo) / span, 0.0, 1.0) * width
-    left = np.clip(_staircase(high_keys, ordered, lo2, strict=True), left_1, right_1)
-    right = np.clip(_staircase(low_keys, ordered, hi2, strict=False), left, right_1)
-    value, inside = _band_median(ordered, left, right, k1, k2)
-    # Where the interpolation missed the middle (ties: the count jumps), the first band.
-    again = np.flatnonzero(ok & ~inside)
-    if again.size:
-        value[again], inside[again] = _band_median(
-            ordered[again], left_1[again], right_1[again], k1, k2
-        )
-    return value, ok & inside
+    active = np.flatnonzero(ok)
+    for _ in range(_ROUNDS):
+        if not active.size:
+            break
+        c_lo, c_hi = count_lo[active], count_hi[active]
+        t_lo, t_hi = lo[active], hi[active]
+        span = np.maximum(c_hi - c_lo, 1)
+        lo2 = t_lo + np.clip((k1 - margin - c_lo) / span, 0.0, 1.0) * (t_hi - t_lo)
+        hi2 = t_lo + np.clip((k2 + margin - c_lo) / span, 0.0, 1.0) * (t_hi - t_lo)
+        rows = singles[active]
+        new_lo = _queries(below_keys[active], rows, lo2, strict=True)
+        new_hi = _queries(above_keys[active], rows, hi2, strict=False)
+        c_lo2, c_hi2 = _count_left(new_lo), _count_left(new_hi)
+        # Each pivot that keeps its side of the middle becomes the bracket's end.
+        take_lo = c_lo2 <= k1
+        take_hi = c_hi2 > k2
+        at = active[take_lo]
+        lo[at], count_lo[at], mask_lo[at] = lo2[take_lo], c_lo2[take_lo], new_lo[take_lo]
+        at = active[take_hi]
+        hi[at], count_hi[at], mask_hi[at] = hi2[take_hi], c_hi2[take_hi], new_hi[take_hi]
+        # A low pivot past the middle: the middle is below it; a high pivot short of it.
+        past = ~take_lo
+        at = active[past]
+        hi[at], count_hi[at], mask_hi[at] = lo2[past], c_lo2[past], new_lo[past]
+        short = ~take_hi
+        at = active[short]
+        lo[at], count_lo[at], mask_lo[at] = hi2[short], c_hi2[short], new_hi[short]
+        active = active[~(take_lo & take_hi)]
+    # The band of each row between its bracket's staircases; wide bands on their own.
+    value = np.full(n_rows, np.nan)
+    wide = count_hi - count_lo > 8 * margin
+    for rows in (np.flatnonzero(ok & ~wide), np.flatnonzero(ok & wide)):
+        if rows.size:
+            left, right = _offsets(mask_lo[rows]), _offsets(mask_hi[rows])
+            value[rows], ok[rows] = _band_median(ordered[rows], left, right, k1, k2)
+    return value, ok
 
 
 def _band_median(ordered, left, right, k1, k2):
     """The Walsh median of each row from the band between staircases, and whether it is exact.
 
-    ``left`` and ``right`` (at least ``a`` in column ``a``, ``left <= right``)
-    delimit the band ``S[a, left[a]:right[a]]`` of each row ``a`` of the Walsh
-    sums ``S``; the sums of rank ``k1`` and ``k2`` are selected among the
-    band's. The result is exact where the ranks fall in the band, every sum
-    left of it is ``<= v1`` and every sum right of it ``>= v2``.
+    Row ``a`` of the band holds the sums ``S[a, a + left[a] : a + right[a]]``
+    (``0 <= left <= right``) of the Walsh sums ``S``; the sums of rank ``k1``
+    and ``k2`` are selected among the band's. The result is exact where the
+    ranks fall in the band, every sum left of it is ``<= v1`` and every sum
+    right of it ``>= v2``.
     """
     n = ordered.shape[1]
     columns = np.arange(n)
-    before = (left - columns).sum(axis=1)
-    size = (right - left).sum(axis=1)
+    before = left.sum(axis=1)
+    size = right.sum(axis=1) - before
     ok = (before <= k1) & (before + size > k2)
     v1, v2 = _band_ranks(ordered, left, right, before, size, k1, k2, ok)
     # Row a of S is sorted: its last sum left of the band and first right of it suffice.
-    last_left = np.take_along_axis(ordered, np.maximum(left - 1, 0), axis=1) + ordered
-    first_right = np.take_along_axis(ordered, np.minimum(right, n - 1), axis=1) + ordered
-    ok &= np.where(left > columns, last_left, -np.inf).max(axis=1) <= v1
-    ok &= np.where(right < n, first_right, np.inf).min(axis=1) >= v2
+    last_left = np.take_along_axis(ordered, columns + np.maximum(left - 1, 0), axis=1)
+    first_right = np.take_along_axis(ordered, np.minimum(columns + right, n - 1), axis=1)
+    ok &= np.where(left > 0, last_left + ordered, -np.inf).max(axis=1) <= v1
+    ok &= np.where(columns + right < n, first_right + ordered, np.inf).min(axis=1) >= v2
     value = (v1 + v2) / 2 / 2 if k1 != k2 else v1 / 2  # as brute_walsh_median's mean, halved
     return value, ok
 
@@ -154,31 +189,32 @@ def _band_median(ordered, left, right, k1, k2):
 def _band_ranks(ordered, left, right, before, size, k1, k2, ok):
     """The sums of rank ``k1`` and ``k2`` of each row, from the band between two staircases.
 
-    Row ``a`` of the band holds the sums ``S[a, left[a]:right[a]]``; ``before``
-    sums lie left of it. The band's sums go into one row each of a matrix,
+    Row ``a`` of the band holds the sums ``S[a, a + left[a] : a + right[a]]``;
+    ``before`` sums lie left of it. The band's sums go into one row each of a matrix,
     after ``-inf`` pads that put every row's wanted rank in the same column,
     and one partition selects them.
     """
     n_rows, n = ordered.shape
     lengths = (right - left).ravel()
     total = int(lengths.sum())
-    ends = np.cumsum(lengths)
-    segment = _segment_of_each(lengths, total)
-    # Element e of segment s = (row, a) is S[a, left[a] + e - start(s)]: flat position
-    # s + (left[a] - a) - start(s) + e of the second term.
-    second = (left - np.arange(n)).ravel() - (ends - lengths) + np.arange(lengths.size)
-    position = np.arange(total)
-    flat = ordered.ravel()
-    sums = flat[segment] + flat[second[segment] + position]
+    starts = np.cumsum(lengths) - lengths
     wanted = np.where(ok, k1 - before, 0)
     column_of_rank = int(wanted.max()) if n_rows else 0
     pad = np.where(ok, column_of_rank - wanted, 0)
-    row_start = np.cumsum(size) - size
-    row = segment // n
     n_columns = int((pad + size).max()) + 2 if n_rows else 2
+    # Element e of segment s = (row r, a), at position p = start(s) + e of all the band's
+    # sums, is o[r, a] + o[r, a + left[a] + e]: flat position s + left[a] - start(s) + p
+    # of the second term; it goes to column pad[r] + p - start(first segment of r).
+    second = left.ravel() - starts + np.arange(lengths.size)
+    row_base = np.arange(n_rows) * n_columns + pad - starts[::n]
+    destination = np.broadcast_to(row_base[:, None], (n_rows, n)).ravel()
+    segment = _segment_of_each(lengths, total)
+    position = np.arange(total)
+    flat = ordered.ravel()
+    sums = flat[segment] + flat[second[segment] + position]
     band = np.full((n_rows, n_columns), np.inf)
     band[np.arange(n_columns) < pad[:, None]] = -np.inf
-    band.ravel()[row * n_columns + (pad - row_start)[row] + position] = sums
+    band.ravel()[destination[segment] + position] = sums
     kth = [column_of_rank] if k1 == k2 else [column_of_rank, column_of_rank + 1]
     band.partition(kth, axis=1)
     v1 = band[:, column_of_rank]
@@ -220,28 +256,55 @@ def _thinned_pivots(ordered, k1):
 
 def _keys(x, low_bit):
     """Order-preserving int32 keys of ``float32(x)``, the lowest bit set to ``low_bit``."""
-    keys = np.ascontiguousarray(x, dtype=np.float32).view(np.int32)
+    keys = np.array(x, dtype=np.float32).view(np.int32)  # a copy: x is left alone
+    _order_preserving(keys, low_bit)
+    return keys
+
+
+def _order_preserving(keys, low_bit):
+    """Turn float32 bits (viewed as int32) into keys that sort like the floats, in place."""
     keys ^= (keys >> 31) & _MAGNITUDE  # negative floats: reverse their order
     keys &= _LOW_BITS
     if low_bit:
         keys |= np.int32(1)
-    return keys
 
 
-def _staircase(difference_keys, ordered, pivot, *, strict):
-    """About ``#{b : o[b] <= t - o[a]}`` (``<`` when ``strict``) for each row and ``a``.
+def _queries(difference_keys, singles, pivot, *, strict):
+    """Where the queries ``t - o[a]`` fall among the sorted differences of each row.
 
-    ``difference_keys`` are :func:`_keys` of ``ordered`` with lowest bit 1
-    when ``strict`` (a query ``t - o[a]`` equal to a difference sorts before
-    it) and 0 otherwise. The queries of a row ascend as ``a`` descends; after
-    one sort of each row of differences and queries, the ``j``-th query from
-    the left has ``position - j`` differences before it.
+    ``difference_keys`` are :func:`_keys` of the sorted differences ``o``,
+    lowest bit 1 when ``strict`` (a query equal to a difference sorts before
+    it: a staircase of ``<``) and 0 otherwise (``<=``); ``singles`` is ``o``
+    in float32. Returns the boolean rows x 2n mask of the queries' places in
+    the sorted union. The queries ascend as ``a`` descends, so the ``j``-th
+    query from the left, ``a = n - 1 - j``, has ``P[a] = position - j``
+    differences before it, and row ``a`` of the Walsh sums has
+    ``max(P[a] - a, 0) = max(position - (n - 1), 0)`` sums ``o[a] + o[b] <= t``
+    with ``b >= a``.
     """
-    n_rows, n = ordered.shape
-    queries = _keys(pivot[:, None] - ordered[:, ::-1], 0 if strict else 1)
-    merged = np.concatenate([difference_keys, queries], axis=1)
+    n_rows, n = singles.shape
+    merged = np.empty((n_rows, 2 * n), dtype=np.int32)
+    merged[:, :n] = difference_keys
+    queries = merged[:, n:]
+    np.subtract(pivot.astype(np.float32)[:, None], singles[:, ::-1], out=queries.view(np.float32))
+    _order_preserving(queries, 0 if strict else 1)
     merged.sort(axis=1)
-    is_query = (merged & np.int32(1)) == (0 if strict else 1)
+    low_bit = merged.view(np.uint8)[:, _LOW_BYTE::4] & np.uint8(1)
+    return low_bit == 0 if strict else low_bit.view(np.bool_)
+
+
+def _count_left(is_query):
+    """Number of Walsh sums left of the staircase of each row (sum over the queries)."""
+    n = is_query.shape[1] // 2
+    weight = np.maximum(np.arange(2 * n) - (n - 1), 0)
+    return np.einsum("ij,j->i", is_query.view(np.int8), weight)
+
+
+def _offsets(is_query):
+    """``max(P[a] - a, 0)`` for each row and ``a``: row ``a``'s columns left of the staircase."""
+    n_rows, width = is_query.shape
+    n = width // 2
     found = np.flatnonzero(is_query.ravel()).reshape(n_rows, n)
-    position = found - (np.arange(n_rows) * (2 * n))[:, None]
-    return (position - np.arange(n))[:, ::-1]
+    found -= (np.arange(n_rows) * width + (n - 1))[:, None]
+    np.maximum(found, 0, out=found)
+    return found[:, ::-1]

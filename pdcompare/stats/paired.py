@@ -481,7 +481,7 @@ def hodges_lehmann(values, i, j, *, nan_policy: str = "propagate") -> np.ndarray
     sorted differences of a chunk of pairs at a time by a selection in the
     sorted matrix of Walsh sums (in the spirit of Monahan 1984): two rounds
     of pivots and their "staircases", then the middle among about ``n``
-    sums of each pair, ``O(n log n)`` time per pair (``O(n**2)`` below 64
+    sums of each pair, ``O(n log n)`` time per pair (``O(n**2)`` below 96
     differences, and for any pair whose check fails); the numbers are those
     of sorting all the averages.
 
