@@ -482,8 +482,9 @@ def hodges_lehmann(values, i, j, *, nan_policy: str = "propagate") -> np.ndarray
     sorted matrix of Walsh sums (in the spirit of Monahan 1984): two rounds
     of pivots and their "staircases", then the middle among about ``n``
     sums of each pair, ``O(n log n)`` time per pair (``O(n**2)`` below 96
-    differences, and for any pair whose check fails); the numbers are those
-    of sorting all the averages.
+    differences, and for any pair whose check fails; two chunks of pairs at
+    a time on two threads); the numbers are those of sorting all the
+    averages.
 
     Examples
     --------
