@@ -27,7 +27,9 @@ Friedman.
 Then the Bayesian signed-rank test of all pairs against baycomp's per-pair
 loop (``signed_rank_section``).
 
-Run: python benchmarks/bench_datasets.py [--quick] [n_models ...]   (default: 10 100 1000)
+Run: python benchmarks/bench_datasets.py [--quick] [--signed-rank] [n_models ...]
+(default: 10 100 1000; ``--signed-rank``: only the Bayesian signed-rank section,
+whose quick size is the target's, 30 models x 100 data sets)
 
 To add a section (all-pairs Wilcoxon, Bayesian signed-rank, ...), write a
 function ``name_case(values) -> Row`` and list it in ``CASES`` below.
@@ -230,7 +232,7 @@ def signed_rank_section(quick: bool = False) -> None:
 
     from pdcompare.stats.signed_rank_bayes import signed_rank_pairs
 
-    sizes = [(10, 50, 2000)] if quick else [(30, 100, 10_000), (100, 200, 10_000)]
+    sizes = [(30, 100, 10_000)] if quick else [(30, 100, 10_000), (100, 200, 10_000)]
     for n_models, n_datasets, n_samples in sizes:
         values = make_table(n_models, n_datasets)
         i, j = np.triu_indices(n_models, 1)
@@ -299,6 +301,8 @@ def main(sizes: list[int]) -> None:
 
 if __name__ == "__main__":
     quick = "--quick" in sys.argv
-    arguments = [int(arg) for arg in sys.argv[1:] if arg != "--quick"]
-    main(arguments or ([10, 100] if quick else [10, 100, 1000]))
+    only_signed_rank = "--signed-rank" in sys.argv
+    arguments = [int(arg) for arg in sys.argv[1:] if not arg.startswith("--")]
+    if not only_signed_rank:
+        main(arguments or ([10, 100] if quick else [10, 100, 1000]))
     signed_rank_section(quick)

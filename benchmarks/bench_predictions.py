@@ -9,16 +9,27 @@ p-values, Holm and the frame. The peer, for McNemar, is a loop of mlxtend's
 
 Target (issue 16): each test within 2.5x of its numpy floor at N = 1e6.
 
-Run: python benchmarks/bench_predictions.py [--quick] [--rows 1000000]
+First call (issue 32): ``mcnemar()`` on a fresh frame each time (a copy of the
+columns made before the call, untimed), so nothing a previous call touched
+helps, against the floor on its own fresh frame, in turn; at 1e7 rows x 20
+models (2e6 with ``--quick``). Target: within 2x of the floor. Peak memory of
+each, in a fresh child process: its peak RSS (``VmHWM``, reset just before
+the call) above the RSS before it, the frame being in memory already.
+
+Run: python benchmarks/bench_predictions.py [--quick] [--rows 1000000] [--first-call 10000000]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pandas as pd
-from _bench import holm, interleaved, peak_mib, report
+from _bench import holm, interleaved, peak_mib, peak_rss_mib, report
 from scipy import special, stats
 
 import pdcompare  # noqa: F401  (registers DataFrame.cmp)
@@ -37,9 +48,17 @@ def make_predictions(n_rows: int, seed: int = 0) -> pd.DataFrame:
 
 
 def _correct(frame: pd.DataFrame):
+    """Each model's column compared with the truth, straight into one boolean matrix.
+
+    Column by column: stacking the label columns first (``to_numpy()`` of the
+    frame) would copy all of them, 1.6 GB at 1e7 rows x 20 models.
+    """
     y = frame["y"].to_numpy()
-    predictions = frame.drop(columns="y").to_numpy()
-    return predictions == y[:, None]
+    models = frame.columns.drop("y")
+    correct = np.empty((len(frame), len(models)), dtype=bool, order="F")
+    for k, name in enumerate(models):
+        np.equal(frame[name].to_numpy(), y, out=correct[:, k])
+    return correct
 
 
 def _best_vs_rest(frame: pd.DataFrame):
@@ -177,14 +196,81 @@ def run(n_rows: int) -> None:
     )
 
 
+def fresh(frame: pd.DataFrame) -> pd.DataFrame:
+    """A new frame of new copies of the columns (nothing shared with an earlier call)."""
+    return pd.DataFrame({name: frame[name].to_numpy().copy() for name in frame.columns})
+
+
+def first_call(n_rows: int, rounds: int = 3) -> None:
+    frame = make_predictions(n_rows)
+    mine, floor = frame.cmp.mcnemar(), mcnemar_floor(frame)
+    assert (mine["only_1_correct"].to_numpy() == floor["only_1_correct"].to_numpy()).all()
+    assert np.allclose(mine["pvalue"], floor["pvalue"], rtol=1e-9, atol=1e-300)
+    del mine, floor
+    calls = {"mcnemar()": lambda f: f.cmp.mcnemar(), "floor: mcnemar": mcnemar_floor}
+    best = dict.fromkeys(calls, np.inf)
+    for _ in range(rounds):
+        for name, call in calls.items():
+            copy = fresh(frame)
+            start = time.perf_counter()
+            call(copy)
+            best[name] = min(best[name], time.perf_counter() - start)
+            del copy
+    data = frame.memory_usage(index=False).sum() / 2**20
+    del frame
+    print(
+        f"\nfirst call: mcnemar, {n_rows:,} rows x {N_MODELS} models ({data:.0f} MiB of int64 "
+        f"labels), a fresh frame each call; peak RSS above the frame (fresh process)"
+    )
+    print(f"  {'':28}{'time s':>10}{'peak MiB':>10}")
+    for which, name in (("pdcompare", "mcnemar()"), ("floor", "floor: mcnemar")):
+        out = subprocess.run(
+            [sys.executable, __file__, "--child", str(n_rows), which],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        peak = json.loads(out.stdout.strip().splitlines()[-1])["peak"]
+        print(f"  {name:28}{best[name]:10.3f}{peak:10.0f}")
+    ratio = best["mcnemar()"] / best["floor: mcnemar"]
+    print(f"  mcnemar() / floor, first call: {ratio:.2f}x (min over {rounds} interleaved rounds)")
+
+
+def memory_child(n_rows: int, which: str) -> None:
+    """In a fresh process: peak RSS of one first call above the RSS before it (MiB)."""
+    import resource
+
+    warm = make_predictions(1000, seed=1)  # imports and first-use costs outside the figure
+    warm.cmp.mcnemar()
+    mcnemar_floor(warm)
+    frame = make_predictions(n_rows)
+    with open("/proc/self/clear_refs", "w") as clear:
+        clear.write("5")  # reset VmHWM: the frame's construction is not the call's peak
+    with open("/proc/self/statm") as statm:
+        rss_before = int(statm.read().split()[1]) * resource.getpagesize() / 2**20
+    if which == "pdcompare":
+        frame.cmp.mcnemar()
+    else:
+        mcnemar_floor(frame)
+    print(json.dumps({"peak": peak_rss_mib() - rss_before}))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true", help="N = 2e5")
+    parser.add_argument("--quick", action="store_true", help="N = 2e5; first call at 2e6")
     parser.add_argument("--rows", type=float, nargs="*")
+    parser.add_argument("--first-call", type=float, nargs="*")
+    parser.add_argument("--child", nargs=2)
     args = parser.parse_args()
+    if args.child:
+        memory_child(int(args.child[0]), args.child[1])
+        return
     sizes = [int(n) for n in args.rows] if args.rows else [200_000 if args.quick else 1_000_000]
     for n_rows in sizes:
         run(n_rows)
+    first = args.first_call or [2_000_000 if args.quick else 10_000_000]
+    for n_rows in first:
+        first_call(int(n_rows))
 
 
 if __name__ == "__main__":
