@@ -474,34 +474,44 @@ def simplex_inputs(
     b: Any = None,
     *,
     rope: float = 0.0,
+    test: str = "signed_rank",
     prior: float | None = None,
     n_samples: int | None = None,
     random_state: Any = 0,
     nan_policy: str = "propagate",
 ) -> pd.DataFrame:
-    """The one-pair Bayesian signed-rank result of a benchmark frame, for ``"simplex"``.
+    """The one-pair Bayesian result of a benchmark frame whose posterior ``"simplex"`` draws.
 
-    Without ``b``, ``a`` against the best other model; without either, the
-    best model against the runner-up.
+    ``test="signed_rank"``: the Bayesian signed-rank test of ``bayes``;
+    ``test="hierarchical"``: the hierarchical test of ``hierarchical`` (the
+    folds of a ``(dataset, split)`` frame and the CV design needed; ``prior``
+    does not apply). Without ``b``, ``a`` against the best other model;
+    without either, the best model against the runner-up (by mean rank).
     """
+    from pdcompare.compare.hierarchical import hierarchical
+
+    check_option("test", test, ("signed_rank", "hierarchical"))
     if not is_benchmark(frame):
         msg = (
-            'plot("simplex") draws the Bayesian signed-rank test across data sets: it needs a '
-            'benchmark frame; for the folds of one data set use plot("posterior").'
+            'plot("simplex") draws a Bayesian test across data sets: it needs a benchmark '
+            'frame; for the folds of one data set use plot("posterior").'
         )
         raise ValueError(msg)
-    options = {
-        "rope": rope,
-        "prior": prior,
-        "n_samples": n_samples,
-        "random_state": random_state,
-        "nan_policy": nan_policy,
-    }
+    if test == "hierarchical" and prior is not None:
+        msg = (
+            "`prior` is the signed-rank test's pseudo-observation; the hierarchical test has "
+            "its own priors (see `hierarchical`): leave `prior` out with test='hierarchical'."
+        )
+        raise ValueError(msg)
+    options = {"rope": rope, "random_state": random_state, "nan_policy": nan_policy}
     with validated_once():
         if b is None:
             first = bayes_module.bayes(frame, a, **{**options, "n_samples": 200}).iloc[0]
             a, b = first["model_1"], first["model_2"]
-        return bayes_module.bayes(frame, a, b, **options)
+        if test == "hierarchical":
+            extra = {} if n_samples is None else {"n_samples": n_samples}
+            return hierarchical(frame, a, b, **options, **extra)
+        return bayes_module.bayes(frame, a, b, prior=prior, n_samples=n_samples, **options)
 
 
 def intervals_inputs(frame: pd.DataFrame, *, ci: float = 0.95, **design: Any) -> pd.DataFrame:
