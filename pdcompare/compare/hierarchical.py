@@ -332,7 +332,7 @@ def hierarchical(
         upper_sigma=float(upper_sigma),
         greater_is_better=data.design.greater_is_better,
         random_state=rng,
-        keep_draws=SIMPLEX_DRAWS if scope == "pair" else 0,
+        keep_draws=SIMPLEX_DRAWS if len(i) == 1 else 0,
     )
     names = ("mean_diff", "prob_better", "prob_rope", "prob_worse", "rhat", "ess")
     columns: dict[str, Any] = {}
@@ -351,7 +351,7 @@ def hierarchical(
         flags[name][run] = out[name]
     _warn(data, i, j, run, out, flags, columns["rhat"])
     fields = {}
-    if scope == "pair":  # the posterior draws of the one pair, for its simplex picture
+    if len(i) == 1:  # the posterior draws of the one pair, for its simplex picture
         draws = out["draws"][0] if run[0] else np.full((3, 0), np.nan)
         fields["draws"] = {"delta0": draws[0], "sigma0": draws[1], "nu": draws[2]}
     ordered = {name: columns[name] for name in names[:4]}

@@ -82,3 +82,20 @@ def test_nbc_vs_j48_equals_baycomp_with_stan(tmp_path, monkeypatch):
     probs = res.loc[0, ["prob_better", "prob_rope", "prob_worse"]].to_numpy(float)
     # 10000 draws each side (baycomp counts per chain): standard error of a difference ~0.008
     np.testing.assert_allclose(probs, stan, atol=0.03)
+
+
+@pytest.mark.slow
+def test_every_pair_converges_at_the_default_size_and_is_reproducible():
+    bench = load_uci()
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "The fold differences are the same", PdcompareWarning)
+        every = bench.cmp.pairwise(test="hierarchical", rope=1, random_state=0)
+        again = bench.cmp.pairwise(test="hierarchical", rope=1, random_state=0)
+    assert len(every) == 10
+    assert every["rhat"].max() < 1.01  # measured: 1.002
+    assert every["ess"].min() > 1000
+    assert every.equals(again)
+    # the two pairs of near-identical learners are practically equivalent within 1 point
+    keys = zip(every["model_1"], every["model_2"], strict=True)
+    pairs = dict(zip(keys, every["decision"], strict=True))
+    assert pairs[("aode", "hnb")] == pairs[("j48gr", "j48")] == "equivalent"
