@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from pdcompare.results import result_info
@@ -53,7 +54,9 @@ def _tables(analysis: Any, top: int) -> list[tuple[str, pd.DataFrame]]:
     family, _ = top_pairs(analysis.significance, top)
     tables.append(("Comparisons of the family", family))
     if analysis.bayes is not None:
-        tables.append(("Bayesian comparison", top_pairs(analysis.bayes, top)[0]))
+        hierarchical = analysis.bayes.attrs["pdcompare"].get("test") == "hierarchical"
+        title = "Hierarchical Bayesian comparison" if hierarchical else "Bayesian comparison"
+        tables.append((title, top_pairs(analysis.bayes, top)[0]))
     if analysis.equivalence is not None:
         tables.append(("Equivalence (TOST)", top_pairs(analysis.equivalence, top)[0]))
     if analysis.pooled is not None:
@@ -143,6 +146,15 @@ def _figures(analysis: Any, top: int) -> list[tuple[str, Any]]:
         if family.attrs.get("pdcompare", {}).get("scope") == "all_pairs":
             figures.append(("Critical-difference diagram", plot(family, top=top)))
         figures.append(("Multiple Comparison Matrix", plot(analysis.frame, "mcm", top=top)))
+        bayes = analysis.bayes
+        if bayes is not None and bayes.attrs["pdcompare"].get("test") == "hierarchical":
+            first = bayes.iloc[0]
+            pair = f"{first['model_1']} vs {first['model_2']}"
+            if len(bayes) == 1:
+                figures.append((f"Hierarchical test: {pair}", plot(bayes)))
+            elif not np.isnan(first["mean_diff"]):
+                caption = f"Hierarchical test: each data set's difference shrunk, {pair}"
+                figures.append((caption, plot(bayes, kind="shrinkage")))
     else:
         if {"ci_low", "ci_high"} <= set(family.columns):
             figures.append(("Differences and their intervals", plot(family, top=top)))

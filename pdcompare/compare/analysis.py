@@ -73,7 +73,7 @@ class Analysis:
         Friedman's test, on a benchmark frame.
     bayes : pandas.DataFrame or None
         The Bayesian comparison of the family, when a rope was given and the
-        design allows it.
+        design allows it: ``bayes``, or ``hierarchical`` when asked for.
     pooled : pandas.DataFrame or None
         ``random_effects`` of the family, when asked for.
     effect_sizes : pandas.DataFrame or None
@@ -256,6 +256,7 @@ def analyse(
     ci: float = 0.95,
     nan_policy: str = "propagate",
     pooled: bool = False,
+    hierarchical: bool = False,
     random_state: Any = 0,
     **design: Any,
 ) -> Analysis | ForecastAnalysis:
@@ -281,9 +282,14 @@ def analyse(
         As in ``report``.
     pooled : bool, default False
         Add ``random_effects`` (a ``(dataset, split)`` benchmark frame only).
+    hierarchical : bool, default False
+        The Bayesian comparison of the family by ``hierarchical`` rather
+        than the signed-rank test (a ``(dataset, split)`` benchmark frame
+        with its CV design, and a ``rope``).
     random_state : int, numpy Generator or None, default 0
-        Seed of every Monte Carlo step (the Bayesian signed-rank test), so
-        that the same frame gives the same analysis.
+        Seed of every Monte Carlo step (the Bayesian signed-rank test, the
+        hierarchical test's sampler), so that the same frame gives the same
+        analysis.
     **design
         The design keywords and ``greater_is_better=``.
 
@@ -300,10 +306,17 @@ def analyse(
     ('corrected_ttest', 'all_pairs', 6, 'rbf')
     """
     if is_forecast_frame(frame):
-        if test not in (None, "diebold_mariano") or rope is not None or pooled or design:
+        if (
+            test not in (None, "diebold_mariano")
+            or rope is not None
+            or pooled
+            or hierarchical
+            or design
+        ):
             msg = (
                 "A report of forecasts in time order runs the Diebold–Mariano test and the model "
-                "confidence set; `test`, `rope`, `pooled` and design keywords do not apply."
+                "confidence set; `test`, `rope`, `pooled`, `hierarchical` and design keywords "
+                "do not apply."
             )
             raise ValueError(msg)
         return analyse_forecasts(
@@ -319,6 +332,8 @@ def analyse(
     if pooled and not benchmark:
         msg = "`pooled=True` pools over data sets: it needs a benchmark frame."
         raise ValueError(msg)
+    if hierarchical:
+        _check_hierarchical(benchmark, rope)
     with validated_once():
         summary = summary_table(frame, ci=ci, **design)
         known = summary.attrs["pdcompare"].get("design", {}).get("test_train_ratio") is not None
@@ -351,6 +366,10 @@ def analyse(
             found["equivalence"] = equivalence(
                 frame, scope, rope=rope, alpha=alpha, nan_policy=nan_policy, **design
             )
+        elif hierarchical:
+            found["bayes"] = _hierarchical_family(
+                frame, scope, rope, alpha, nan_policy, random_state, design
+            )
         elif rope is not None and (known or benchmark):
             options = {"random_state": random_state} if benchmark else {"ci": ci}
             found["bayes"] = bayes_module.bayes(
@@ -378,6 +397,38 @@ def analyse(
         fallback_test=fallback,
         **found,
     )
+
+
+def _check_hierarchical(benchmark: bool, rope: Any) -> None:
+    """Refuse ``hierarchical=True`` where it cannot run, before any comparison."""
+    if not benchmark:
+        msg = (
+            "`hierarchical=True` compares models across data sets, each with its folds: it "
+            "needs a benchmark frame with (dataset, split) columns. On one data set `rope` "
+            "alone gives the Bayesian correlated t-test."
+        )
+        raise ValueError(msg)
+    if rope is None:
+        msg = (
+            "`hierarchical=True` gives the report's Bayesian verdicts: pass `rope` too (the "
+            "region of practical equivalence, in the units of the score; 0 asks only which "
+            "model is better)."
+        )
+        raise ValueError(msg)
+
+
+def _hierarchical_family(frame, scope, rope, alpha, nan_policy, random_state, design):
+    """``hierarchical`` of the report's family; its refusals name ``hierarchical=True``."""
+    from pdcompare.compare.hierarchical import hierarchical
+
+    try:
+        return hierarchical(
+            frame, scope, rope=rope, alpha=alpha, nan_policy=nan_policy,
+            random_state=random_state, **design,
+        )  # fmt: skip
+    except ValueError as error:
+        msg = f"`hierarchical=True`: {error}"
+        raise ValueError(msg) from None
 
 
 # The comparisons a picture of a scores or benchmark frame rests on. plotting/ draws
@@ -474,34 +525,44 @@ def simplex_inputs(
     b: Any = None,
     *,
     rope: float = 0.0,
+    test: str = "signed_rank",
     prior: float | None = None,
     n_samples: int | None = None,
     random_state: Any = 0,
     nan_policy: str = "propagate",
 ) -> pd.DataFrame:
-    """The one-pair Bayesian signed-rank result of a benchmark frame, for ``"simplex"``.
+    """The one-pair Bayesian result of a benchmark frame whose posterior ``"simplex"`` draws.
 
-    Without ``b``, ``a`` against the best other model; without either, the
-    best model against the runner-up.
+    ``test="signed_rank"``: the Bayesian signed-rank test of ``bayes``;
+    ``test="hierarchical"``: the hierarchical test of ``hierarchical`` (the
+    folds of a ``(dataset, split)`` frame and the CV design needed; ``prior``
+    does not apply). Without ``b``, ``a`` against the best other model;
+    without either, the best model against the runner-up (by mean rank).
     """
+    from pdcompare.compare.hierarchical import hierarchical
+
+    check_option("test", test, ("signed_rank", "hierarchical"))
     if not is_benchmark(frame):
         msg = (
-            'plot("simplex") draws the Bayesian signed-rank test across data sets: it needs a '
-            'benchmark frame; for the folds of one data set use plot("posterior").'
+            'plot("simplex") draws a Bayesian test across data sets: it needs a benchmark '
+            'frame; for the folds of one data set use plot("posterior").'
         )
         raise ValueError(msg)
-    options = {
-        "rope": rope,
-        "prior": prior,
-        "n_samples": n_samples,
-        "random_state": random_state,
-        "nan_policy": nan_policy,
-    }
+    if test == "hierarchical" and prior is not None:
+        msg = (
+            "`prior` is the signed-rank test's pseudo-observation; the hierarchical test has "
+            "its own priors (see `hierarchical`): leave `prior` out with test='hierarchical'."
+        )
+        raise ValueError(msg)
+    options = {"rope": rope, "random_state": random_state, "nan_policy": nan_policy}
     with validated_once():
         if b is None:
             first = bayes_module.bayes(frame, a, **{**options, "n_samples": 200}).iloc[0]
             a, b = first["model_1"], first["model_2"]
-        return bayes_module.bayes(frame, a, b, **options)
+        if test == "hierarchical":
+            extra = {} if n_samples is None else {"n_samples": n_samples}
+            return hierarchical(frame, a, b, **options, **extra)
+        return bayes_module.bayes(frame, a, b, prior=prior, n_samples=n_samples, **options)
 
 
 def intervals_inputs(frame: pd.DataFrame, *, ci: float = 0.95, **design: Any) -> pd.DataFrame:

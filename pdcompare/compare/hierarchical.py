@@ -17,6 +17,49 @@ from pdcompare.inputs.data import scores_data
 #: The largest split R-hat of δ0 a pair may have before a warning names it.
 RHAT_LIMIT = 1.01
 
+#: Posterior draws a one-pair result keeps for its simplex picture (``simplex_samples``).
+SIMPLEX_DRAWS = 3000
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equality of two metadata values that is always a bool (frames and arrays compared whole)."""
+    if a is b:
+        return True
+    if isinstance(a, pd.DataFrame | pd.Series) or isinstance(b, pd.DataFrame | pd.Series):
+        return type(a) is type(b) and a.equals(b)
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (
+            isinstance(a, np.ndarray)
+            and isinstance(b, np.ndarray)
+            and a.shape == b.shape
+            and bool(np.array_equal(a, b, equal_nan=True))
+        )
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False
+
+
+class _Meta(dict):
+    """The result's metadata dict, whose ``==`` is a bool although it holds frames and arrays.
+
+    ``pd.concat`` keeps the attrs of its inputs when they compare equal
+    (``attrs == attrs``); with the ``shrunk`` frame inside, a plain dict's
+    ``==`` would compare the frames element-wise and raise. Frames and
+    arrays are compared whole here, so two results concatenate (keeping the
+    attrs only when they are the same).
+    """
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, dict) and _same(dict(self), dict(other))
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
 
 def _check_bounds(low_name: str, low: Any, high_name: str, high: Any) -> tuple[float, float]:
     """``(low, high)`` as floats with ``0 < low < high < inf``, or a ValueError naming them."""
@@ -146,6 +189,12 @@ def hierarchical(
         pairs x data sets frame (index ``(model_1, model_2)``) of the
         posterior means of the ``δ_i``, in score units, and ``differences``,
         the same frame of the mean fold differences they were shrunk from.
+        A one-pair result also keeps ``draws``: 3000 posterior draws of
+        ``δ0``, ``σ0`` (score units) and ``ν``, evenly spaced over the
+        chains, from which :func:`simplex_samples` and ``result.cmp.plot()``
+        draw its posterior in the triangle (``kind="shrinkage"`` draws the
+        data sets). Two results concatenate with ``pd.concat`` (the attrs
+        compare whole; pandas keeps them only when they are equal).
 
     Raises
     ------
@@ -208,7 +257,9 @@ def hierarchical(
     for ``δ0`` (on the t density, the weights integrated out), ``σ0`` (the
     ``δ_i`` integrated out), ``ν``, ``α`` and ``β``. It costs about 1.6 s of
     CPU time for one pair at the default sizes and 8 s for the 45 pairs of
-    10 models on 20 data sets, whatever the number of folds.
+    10 models on 20 data sets, whatever the number of folds; the 10 pairs of
+    baycomp's UCI example (5 classifiers, 54 data sets, 100 folds) take
+    5.3 s (``benchmarks/bench_hierarchical.py``).
 
     References
     ----------
@@ -289,6 +340,7 @@ def hierarchical(
         upper_sigma=float(upper_sigma),
         greater_is_better=data.design.greater_is_better,
         random_state=rng,
+        keep_draws=SIMPLEX_DRAWS if len(i) == 1 else 0,
     )
     names = ("mean_diff", "prob_better", "prob_rope", "prob_worse", "rhat", "ess")
     columns: dict[str, Any] = {}
@@ -306,6 +358,10 @@ def hierarchical(
         flags[name] = np.zeros(len(i), dtype=bool)
         flags[name][run] = out[name]
     _warn(data, i, j, run, out, flags, columns["rhat"])
+    fields = {}
+    if len(i) == 1:  # the posterior draws of the one pair, for its simplex picture
+        draws = out["draws"][0] if run[0] else np.full((3, 0), np.nan)
+        fields["draws"] = {"delta0": draws[0], "sigma0": draws[1], "nu": draws[2]}
     ordered = {name: columns[name] for name in names[:4]}
     ordered["decision"] = decision_column(data.names, i, j, codes)
     ordered["rhat"] = columns["rhat"]
@@ -328,8 +384,83 @@ def hierarchical(
         nan_policy=nan_policy,
         shrunk=_shrunk_frame(data.names, i, j, data.splits, shrunk),
         differences=_shrunk_frame(data.names, i, j, data.splits, differences),
+        **fields,
     )
-    return results.pair_result(data.names, i, j, ordered, meta)
+    return results.pair_result(data.names, i, j, ordered, _Meta(meta))
+
+
+def simplex_samples(result: pd.DataFrame, n_points: int = 3000) -> np.ndarray:
+    """Posterior samples of a one-pair hierarchical result's masses, for its simplex picture.
+
+    A one-pair result of :func:`hierarchical` keeps 3000 of its posterior
+    draws of ``(δ0, σ0, ν)``; for each, the Student t ``(ν, δ0, σ0)`` of the
+    next data set's difference gives the mass of the three regions, as each
+    sample of ``baycomp.HierarchicalTest.sample``. Nothing is sampled here.
+
+    Parameters
+    ----------
+    result : pandas.DataFrame
+        A one-pair result of :func:`hierarchical`.
+    n_points : int, default 3000
+        At most this many samples, evenly spaced over the kept draws.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n_points, 3)
+        The masses (model_1 better, practically equivalent, model_2
+        better) of every sample; each row sums to 1.
+
+    Raises
+    ------
+    ValueError
+        On any other frame, or when the pair has no posterior (NaN results).
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_benchmark
+    >>> res = load_benchmark().cmp.hierarchical("svc_rbf", "forest", rope=0.01,
+    ...                                         n_samples=1000, random_state=0)
+    >>> samples = simplex_samples(res, 500)
+    >>> samples.shape, bool(np.allclose(samples.sum(axis=1), 1.0))
+    ((500, 3), True)
+
+    The share of samples in which each region is the largest is the result's
+    probabilities, from the draws kept:
+
+    >>> shares = np.bincount(samples.argmax(axis=1), minlength=3) / len(samples)
+    >>> bool(abs(shares[1] - res.loc[0, "prob_rope"]) < 0.05)
+    True
+    """
+    from pdcompare.inputs.attrs import pdcompare_attrs
+    from pdcompare.stats.hierarchical import region_masses
+
+    meta = pdcompare_attrs(result)
+    if meta.get("test") != "hierarchical" or len(result) != 1 or "draws" not in meta:
+        msg = (
+            "The simplex shows one pair of a hierarchical result: "
+            "bench.cmp.hierarchical(a, b, rope=...) on a benchmark frame with folds, or "
+            'bench.cmp.plot("simplex", test="hierarchical", a=..., b=..., rope=...).'
+        )
+        raise ValueError(msg)
+    n_points = check_positive_int("n_points", n_points)
+    row = result.iloc[0]
+    probs = np.array([row["prob_better"], row["prob_rope"], row["prob_worse"]], dtype=float)
+    if np.isnan(probs).any():
+        msg = (
+            f"{row['model_1']} vs {row['model_2']} has no posterior (its results are NaN): "
+            "there is no simplex to draw."
+        )
+        raise ValueError(msg)
+    draws = meta["draws"]
+    delta0, sigma0, nu = (np.asarray(draws[k], dtype=float) for k in ("delta0", "sigma0", "nu"))
+    if delta0.size == 0 or not np.isfinite(delta0).all():  # identical models: a point mass
+        return np.tile(probs, (n_points, 1))
+    at = np.round(np.linspace(0, delta0.size - 1, min(n_points, delta0.size))).astype(int)
+    low, high = meta["rope"]
+    below, inside, above = region_masses(delta0[at], sigma0[at], nu[at], low, high)
+    if meta.get("greater_is_better", True):
+        return np.column_stack([above, inside, below])
+    return np.column_stack([below, inside, above])
 
 
 def _warn(data, i, j, run, out, flags, rhat) -> None:

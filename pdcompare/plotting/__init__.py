@@ -52,7 +52,8 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
         model), "corr" (correlation of models across splits), "intervals"
         (mean and interval per model), "posterior" (``a=``, ``b=``, ``rope=``)
         or "pvalues" (pairwise matrix). On a result frame, leave it out: the
-        picture that suits the test is drawn.
+        picture that suits the test is drawn (a one-pair ``hierarchical``
+        result draws its posterior in the triangle, "shrinkage" its data sets).
     ax : matplotlib.axes.Axes, optional
         Where to draw; by default a new figure sized to the content (two calls
         give two figures).
@@ -91,9 +92,22 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
 
             samples = simplex_samples(frame, options.pop("n_points", 3000))
             return draw_simplex(frame, samples, ax=ax, **options)
+        if test == "hierarchical" and (kind == "simplex" or (kind is None and len(frame) == 1)):
+            # One pair: its posterior in the triangle (kind="shrinkage" draws the data sets).
+            from pdcompare.compare.hierarchical import simplex_samples
+            from pdcompare.plotting.bayes import draw_simplex
+
+            samples = simplex_samples(frame, options.pop("n_points", 3000))
+            return draw_simplex(frame, samples, ax=ax, **options)
         all_pairs = meta.get("unit") == "dataset" and meta.get("scope") == "all_pairs"
         if all_pairs and test not in ("bayes", "mcm", "hierarchical") and kind is None:
             return cd.plot_cd(frame, ax=ax, **options)
+        if test == "hierarchical" and kind not in (None, "shrinkage"):
+            msg = (
+                f"`kind`: a hierarchical result draws kind=None, 'simplex' (one pair) or "
+                f"'shrinkage'; got {kind!r}."
+            )
+            raise ValueError(msg)
         if kind is not None and kind in _SCORES_KINDS:
             msg = f"`kind`: {kind!r} draws a scores frame; a result frame draws with kind=None."
             raise ValueError(msg)

@@ -394,9 +394,11 @@ def bayes_bars_plot(
 def draw_simplex(
     result: pd.DataFrame, samples: Any, *, ax=None, top: int | None = None, **kwargs: Any
 ) -> Any:
-    """The posterior of a one-pair Bayesian signed-rank result in the barycentric triangle.
+    """The posterior of a one-pair Bayesian result across data sets in the barycentric triangle.
 
-    Each point is one posterior sample of the masses (model_1 better,
+    The result is of the Bayesian signed-rank test (``bayes`` on a benchmark
+    frame) or of the hierarchical test (``hierarchical``). Each point is one
+    posterior sample of the masses (model_1 better,
     practically equivalent, model_2 better), drawn at the corners "better"
     (bottom left), "rope" (top) and "worse" (bottom right), as baycomp's
     ``plot_simplex``; the dashed lines split the triangle where each mass is
@@ -406,10 +408,11 @@ def draw_simplex(
     Parameters
     ----------
     result : pandas.DataFrame
-        A one-pair result of ``bayes`` on a benchmark frame.
+        A one-pair result of ``bayes`` on a benchmark frame, or of ``hierarchical``.
     samples : numpy.ndarray, shape (n, 3)
         Posterior samples of its masses (better, rope, worse), from
-        :func:`pdcompare.compare.signed_rank_bayes.simplex_samples`.
+        :func:`pdcompare.compare.signed_rank_bayes.simplex_samples` or
+        :func:`pdcompare.compare.hierarchical.simplex_samples`.
     ax : matplotlib.axes.Axes, optional
         Where to draw; by default a new figure.
     top : int, optional
@@ -462,12 +465,17 @@ def draw_simplex(
     ax.set_ylim(-0.2, height + 0.18)
     ax.set_aspect("equal")
     ax.axis("off")
-    n_datasets = sum(d is not None and not np.isnan(d) for d in meta["differences"])
+    if meta.get("test") == "hierarchical":
+        n_datasets = int(meta["differences"].iloc[0].notna().sum())
+        name, kept = "Hierarchical Bayesian test", ", their folds kept"
+    else:
+        n_datasets = sum(d is not None and not np.isnan(d) for d in meta["differences"])
+        name, kept = "Bayesian signed-rank test", ""
     _figure_title(
         ax,
         None,
-        f"Bayesian signed-rank test: {first} vs {second}",
-        f"{n_datasets} data sets; posterior samples, each coloured by its largest region",
+        f"{name}: {first} vs {second}",
+        f"{n_datasets} data sets{kept}; posterior samples, each coloured by its largest region",
     )
     return ax
 
@@ -479,6 +487,7 @@ def simplex_plot(
     a: Any = None,
     b: Any = None,
     rope: float = 0.0,
+    test: str = "signed_rank",
     prior: float | None = None,
     n_samples: int | None = None,
     random_state: Any = 0,
@@ -487,11 +496,12 @@ def simplex_plot(
     top: int | None = None,
     **kwargs: Any,
 ) -> Any:
-    """The Bayesian signed-rank test of two models across data sets, in a triangle.
+    """A Bayesian test of two models across data sets, in a triangle.
 
     Drawn by ``bench.cmp.plot("simplex", a=..., b=..., rope=...)`` on a
     benchmark frame (several data sets); the picture of
-    :func:`draw_simplex` for the result of ``bench.cmp.bayes(a, b, ...)``.
+    :func:`draw_simplex` for the result of ``bench.cmp.bayes(a, b, ...)``,
+    or with ``test="hierarchical"`` of ``bench.cmp.hierarchical(a, b, ...)``.
 
     Parameters
     ----------
@@ -502,9 +512,14 @@ def simplex_plot(
         either, the best model against the runner-up.
     rope : float, default 0.0
         Half-width of the region of practical equivalence.
+    test : {"signed_rank", "hierarchical"}, default "signed_rank"
+        The Bayesian signed-rank test of the per-data-set means (``bayes``),
+        or the hierarchical test that keeps every data set's folds
+        (``hierarchical``: a ``(dataset, split)`` frame with its CV design).
     prior, n_samples, random_state, nan_policy
-        As for ``bayes`` on a benchmark frame; ``random_state`` defaults to 0
-        so that the picture is the same on every call.
+        As for ``bayes`` on a benchmark frame (``prior`` for the signed-rank
+        test only) or ``hierarchical``; ``random_state`` defaults to 0 so
+        that the picture is the same on every call.
     ax : matplotlib.axes.Axes, optional
         Where to draw; by default a new figure.
     top : int, optional
@@ -524,20 +539,26 @@ def simplex_plot(
     >>> ax = load_benchmark().cmp.plot("simplex", a="svc_rbf", b="forest", rope=0.01)
     >>> ax.get_title().splitlines()[0]
     'Bayesian signed-rank test: svc_rbf vs forest'
+    >>> ax = load_benchmark().cmp.plot("simplex", test="hierarchical", a="svc_rbf",
+    ...                                b="forest", rope=0.01, n_samples=1000)
+    >>> ax.get_title().splitlines()[0]
+    'Hierarchical Bayesian test: svc_rbf vs forest'
     >>> import matplotlib.pyplot as plt
     >>> plt.close("all")
     """
+    from pdcompare.compare import hierarchical, signed_rank_bayes
     from pdcompare.compare.analysis import simplex_inputs
-    from pdcompare.compare.signed_rank_bayes import simplex_samples
 
     result = simplex_inputs(
         frame,
         a,
         b,
         rope=rope,
+        test=test,
         prior=prior,
         n_samples=n_samples,
         random_state=random_state,
         nan_policy=nan_policy,
     )
-    return draw_simplex(result, simplex_samples(result), ax=ax, **kwargs)
+    module = hierarchical if test == "hierarchical" else signed_rank_bayes
+    return draw_simplex(result, module.simplex_samples(result), ax=ax, **kwargs)

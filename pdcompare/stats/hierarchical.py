@@ -286,6 +286,26 @@ def sample_posterior(
     return kept
 
 
+def region_masses(delta0, sigma0, nu, low: float | np.ndarray, high: float | np.ndarray):
+    """Mass of the Student t ``(ν, δ0, σ0)`` below ``low``, between, and above ``high``.
+
+    For each posterior draw, the three probabilities of the next data set's
+    difference that ``baycomp.HierarchicalTest.sample`` returns per sample
+    (its ``(p_left, p_rope, p_right)`` for the difference ``y − x`` are
+    these masses of ``x − y`` in reverse order).
+
+    Examples
+    --------
+    >>> below, inside, above = region_masses(np.array([0.0]), np.array([1.0]),
+    ...                                      np.array([1e9]), -1.0, 1.0)
+    >>> [round(float(v[0]), 4) for v in (below, inside, above)]
+    [0.1587, 0.6827, 0.1587]
+    """
+    below = special.stdtr(nu, (low - delta0) / sigma0)
+    above = special.stdtr(nu, (delta0 - high) / sigma0)
+    return below, 1.0 - below - above, above
+
+
 def region_shares(delta0, sigma0, nu, low: float | np.ndarray, high: float | np.ndarray):
     """Share of draws in which each region of the next data set's difference is the likeliest.
 
@@ -307,10 +327,7 @@ def region_shares(delta0, sigma0, nu, low: float | np.ndarray, high: float | np.
     >>> [float(s[0]) for s in region_shares(d0, sigma0, nu, -0.2, 0.2)]
     [0.25, 0.25, 0.5]
     """
-    below = special.stdtr(nu, (low - delta0) / sigma0)
-    above = special.stdtr(nu, (delta0 - high) / sigma0)
-    inside = 1.0 - below - above
-    winner = np.argmax(np.stack([below, inside, above]), axis=0)
+    winner = np.argmax(np.stack(region_masses(delta0, sigma0, nu, low, high)), axis=0)
     total = winner.shape[-1] * winner.shape[-2]
     return tuple((winner == k).sum(axis=(-2, -1)) / total for k in range(3))
 
@@ -332,6 +349,7 @@ def hierarchical_pairs(
     upper_sigma: float = 1000.0,
     greater_is_better: bool = True,
     random_state: np.random.Generator,
+    keep_draws: int = 0,
 ) -> dict[str, np.ndarray]:
     """The hierarchical Bayesian correlated t-test of every pair ``(folds[i], folds[j])``.
 
@@ -357,6 +375,9 @@ def hierarchical_pairs(
         Whether "better" means a positive difference.
     random_state : numpy.random.Generator
         The source of every random number.
+    keep_draws : int, default 0
+        Posterior draws of ``(δ0, σ0, ν)`` to return per pair (``draws``),
+        evenly spaced over the chains; 0 returns none.
 
     Returns
     -------
@@ -371,7 +392,9 @@ def hierarchical_pairs(
         differences within every data set, not all 0: NaN results),
         ``too_few`` (fewer than 2 data sets with 2 folds: NaN results), and
         ``floored`` (pairs, data sets: a constant data set given the
-        pair's smallest positive spread elsewhere).
+        pair's smallest positive spread elsewhere), and with ``keep_draws``
+        ``draws`` (pairs, 3, keep_draws): draws of ``δ0`` and ``σ0`` in score
+        units and of ``ν``, NaN for a pair not sampled.
 
     Examples
     --------
@@ -418,6 +441,7 @@ def hierarchical_pairs(
         for name in ("mean_diff", "prob_better", "prob_rope", "prob_worse", "rhat", "ess")
     }
     shrunk = np.full(means.shape, np.nan)
+    kept_draws = np.full((pairs, 3, keep_draws), np.nan)
     low, high = rope
     if usable.any():
         u = np.flatnonzero(usable)
@@ -458,6 +482,12 @@ def hierarchical_pairs(
         out["rhat"][u] = split_rhat(post["delta0"])
         out["ess"][u] = bulk_ess(post["delta0"])
         shrunk[u] = np.where(have, post["delta"] * s, np.nan)
+        if keep_draws:
+            total = chains * draws
+            at = np.round(np.linspace(0, total - 1, min(keep_draws, total))).astype(int)
+            flat = [post[k].reshape(len(u), total)[:, at] for k in ("delta0", "sigma0", "nu")]
+            kept_draws = kept_draws[:, :, : len(at)]
+            kept_draws[u] = np.stack([flat[0] * s, flat[1] * s, flat[2]], axis=1)
     # Identical models: a point mass at 0, in whichever region holds 0.
     if identical.any():
         zero_region = 0 if low > 0.0 else (2 if high < 0.0 else 1)
@@ -476,4 +506,6 @@ def hierarchical_pairs(
     out["no_spread"] = no_spread
     out["too_few"] = too_few
     out["floored"] = floored
+    if keep_draws:
+        out["draws"] = kept_draws
     return out
