@@ -17,6 +17,7 @@ readable.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -24,7 +25,7 @@ import pandas as pd
 
 from pdcompare._validation import check_option, check_positive_int, warnings_once
 from pdcompare.compare.analysis import Analysis, ForecastAnalysis, analyse
-from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.inputs.attrs import pdcompare_attrs, read_only
 from pdcompare.labels import (
     BENCHMARK_REPORT_TEST_NAMES,
     REPORT_TEST_NAMES,
@@ -743,10 +744,15 @@ def report_text(analysis: Analysis, *, top: int | None = DEFAULT_TOP, format: st
     writes its ``--html`` and ``--markdown`` documents from it.
     """
     top = len(analysis.summary) if top is None else top
+    # The words only read the result frames: views whose metadata pandas need not copy.
+    frames = vars(analysis).items()
+    reading = dataclasses.replace(
+        analysis, **{k: read_only(v) for k, v in frames if isinstance(v, pd.DataFrame)}
+    )
     lines = (
-        forecast_lines(analysis, top)
-        if isinstance(analysis, ForecastAnalysis)
-        else _report_lines(analysis, top)
+        forecast_lines(reading, top)
+        if isinstance(reading, ForecastAnalysis)
+        else _report_lines(reading, top)
     )
     if format == "text":
         return "\n".join(lines) + "\n"
