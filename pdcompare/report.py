@@ -429,6 +429,8 @@ def _bayes_lines(
     shown = shown_pairs(result, best, top_names)
     rows = result.loc[shown]
     intervals = "ci_low" in rows.columns
+    if intervals:
+        lows, highs = rows["ci_low"].to_numpy(dtype=float), rows["ci_high"].to_numpy(dtype=float)
     for k, (a, b, diff, better, same, worse, decision) in enumerate(
         zip(
             rows["model_1"].to_numpy(dtype=object),
@@ -445,8 +447,7 @@ def _bayes_lines(
             decision, f"{decision} is BETTER"
         )
         interval = (
-            f", {level:.0%} credible interval {_number(rows['ci_low'].iloc[k])} to "
-            f"{_number(rows['ci_high'].iloc[k])}"
+            f", {level:.0%} credible interval {_number(lows[k])} to {_number(highs[k])}"
             if intervals
             else ""
         )
