@@ -17,6 +17,7 @@ readable.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -24,7 +25,7 @@ import pandas as pd
 
 from pdcompare._validation import check_option, check_positive_int, warnings_once
 from pdcompare.compare.analysis import Analysis, ForecastAnalysis, analyse
-from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.inputs.attrs import pdcompare_attrs, read_only
 from pdcompare.labels import (
     BENCHMARK_REPORT_TEST_NAMES,
     REPORT_TEST_NAMES,
@@ -428,6 +429,8 @@ def _bayes_lines(
     shown = shown_pairs(result, best, top_names)
     rows = result.loc[shown]
     intervals = "ci_low" in rows.columns
+    if intervals:
+        lows, highs = rows["ci_low"].to_numpy(dtype=float), rows["ci_high"].to_numpy(dtype=float)
     for k, (a, b, diff, better, same, worse, decision) in enumerate(
         zip(
             rows["model_1"].to_numpy(dtype=object),
@@ -444,8 +447,7 @@ def _bayes_lines(
             decision, f"{decision} is BETTER"
         )
         interval = (
-            f", {level:.0%} credible interval {_number(rows['ci_low'].iloc[k])} to "
-            f"{_number(rows['ci_high'].iloc[k])}"
+            f", {level:.0%} credible interval {_number(lows[k])} to {_number(highs[k])}"
             if intervals
             else ""
         )
@@ -743,10 +745,15 @@ def report_text(analysis: Analysis, *, top: int | None = DEFAULT_TOP, format: st
     writes its ``--html`` and ``--markdown`` documents from it.
     """
     top = len(analysis.summary) if top is None else top
+    # The words only read the result frames: views whose metadata pandas need not copy.
+    frames = vars(analysis).items()
+    reading = dataclasses.replace(
+        analysis, **{k: read_only(v) for k, v in frames if isinstance(v, pd.DataFrame)}
+    )
     lines = (
-        forecast_lines(analysis, top)
-        if isinstance(analysis, ForecastAnalysis)
-        else _report_lines(analysis, top)
+        forecast_lines(reading, top)
+        if isinstance(reading, ForecastAnalysis)
+        else _report_lines(reading, top)
     )
     if format == "text":
         return "\n".join(lines) + "\n"

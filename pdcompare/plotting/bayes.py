@@ -475,7 +475,8 @@ def draw_simplex(
         ax,
         None,
         f"{name}: {first} vs {second}",
-        f"{n_datasets} data sets{kept}; posterior samples, each coloured by its largest region",
+        # Two lines: one would run past a figure of the triangle's width.
+        f"{n_datasets} data sets{kept};\nposterior samples, each coloured by its largest region",
     )
     return ax
 

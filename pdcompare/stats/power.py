@@ -159,14 +159,31 @@ def noncentrality(df, *, alpha: float = 0.05, alternative="two-sided", target=0.
             if not short.any():
                 break
             high = np.where(short, 2.0 * high + 1.0, high)
-        low = np.where(_power_at(low, d, alpha, tails) >= target, 0.0, low)
+        f_low = _power_at(low, d, alpha, tails) - target
+        low = np.where(f_low >= 0, 0.0, low)
+        f_low = np.where(f_low >= 0, _power_at(low, d, alpha, tails) - target, f_low)
+        f_high = _power_at(high, d, alpha, tails) - target
+        # The Illinois variant of regula falsi: power is smooth and increasing in the
+        # noncentrality, so the bracket closes in a few steps where bisection takes ~45.
+        side = np.zeros(d.shape, dtype=np.int8)
         for _ in range(_BISECTION_STEPS):
+            # A noncentrality of power exactly ``target`` (to double precision) is the answer.
+            low = np.where(f_high == 0, high, low)
             if np.all(high - low <= 4 * np.finfo(float).eps * high):
                 break
-            middle = 0.5 * (low + high)
-            reached = _power_at(middle, d, alpha, tails) >= target
-            high = np.where(reached, middle, high)
-            low = np.where(reached, low, middle)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                step = f_high * (high - low) / (f_high - f_low)
+            middle = np.where(np.isfinite(step), high - step, 0.5 * (low + high))
+            # Stay strictly inside the bracket, so that it shrinks on every step.
+            inside = (middle > low) & (middle < high)
+            middle = np.where(inside, middle, 0.5 * (low + high))
+            f_middle = _power_at(middle, d, alpha, tails) - target
+            reached = f_middle >= 0
+            f_low = np.where(reached & (side == 1), 0.5 * f_low, f_low)
+            f_high = np.where(~reached & (side == -1), 0.5 * f_high, f_high)
+            high, f_high = np.where(reached, middle, high), np.where(reached, f_middle, f_high)
+            low, f_low = np.where(reached, low, middle), np.where(reached, f_low, f_middle)
+            side = np.where(reached, 1, -1).astype(np.int8)
     else:
         high = np.zeros_like(d)
     solved[valid] = np.where(target <= alpha, 0.0, np.maximum(high, 0.0))
