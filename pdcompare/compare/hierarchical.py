@@ -191,7 +191,7 @@ def hierarchical(
         the same frame of the mean fold differences they were shrunk from.
         A one-pair result also keeps ``draws``: 3000 posterior draws of
         ``δ0``, ``σ0`` (score units) and ``ν``, evenly spaced over the
-        chains, from which :func:`simplex_samples` and ``result.cmp.plot()``
+        chains, from which ``simplex_samples`` and ``result.cmp.plot()``
         draw its posterior in the triangle (``kind="shrinkage"`` draws the
         data sets). Two results concatenate with ``pd.concat`` (the attrs
         compare whole; pandas keeps them only when they are equal).
