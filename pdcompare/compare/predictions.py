@@ -16,29 +16,35 @@ from pdcompare.inputs.predictions import label_blocks
 from pdcompare.inputs.scores import select_pairs
 
 
-def _predictions(predictions: pd.DataFrame, y: Any, models: Any, nan_policy: str, test: str):
-    """The predictions frame as arrays, with correctness and the models with missing values.
+def _predictions(
+    predictions: pd.DataFrame, y: Any, models: Any, nan_policy: str, test: str, *, bits=False
+):
+    """The predictions frame as correctness per model, with the models with missing values.
 
-    Returns ``(data, correct, valid, incomplete)``: ``incomplete`` marks the
-    models whose results are NaN under "propagate" (all of them when the
-    truth has a missing value); it is all False under "omit".
+    Returns ``(data, store, incomplete)``. ``store`` is a
+    :class:`~pdcompare.stats.predictions.CorrectnessBits` when ``bits`` is
+    True and the rows are unweighted (each block of label columns packed into
+    bits as it is read: no ``samples × models`` boolean matrix), else a
+    :class:`_Matrices` with the boolean ``correct`` and ``valid`` matrices.
+    ``incomplete`` marks the models whose results are NaN under "propagate"
+    (all of them when the truth has a missing value); it is all False under
+    "omit".
     """
-    from pdcompare.stats.predictions import correctness
+    from pdcompare.stats.predictions import CorrectnessBits, correctness
 
     check_option("nan_policy", nan_policy, NAN_POLICIES)
     data = label_blocks(predictions, y=y, models=models, labels_for=test)
     n_models = len(data.names)
-    correct = valid = None
+    store = None
     model_missing = np.zeros(n_models, dtype=bool)
     truth_missing = False
     for columns, read in data.blocks:  # a few label columns at a time: no copy of them all
         y_true, y_pred, missing = read()
         right, usable = correctness(y_true, y_pred, missing)
-        if correct is None:
-            # Model-major (Fortran) order: each model's bits are packed without a copy.
-            correct = np.empty((right.shape[0], n_models), dtype=bool, order="F")
-            valid = np.empty((right.shape[0], n_models), dtype=bool, order="F")
-        correct[:, columns], valid[:, columns] = right, usable
+        if store is None:
+            kind = CorrectnessBits if bits and data.weights is None else _Matrices
+            store = kind(right.shape[0], n_models)
+        store.add(columns, right, usable)
         model_missing[columns] = missing[:, 1:].any(axis=0)
         truth_missing = bool(missing[:, 0].any())
         del y_true, y_pred, missing, right, usable  # one block alive at a time
@@ -53,20 +59,32 @@ def _predictions(predictions: pd.DataFrame, y: Any, models: Any, nan_policy: str
         )
         if nan_policy == "propagate":
             incomplete = model_missing | truth_missing
-    return data, correct, valid, incomplete
+    return data, store, incomplete
+
+
+class _Matrices:
+    """The boolean ``(samples, models)`` correctness and usability, filled block by block."""
+
+    def __init__(self, n_samples: int, n_models: int) -> None:
+        # Model-major (Fortran) order: each model's column is contiguous.
+        self.correct = np.empty((n_samples, n_models), dtype=bool, order="F")
+        self.valid = np.empty((n_samples, n_models), dtype=bool, order="F")
+
+    def add(self, columns: slice, correct: np.ndarray, valid: np.ndarray) -> None:
+        self.correct[:, columns], self.valid[:, columns] = correct, valid
 
 
 def _prediction_pairs(
     predictions: pd.DataFrame, a: Any, b: Any, y: Any, nan_policy: str, test: str
 ):
     """Pairs of models (best = highest accuracy) and their counts on common samples."""
-    from pdcompare.stats.predictions import PackedCorrectness, WeightedCorrectness
+    from pdcompare.stats.predictions import WeightedCorrectness
 
-    data, correct, valid, incomplete = _predictions(predictions, y, None, nan_policy, test)
+    data, store, incomplete = _predictions(predictions, y, None, nan_policy, test, bits=True)
     if data.weights is None:
-        packed = PackedCorrectness(correct, valid)
-    else:
-        packed = WeightedCorrectness(correct, valid, data.weights)
+        packed = store.packed()  # bits packed block by block: no boolean matrices
+    else:  # rows standing for several samples (distinct rows): few rows, kept as booleans
+        packed = WeightedCorrectness(store.correct, store.valid, data.weights)
     accuracy = packed.accuracies()
     i, j, scope = select_pairs(data.names, accuracy, a, b)
     counts = packed.pair_counts(i, j)
@@ -296,12 +314,12 @@ def cochrans_q(
     if models is not None and (isinstance(models, str) or not np.iterable(models)):
         msg = f"`models` must be a list of column names; got {models!r}."
         raise TypeError(msg)
-    data, correct, valid, incomplete = _predictions(
-        predictions, y, models, nan_policy, "cochrans_q"
-    )
+    # Boolean matrices: Q needs each sample's count of right models over the complete rows.
+    data, store, incomplete = _predictions(predictions, y, models, nan_policy, "cochrans_q")
     if len(data.names) < 2:
         msg = f"`models`: Cochran's Q compares at least 2 models; got {list(data.names)}."
         raise ValueError(msg)
+    correct, valid = store.correct, store.valid
     complete = valid.all(axis=1)
     weights = data.weights
     if complete.all():

@@ -277,8 +277,14 @@ def _stack(columns: list[np.ndarray], dtype) -> np.ndarray:
     """Columns side by side, each contiguous in memory (Fortran order).
 
     One model's predictions are then read (compared with the truth, gathered
-    by a bootstrap resample) from one block of memory.
+    by a bootstrap resample) from one block of memory. One column of the
+    dtype asked for is a read-only view, not a copy (the tests read a large
+    frame one column at a time).
     """
+    if len(columns) == 1 and columns[0].dtype == dtype and columns[0].ndim == 1:
+        view = columns[0].reshape(-1, 1)  # C and Fortran contiguous when the column is
+        view.flags.writeable = False
+        return view
     out = np.empty((len(columns[0]), len(columns)), dtype=dtype, order="F")
     for k, column in enumerate(columns):
         out[:, k] = column

@@ -104,15 +104,46 @@ class PackedCorrectness:
     def __init__(self, correct, valid) -> None:
         correct = np.asarray(correct, dtype=bool)
         valid = np.asarray(valid, dtype=bool)
-        self.n_samples = correct.shape[0]
-        self.correct = np.packbits(np.ascontiguousarray(correct.T), axis=1)
-        self.n_correct = _set_bits(self.correct)
         # Without missing entries every pair has every sample: no valid bits needed.
-        self.valid = None if valid.all() else np.packbits(np.ascontiguousarray(valid.T), axis=1)
+        self._set(
+            correct.shape[0],
+            np.packbits(np.ascontiguousarray(correct.T), axis=1),
+            None if valid.all() else np.packbits(np.ascontiguousarray(valid.T), axis=1),
+        )
+
+    @classmethod
+    def from_bits(cls, n_samples: int, correct, valid=None) -> PackedCorrectness:
+        """From bits packed already, one row per model (as :class:`CorrectnessBits` fills them).
+
+        Parameters
+        ----------
+        n_samples : int
+            Number of samples (bits per row; the last byte's padding bits are 0).
+        correct : numpy.ndarray of uint8, shape (models, ceil(samples / 8))
+            ``np.packbits(correct.T, axis=1)`` of the boolean correctness.
+        valid : numpy.ndarray of uint8 or None
+            The same for usability; None when every entry is usable.
+
+        Examples
+        --------
+        >>> correct = np.array([[1, 0], [1, 1], [0, 1]], dtype=bool)
+        >>> bits = PackedCorrectness.from_bits(3, np.packbits(correct.T, axis=1))
+        >>> bits.accuracies().round(3).tolist()
+        [0.667, 0.667]
+        """
+        out = cls.__new__(cls)
+        out._set(int(n_samples), correct, valid)
+        return out
+
+    def _set(self, n_samples: int, correct: np.ndarray, valid: np.ndarray | None) -> None:
+        self.n_samples = n_samples
+        self.correct = correct
+        self.n_correct = _set_bits(correct)
+        self.valid = valid
         self.n_valid = (
-            np.full(correct.shape[1], self.n_samples, dtype=np.int64)
-            if self.valid is None
-            else _set_bits(self.valid)
+            np.full(correct.shape[0], n_samples, dtype=np.int64)
+            if valid is None
+            else _set_bits(valid)
         )
 
     def accuracies(self) -> np.ndarray:
@@ -154,6 +185,65 @@ class PackedCorrectness:
     def _count(rows: np.ndarray) -> np.ndarray:
         """The samples of each row of packed bits: its set bits."""
         return _set_bits(rows)
+
+
+class CorrectnessBits:
+    """Correctness and usability packed into bits block by block of models, as they are read.
+
+    Each block of models adds its boolean ``(samples, block)`` arrays; only
+    their bits are kept, one row of ``ceil(samples / 8)`` bytes per model,
+    so the ``samples × models`` boolean matrices never exist. Usability bits
+    are made only once some entry is missing.
+
+    Parameters
+    ----------
+    n_samples, n_models : int
+        Shape of the whole correctness matrix.
+
+    Examples
+    --------
+    >>> correct = np.array([[1, 0, 1], [1, 1, 0], [0, 1, 1]], dtype=bool)
+    >>> valid = np.array([[1, 1, 1], [1, 1, 1], [1, 0, 1]], dtype=bool)
+    >>> bits = CorrectnessBits(3, 3)
+    >>> bits.add(slice(0, 2), correct[:, :2], valid[:, :2])
+    >>> bits.add(slice(2, 3), correct[:, 2:], valid[:, 2:])
+    >>> packed = bits.packed()
+    >>> bool((packed.correct == np.packbits(correct.T, axis=1)).all())
+    True
+    >>> packed.accuracies().tolist() == PackedCorrectness(correct, valid).accuracies().tolist()
+    True
+    """
+
+    def __init__(self, n_samples: int, n_models: int) -> None:
+        self.n_samples = int(n_samples)
+        width = -(-self.n_samples // 8)
+        self.correct = np.empty((n_models, width), dtype=np.uint8)
+        self.valid = None
+        self._done = np.zeros(n_models, dtype=bool)
+
+    def add(self, columns: slice, correct, valid) -> None:
+        """The bits of the models ``columns`` from their boolean ``(samples, block)`` arrays."""
+        # packbits along the samples of a (samples, block) array gives (bytes, block):
+        # the transposed rows of np.packbits(correct.T, axis=1), without a transposed copy.
+        self.correct[columns] = np.packbits(correct, axis=0).T
+        if self.valid is None and not np.all(valid):
+            # Models added before had every entry usable: every sample's bit set.
+            self.valid = np.empty_like(self.correct)
+            self.valid[self._done] = self._all_set()
+        if self.valid is not None:
+            self.valid[columns] = np.packbits(valid, axis=0).T
+        self._done[columns] = True
+
+    def _all_set(self) -> np.ndarray:
+        """One model's usability bits when every sample is usable (padding bits 0)."""
+        row = np.full(self.correct.shape[1], 0xFF, dtype=np.uint8)
+        if self.n_samples % 8:
+            row[-1] = (0xFF << (8 - self.n_samples % 8)) & 0xFF
+        return row
+
+    def packed(self) -> PackedCorrectness:
+        """The :class:`PackedCorrectness` of every model added."""
+        return PackedCorrectness.from_bits(self.n_samples, self.correct, self.valid)
 
 
 class WeightedCorrectness(PackedCorrectness):
