@@ -175,3 +175,20 @@ def test_a_benchmark_report_with_a_rope_is_the_same_text_twice():
         f"P({a} better) = {row['prob_better']:.3f}, P(equivalent) = {row['prob_rope']:.3f}, "
         f"P({b} better) = {row['prob_worse']:.3f}" in bayes_line
     )
+
+
+def test_a_best_against_the_rest_family_that_cannot_reject_names_only_nemenyi():
+    # 60 models x 8 data sets: the report's family is the best against the 59 others, whose
+    # smallest Holm-adjusted Wilcoxon p is 2/2**8 * 59 = 0.461. wilcoxon(a=...) is that same
+    # family, so it must not be offered as the test that can reject.
+    rng = np.random.default_rng(0)
+    values = np.linspace(0.9, 0.8, 60)[:, None] + rng.normal(0, 0.01, (60, 8))
+    bench = pd.DataFrame(values, index=[f"m{k}" for k in range(60)],
+                         columns=pd.Index([f"d{k}" for k in range(8)], name="dataset"))
+    with pytest.warns(pdcompare.PdcompareWarning, match="cannot reject any of 59 pairs"):
+        text = bench.cmp.report()
+    assert f"is {2 / 2**8 * 59:.3g}, above alpha = 0.05" in text
+    assert "at least 12 data sets would make a rejection possible" in text
+    assert text.rstrip().endswith("`pairwise(test='nemenyi')` can reject with these data.")
+    assert "wilcoxon(a=...)" not in text
+    assert "could detect" not in text
