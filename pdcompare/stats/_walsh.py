@@ -8,7 +8,7 @@ round, vectorised over the rows (pairs), in the spirit of Monahan's (1984)
 and Johnson and Mizoguchi's (1978) selection in the sorted matrix
 ``S[a, b] = o[a] + o[b]``:
 
-1. Pivots. The Walsh sums of every eighth order statistic (about ``N / 64``
+1. Pivots. The Walsh sums of every 16th order statistic (about ``N / 256``
    of them) give two values just below and above the middle.
 2. Staircases. For a pivot ``t`` the sums ``<= t`` of row ``a`` of ``S`` are
    its first ``P[a]`` columns, ``P[a] = #{b : o[b] <= t - o[a]}``: one merge
@@ -45,11 +45,11 @@ from pdcompare.stats._moments import chunks
 _BRUTE_MAX_N = 96
 
 #: Every ``_THIN``-th order statistic gives the first pivots.
-_THIN = 8
+_THIN = 16
 
 #: First pivots: this many Walsh sums of the thinned sample (or a quarter of its size)
 #: below and above its middle.
-_THIN_MARGIN = 6
+_THIN_MARGIN = 4
 
 #: The interpolated pivots aim this many ranks (``n // _BAND_DIVISOR``, at least
 #: ``_BAND_MIN``) below and above the middle: the band holds about twice as many sums.
@@ -150,9 +150,12 @@ def _selected(ordered):
         span = np.maximum(c_hi - c_lo, 1)
         lo2 = t_lo + np.clip((k1 - margin - c_lo) / span, 0.0, 1.0) * (t_hi - t_lo)
         hi2 = t_lo + np.clip((k2 + margin - c_lo) / span, 0.0, 1.0) * (t_hi - t_lo)
-        rows = singles[active]
-        new_lo = _queries(below_keys[active], rows, lo2, strict=True)
-        new_hi = _queries(above_keys[active], rows, hi2, strict=False)
+        if active.size == n_rows:  # no copies of the whole chunk
+            rows, below, above = singles, below_keys, above_keys
+        else:
+            rows, below, above = singles[active], below_keys[active], above_keys[active]
+        new_lo = _queries(below, rows, lo2, strict=True)
+        new_hi = _queries(above, rows, hi2, strict=False)
         c_lo2, c_hi2 = _count_left(new_lo), _count_left(new_hi)
         # Each pivot that keeps its side of the middle becomes the bracket's end.
         take_lo = c_lo2 <= k1
@@ -196,13 +199,17 @@ def _band_median(ordered, left, right, k1, k2):
     # (gathered by flat position: faster than take_along_axis).
     flat = ordered.ravel()
     at = np.arange(ordered.size).reshape(ordered.shape)
-    last_left = flat[at + np.maximum(left - 1, 0)] + ordered
+    before_band = at + left
+    before_band -= 1  # where left = 0, an unrelated sum (or index -1): discarded below
+    last_left = flat[before_band]
+    last_left += ordered
     last_left[left == 0] = -np.inf
     row_end = at[:, -1:]
     beyond = at + right
     past_end = beyond > row_end
     np.minimum(beyond, row_end, out=beyond)
-    first_right = flat[beyond] + ordered
+    first_right = flat[beyond]
+    first_right += ordered
     first_right[past_end] = np.inf
     ok &= last_left.max(axis=1) <= v1
     ok &= first_right.min(axis=1) >= v2
@@ -253,11 +260,11 @@ def _band_ranks(ordered, left, right, before, size, k1, k2, ok):
 
 
 def _thinned_pivots(ordered, k1):
-    """Sums just below and above the middle of the Walsh sums of every eighth order statistic."""
+    """Sums just below and above the middle of the Walsh sums of every 16th order statistic."""
     n_rows, n = ordered.shape
     m = n // _THIN
     first = (n - 1 - _THIN * (m - 1)) // 2  # centred: the thinned sample is as symmetric as o
-    thinned = ordered[:, first : first + _THIN * (m - 1) + 1 : _THIN]
+    thinned = np.ascontiguousarray(ordered[:, first : first + _THIN * (m - 1) + 1 : _THIN])
     n_thinned = m * (m + 1) // 2
     sums = np.empty((n_rows, n_thinned))
     start = 0
@@ -324,7 +331,9 @@ def _offsets(is_query):
     """``max(P[a] - a, 0)`` for each row and ``a``: row ``a``'s columns left of the staircase."""
     n_rows, width = is_query.shape
     n = width // 2
-    found = np.flatnonzero(is_query.ravel()).reshape(n_rows, n)
-    found -= (np.arange(n_rows) * width + (n - 1))[:, None]
+    # The k-th query from the right is a = k's, at position width - 1 - p of the reversed
+    # mask's p: max(position - (n - 1), 0) = max(n - p, 0), in the order of a.
+    found = np.flatnonzero(is_query[:, ::-1]).reshape(n_rows, n)
+    np.subtract((np.arange(n_rows) * width + n)[:, None], found, out=found)
     np.maximum(found, 0, out=found)
-    return found[:, ::-1]
+    return found
