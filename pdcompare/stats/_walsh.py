@@ -8,7 +8,7 @@ round, vectorised over the rows (pairs), in the spirit of Monahan's (1984)
 and Johnson and Mizoguchi's (1978) selection in the sorted matrix
 ``S[a, b] = o[a] + o[b]``:
 
-1. Pivots. The Walsh sums of every 16th order statistic (about ``N / 256``
+1. Pivots. The Walsh sums of every eighth order statistic (about ``N / 64``
    of them) give two values just below and above the middle.
 2. Staircases. For a pivot ``t`` the sums ``<= t`` of row ``a`` of ``S`` are
    its first ``P[a]`` columns, ``P[a] = #{b : o[b] <= t - o[a]}``: one merge
@@ -45,11 +45,11 @@ from pdcompare.stats._moments import chunks
 _BRUTE_MAX_N = 96
 
 #: Every ``_THIN``-th order statistic gives the first pivots.
-_THIN = 16
+_THIN = 8
 
 #: First pivots: this many Walsh sums of the thinned sample (or a quarter of its size)
 #: below and above its middle.
-_THIN_MARGIN = 4
+_THIN_MARGIN = 6
 
 #: The interpolated pivots aim this many ranks (``n // _BAND_DIVISOR``, at least
 #: ``_BAND_MIN``) below and above the middle: the band holds about twice as many sums.
@@ -260,7 +260,7 @@ def _band_ranks(ordered, left, right, before, size, k1, k2, ok):
 
 
 def _thinned_pivots(ordered, k1):
-    """Sums just below and above the middle of the Walsh sums of every 16th order statistic."""
+    """Sums just below and above the middle of the Walsh sums of every eighth order statistic."""
     n_rows, n = ordered.shape
     m = n // _THIN
     first = (n - 1 - _THIN * (m - 1)) // 2  # centred: the thinned sample is as symmetric as o
