@@ -51,6 +51,11 @@ _THIN = 8
 #: below and above its middle.
 _THIN_MARGIN = 6
 
+#: The interpolated pivots aim this many ranks (``n // _BAND_DIVISOR``, at least
+#: ``_BAND_MIN``) below and above the middle: the band holds about twice as many sums.
+_BAND_DIVISOR = 4
+_BAND_MIN = 32
+
 #: Rows of a chunk: the chunk of differences divided by this (the selection's arrays
 #: take about 16 times the bytes of the differences, and two chunks run at once).
 _CHUNK_FACTOR = 8
@@ -135,7 +140,7 @@ def _selected(ordered):
     # Then pivots interpolated in the bracket at the middle ranks -+ a margin: the band
     # between them holds the middle, or one of them narrows the bracket (ties make the
     # count jump, and the interpolation miss).
-    margin = max(n // 4, 32)
+    margin = max(n // _BAND_DIVISOR, _BAND_MIN)
     active = np.flatnonzero(ok)
     for _ in range(_ROUNDS):
         if not active.size:
@@ -145,9 +150,12 @@ def _selected(ordered):
         span = np.maximum(c_hi - c_lo, 1)
         lo2 = t_lo + np.clip((k1 - margin - c_lo) / span, 0.0, 1.0) * (t_hi - t_lo)
         hi2 = t_lo + np.clip((k2 + margin - c_lo) / span, 0.0, 1.0) * (t_hi - t_lo)
-        rows = singles[active]
-        new_lo = _queries(below_keys[active], rows, lo2, strict=True)
-        new_hi = _queries(above_keys[active], rows, hi2, strict=False)
+        if active.size == n_rows:  # no copies of the whole chunk
+            rows, below, above = singles, below_keys, above_keys
+        else:
+            rows, below, above = singles[active], below_keys[active], above_keys[active]
+        new_lo = _queries(below, rows, lo2, strict=True)
+        new_hi = _queries(above, rows, hi2, strict=False)
         c_lo2, c_hi2 = _count_left(new_lo), _count_left(new_hi)
         # Each pivot that keeps its side of the middle becomes the bracket's end.
         take_lo = c_lo2 <= k1
@@ -183,17 +191,28 @@ def _band_median(ordered, left, right, k1, k2):
     ranks fall in the band, every sum left of it is ``<= v1`` and every sum
     right of it ``>= v2``.
     """
-    n = ordered.shape[1]
-    columns = np.arange(n)
     before = left.sum(axis=1)
     size = right.sum(axis=1) - before
     ok = (before <= k1) & (before + size > k2)
     v1, v2 = _band_ranks(ordered, left, right, before, size, k1, k2, ok)
-    # Row a of S is sorted: its last sum left of the band and first right of it suffice.
-    last_left = np.take_along_axis(ordered, columns + np.maximum(left - 1, 0), axis=1)
-    first_right = np.take_along_axis(ordered, np.minimum(columns + right, n - 1), axis=1)
-    ok &= np.where(left > 0, last_left + ordered, -np.inf).max(axis=1) <= v1
-    ok &= np.where(columns + right < n, first_right + ordered, np.inf).min(axis=1) >= v2
+    # Row a of S is sorted: its last sum left of the band and first right of it suffice
+    # (gathered by flat position: faster than take_along_axis).
+    flat = ordered.ravel()
+    at = np.arange(ordered.size).reshape(ordered.shape)
+    before_band = at + left
+    before_band -= 1  # where left = 0, an unrelated sum (or index -1): discarded below
+    last_left = flat[before_band]
+    last_left += ordered
+    last_left[left == 0] = -np.inf
+    row_end = at[:, -1:]
+    beyond = at + right
+    past_end = beyond > row_end
+    np.minimum(beyond, row_end, out=beyond)
+    first_right = flat[beyond]
+    first_right += ordered
+    first_right[past_end] = np.inf
+    ok &= last_left.max(axis=1) <= v1
+    ok &= first_right.min(axis=1) >= v2
     value = (v1 + v2) / 2 / 2 if k1 != k2 else v1 / 2  # as brute_walsh_median's mean, halved
     return value, ok
 
@@ -208,25 +227,31 @@ def _band_ranks(ordered, left, right, before, size, k1, k2, ok):
     """
     n_rows, n = ordered.shape
     lengths = (right - left).ravel()
-    total = int(lengths.sum())
-    starts = np.cumsum(lengths) - lengths
+    # Only the (row, a) with a non-empty segment: flat position s = r * n + a.
+    filled = np.flatnonzero(lengths)
+    counts = lengths[filled]
+    total = int(counts.sum())
+    starts = np.cumsum(counts) - counts  # of each segment among all the band's sums
     wanted = np.where(ok, k1 - before, 0)
     column_of_rank = int(wanted.max()) if n_rows else 0
     pad = np.where(ok, column_of_rank - wanted, 0)
     n_columns = int((pad + size).max()) + 2 if n_rows else 2
-    # Element e of segment s = (row r, a), at position p = start(s) + e of all the band's
-    # sums, is o[r, a] + o[r, a + left[a] + e]: flat position s + left[a] - start(s) + p
-    # of the second term; it goes to column pad[r] + p - start(first segment of r).
-    second = left.ravel() - starts + np.arange(lengths.size)
-    row_base = np.arange(n_rows) * n_columns + pad - starts[::n]
-    destination = np.broadcast_to(row_base[:, None], (n_rows, n)).ravel()
-    segment = _segment_of_each(lengths, total)
+    # Element e of segment s, at position p = starts + e of all the band's sums, is
+    # o[r, a] + o[r, a + left + e]: flat positions s and s + left - starts + p; it goes
+    # to column pad[r] + p - (the band's sums of the rows before r).
     position = np.arange(total)
+    first = np.repeat(filled, counts)
+    second = np.repeat(filled + left.ravel()[filled] - starts, counts)
+    second += position
+    row_shift = np.arange(n_rows) * n_columns + pad - (np.cumsum(size) - size)
+    destination = row_shift[first // n]
+    destination += position
     flat = ordered.ravel()
-    sums = flat[segment] + flat[second[segment] + position]
+    sums = flat[first]
+    sums += flat[second]
     band = np.full((n_rows, n_columns), np.inf)
     band[np.arange(n_columns) < pad[:, None]] = -np.inf
-    band.ravel()[destination[segment] + position] = sums
+    band.ravel()[destination] = sums
     kth = [column_of_rank] if k1 == k2 else [column_of_rank, column_of_rank + 1]
     band.partition(kth, axis=1)
     v1 = band[:, column_of_rank]
@@ -234,23 +259,12 @@ def _band_ranks(ordered, left, right, before, size, k1, k2, ok):
     return v1, v2
 
 
-def _segment_of_each(lengths, total):
-    """``np.repeat(np.arange(lengths.size), lengths)`` from one cumulative sum (faster)."""
-    filled = np.flatnonzero(lengths)
-    steps = np.zeros(total, dtype=np.intp)
-    if filled.size:
-        starts = (np.cumsum(lengths) - lengths)[filled]
-        steps[starts[1:]] = np.diff(filled)
-        steps[0] = filled[0]
-    return np.cumsum(steps)
-
-
 def _thinned_pivots(ordered, k1):
     """Sums just below and above the middle of the Walsh sums of every eighth order statistic."""
     n_rows, n = ordered.shape
     m = n // _THIN
     first = (n - 1 - _THIN * (m - 1)) // 2  # centred: the thinned sample is as symmetric as o
-    thinned = ordered[:, first : first + _THIN * (m - 1) + 1 : _THIN]
+    thinned = np.ascontiguousarray(ordered[:, first : first + _THIN * (m - 1) + 1 : _THIN])
     n_thinned = m * (m + 1) // 2
     sums = np.empty((n_rows, n_thinned))
     start = 0
@@ -276,9 +290,10 @@ def _keys(x, low_bit):
 def _order_preserving(keys, low_bit):
     """Turn float32 bits (viewed as int32) into keys that sort like the floats, in place."""
     keys ^= (keys >> 31) & _MAGNITUDE  # negative floats: reverse their order
-    keys &= _LOW_BITS
     if low_bit:
         keys |= np.int32(1)
+    else:
+        keys &= _LOW_BITS
 
 
 def _queries(difference_keys, singles, pivot, *, strict):
@@ -316,7 +331,9 @@ def _offsets(is_query):
     """``max(P[a] - a, 0)`` for each row and ``a``: row ``a``'s columns left of the staircase."""
     n_rows, width = is_query.shape
     n = width // 2
-    found = np.flatnonzero(is_query.ravel()).reshape(n_rows, n)
-    found -= (np.arange(n_rows) * width + (n - 1))[:, None]
+    # The k-th query from the right is a = k's, at position width - 1 - p of the reversed
+    # mask's p: max(position - (n - 1), 0) = max(n - p, 0), in the order of a.
+    found = np.flatnonzero(is_query[:, ::-1]).reshape(n_rows, n)
+    np.subtract((np.arange(n_rows) * width + n)[:, None], found, out=found)
     np.maximum(found, 0, out=found)
-    return found[:, ::-1]
+    return found
