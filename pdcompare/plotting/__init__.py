@@ -86,18 +86,17 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
         return plot_matrix(frame, ax=ax, **options)
     if meta.get("kind") == "result":
         test = meta.get("test")
+        # One pair of a Bayesian test across data sets: its posterior in the triangle
+        # (kind="shrinkage" draws a hierarchical result's data sets).
+        samples_of = None
         if meta.get("method") == "signed_rank" and meta.get("scope") == "pair":
-            from pdcompare.compare.signed_rank_bayes import simplex_samples
+            from pdcompare.compare.signed_rank_bayes import simplex_samples as samples_of
+        elif test == "hierarchical" and (kind == "simplex" or (kind is None and len(frame) == 1)):
+            from pdcompare.compare.hierarchical import simplex_samples as samples_of
+        if samples_of is not None:
             from pdcompare.plotting.bayes import draw_simplex
 
-            samples = simplex_samples(frame, options.pop("n_points", 3000))
-            return draw_simplex(frame, samples, ax=ax, **options)
-        if test == "hierarchical" and (kind == "simplex" or (kind is None and len(frame) == 1)):
-            # One pair: its posterior in the triangle (kind="shrinkage" draws the data sets).
-            from pdcompare.compare.hierarchical import simplex_samples
-            from pdcompare.plotting.bayes import draw_simplex
-
-            samples = simplex_samples(frame, options.pop("n_points", 3000))
+            samples = samples_of(frame, options.pop("n_points", 3000))
             return draw_simplex(frame, samples, ax=ax, **options)
         all_pairs = meta.get("unit") == "dataset" and meta.get("scope") == "all_pairs"
         if all_pairs and test not in ("bayes", "mcm", "hierarchical") and kind is None:

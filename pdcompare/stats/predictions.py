@@ -236,10 +236,7 @@ class CorrectnessBits:
 
     def _all_set(self) -> np.ndarray:
         """One model's usability bits when every sample is usable (padding bits 0)."""
-        row = np.full(self.correct.shape[1], 0xFF, dtype=np.uint8)
-        if self.n_samples % 8:
-            row[-1] = (0xFF << (8 - self.n_samples % 8)) & 0xFF
-        return row
+        return np.packbits(np.ones(self.n_samples, dtype=bool))
 
     def packed(self) -> PackedCorrectness:
         """The :class:`PackedCorrectness` of every model added."""
