@@ -151,13 +151,13 @@ def _selected(ordered):
     pivot, density = _thinned_pivot(singles, k1)
     # Rows a of S with o[a] + o[a] > t hold no sum <= t: no query for them.
     queried = _rows_below(ordered, pivot)
-    below = _count_left(_staircase(keys, singles, pivot, queried), queried)
+    below = _count_left(*_staircase(keys, singles, pivot, queried))
     step = (k1 + 0.5 - below) / density
     step[~np.isfinite(step)] = 0.0  # ties: no density to step by
     pivot = np.clip(pivot + step, 2 * ordered[:, 0], 2 * ordered[:, -1])
     # Four more rows of S than the moved pivot reaches: the band may run past it.
     queried = min(_rows_below(ordered, pivot) + 4, n)
-    column = _columns(_staircase(keys, singles, pivot, queried), queried)
+    column = _columns(*_staircase(keys, singles, pivot, queried), queried)
     value = np.full(n_rows, np.nan)
     ok = np.zeros(n_rows, dtype=bool)
     # Tied differences make tied sums, which the float32 sort cannot tell apart.
@@ -220,38 +220,39 @@ def _staircase(difference_keys, singles, pivot, n_queries):
     ``difference_keys`` are the order-preserving keys of ``float32(o)`` with
     the lowest bit 0, the queries' lowest bit is 1: a query sorts after a
     difference with the same key, and is told from it. Returns the boolean
-    mask of the queries' places in the sorted union, rows x (n + n_queries).
-    The queries ascend as ``a`` descends, so the ``j``-th query from the
-    left, ``a = n_queries - 1 - j``, has ``P[a] = position - j`` differences
-    ``<= t - o[a]`` before it, and row ``a`` of S has
-    ``max(P[a] - a, 0) = max(position - (n_queries - 1), 0)`` sums ``<= t``.
+    mask of the queries' places in the sorted union and the position
+    ``start`` past which a query has sums left of it. The queries ascend as
+    ``a`` descends, so the ``j``-th query from the left, ``a = n_queries - 1 - j``,
+    has ``P[a] = position - j`` differences ``<= t - o[a]`` before it, and
+    row ``a`` of S has ``max(P[a] - a, 0) = max(position - start, 0)`` sums
+    ``<= t``. The differences below every query of the chunk are counted and
+    left out of the merge (the sort of 32-bit rows is fastest up to 256).
     """
     n_rows, n = singles.shape
-    merged = np.empty((n_rows, n + n_queries), dtype=np.int32)
-    merged[:, :n] = difference_keys
-    queries = merged[:, n:]
-    np.subtract(
-        pivot.astype(np.float32)[:, None],
-        singles[:, n_queries - 1 :: -1],
-        out=queries.view(np.float32),
-    )
+    queries = np.subtract(pivot.astype(np.float32)[:, None], singles[:, n_queries - 1 :: -1])
+    queries = queries.view(np.int32)
     _order_preserving(queries, 1)
+    skipped = int(np.count_nonzero(difference_keys < queries[:, :1], axis=1).min())
+    merged = np.empty((n_rows, n - skipped + n_queries), dtype=np.int32)
+    merged[:, : n - skipped] = difference_keys[:, skipped:]
+    merged[:, n - skipped :] = queries
     merged.sort(axis=1)
-    return (merged.view(np.uint8)[:, _LOW_BYTE::4] & np.uint8(1)).view(np.bool_)
+    is_query = (merged.view(np.uint8)[:, _LOW_BYTE::4] & np.uint8(1)).view(np.bool_)
+    return is_query, n_queries - 1 - skipped
 
 
-def _count_left(is_query, n_queries):
+def _count_left(is_query, start):
     """Number of Walsh sums left of the staircase of each row (a weighted sum over the queries)."""
-    weight = np.maximum(np.arange(is_query.shape[1]) - (n_queries - 1), 0)
+    weight = np.maximum(np.arange(is_query.shape[1]) - start, 0)
     return np.einsum("ij,j->i", is_query.view(np.int8), weight)
 
 
-def _columns(is_query, n_queries):
+def _columns(is_query, start, n_queries):
     """Each row ``a < n_queries`` of S's first column right of the staircase, ``max(P[a], a)``."""
     n_rows, width = is_query.shape
     # The j-th query from the left is row a = n_queries - 1 - j's.
     found = np.flatnonzero(is_query).reshape(n_rows, n_queries)
-    found -= (np.arange(n_rows) * width + n_queries - 1)[:, None]
+    found -= (np.arange(n_rows) * width + start)[:, None]
     np.maximum(found, 0, out=found)
     return np.add(found[:, ::-1], np.arange(n_queries))
 
