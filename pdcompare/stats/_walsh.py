@@ -1,4 +1,4 @@
-"""The median of the Walsh averages of many rows of sorted differences, by selection.
+"""The median of the Walsh averages of many rows of differences, by selection.
 
 The Hodges–Lehmann estimate of a pair is the median of the ``N = n (n + 1) / 2``
 Walsh sums ``o[a] + o[b]`` (``a <= b``) of its sorted differences ``o``,
@@ -8,13 +8,15 @@ pair, vectorised over the rows (pairs), in the spirit of Monahan's (1984)
 selection in the sorted matrix ``S[a, b] = o[a] + o[b]`` (each row of ``S``
 ascends):
 
-1. A pivot. The Walsh sums of every eighth order statistic (about ``N / 64``
-   of them) give a value near the middle and the density of the sums there.
+1. A pivot. The 253 Walsh sums of 22 evenly spaced order statistics (of
+   every eighth below 176 differences) give a value near the middle and
+   the density of the sums there.
 2. One Newton step. The sums ``<= t`` of row ``a`` of ``S`` are its first
    columns up to a "staircase", found for every row at once by merging ``o``
-   with ``t - o`` (a sort of 32-bit keys); their count at the pivot, against
-   the middle rank, moves the pivot by (rank error) / density, to within a
-   few dozen ranks of the middle.
+   with ``t - o`` (a sort of 32-bit keys, the differences below every
+   query left out); their count at the pivot, against the middle rank,
+   moves the pivot by (rank error) / density, to within a few dozen ranks
+   of the middle.
 3. A band. The staircase at the moved pivot is found, and the three sums of
    each row of ``S`` next to it (right of it when fewer than the middle rank
    lie left of it, left of it otherwise) are formed, about ``3 n / 2`` sums
@@ -29,14 +31,17 @@ the band, every sum left of it is ``<= v1`` and every sum right of it
 in float64 exactly as the brute force forms them). The float32 sort decides
 the ranks only where the neighbours of the selected roundings round
 differently (rounding is monotone, so their order is then the order of the
-sums). A row that fails goes through a band of eight sums per row of ``S``
-selected in float64, and then, if it fails again, through the brute force.
+sums; a row with tied differences, whose sums tie, skips it). A row that
+fails goes through a band of eight sums per row of ``S`` selected in
+float64, and then, if it fails again, through the brute force.
 The numbers are therefore those of forming all ``N`` sums and partitioning
 them.
 
-Rows with few distinct differences (ties: fold accuracies on small test sets,
-many zero differences) have few distinct Walsh sums; those are formed with
-their multiplicities and the middle found by their cumulative counts.
+Rows with few distinct differences (at most a quarter of ``n``: fold
+accuracies on small test sets, scores on a coarse grid) have few distinct
+Walsh sums; those are formed with their multiplicities and the middle found
+by their cumulative counts. Each chunk of rows is sorted and selected on
+one of two threads, in chunks small enough to stay in a core's cache.
 """
 
 from __future__ import annotations
