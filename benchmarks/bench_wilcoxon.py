@@ -23,7 +23,8 @@ pdcompare's Wilcoxon is timed without and with the Hodges–Lehmann estimate
 (``hodges_lehmann=False`` / ``True``): the estimate is the median of the
 ``n (n + 1) / 2`` Walsh averages of each pair, found by a selection of
 ``O(n log n)`` per pair (``pdcompare.stats._walsh``, two chunks of pairs at a
-time on two threads: its wall time is compared with the single-threaded loop).
+time on two threads, beside the test on the same differences: its wall time
+is compared with the single-threaded loop).
 Peak memory is the largest ``tracemalloc`` block of one call.
 
 Targets: at 100 x 200, >= 50x faster than the per-pair scipy loop (issue 32:

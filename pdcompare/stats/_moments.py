@@ -22,9 +22,9 @@ _NOISE_ULPS = 16.0
 _TARGET_ACCURACY = 1e-10
 
 
-def chunks(n_pairs: int, n_splits: int):
-    """Slices of pair positions, each holding at most ``_CHUNK_ELEMENTS`` differences."""
-    size = max(1, _CHUNK_ELEMENTS // max(n_splits, 1))
+def chunks(n_pairs: int, n_splits: int, elements: int = _CHUNK_ELEMENTS):
+    """Slices of pair positions, each holding at most ``elements`` differences."""
+    size = max(1, elements // max(n_splits, 1))
     for start in range(0, n_pairs, size):
         yield slice(start, min(start + size, n_pairs))
 

@@ -91,3 +91,51 @@ def test_infinite_differences_take_the_brute_force():
     d[1, [3, 9]] = -np.inf
     ordered = np.sort(d, axis=1)
     assert_array_equal(_walsh.walsh_median(ordered), [walsh_median(row) for row in d])
+
+
+@pytest.mark.parametrize("n", [96, 100, 250])
+def test_few_distinct_differences_take_their_distinct_sums(n):
+    # Fold accuracies on test sets of 15: differences on a grid of 1/15, a dozen values.
+    rng = np.random.default_rng(n)
+    d = rng.binomial(15, 0.9, (30, n)) / 15 - rng.binomial(15, 0.87, (30, n)) / 15
+    d[0] = 0.0  # one value only
+    d[1] = np.where(np.arange(n) < n // 3, -1 / 15, 2 / 15)  # two values
+    n_distinct = np.array([np.unique(row).size for row in d])
+    assert (n_distinct <= n // _walsh._FEW_DISTINCT).all()  # all take the tied path
+    assert_array_equal(
+        _walsh._tied_walsh_median(np.sort(d, axis=1), n_distinct),
+        [walsh_median(row) for row in d],
+    )
+
+
+def test_many_rows_of_every_kind_across_chunks_and_threads():
+    # More rows than one chunk holds (two threads), mixing continuous rows, tied rows,
+    # rounded rows, rows with many zeros and rows with an infinity, in any order.
+    rng = np.random.default_rng(3)
+    n = 120
+    d = rng.normal(0.01, 0.03, (3000, n))
+    d[::3] = np.round(d[::3], 2)
+    d[1::7] = rng.integers(-2, 3, (d[1::7].shape[0], n)) * 0.05
+    d[2::11, : n // 2] = 0.0
+    d[5::13, 3] = np.inf
+    assert d.shape[0] * n > _walsh._CHUNK_DIFFERENCES
+    expected = _walsh.brute_walsh_median(d)
+    assert_array_equal(_walsh.walsh_median(d), expected)
+    picked = rng.choice(d.shape[0], 25, replace=False)  # the brute force against the reference
+    assert_array_equal(expected[picked], [walsh_median(row) for row in d[picked]])
+
+
+def test_wilcoxon_estimate_beside_the_test_equals_hodges_lehmann():
+    rng = np.random.default_rng(11)
+    values = rng.normal(0.8, 0.05, (30, 110))
+    values[4, :9] = np.nan
+    i, j = np.triu_indices(30, 1)
+    for nan_policy in ("propagate", "omit"):
+        out = paired.wilcoxon(values, i, j, nan_policy=nan_policy)
+        assert_array_equal(
+            out["median_diff"], paired.hodges_lehmann(values, i, j, nan_policy=nan_policy)
+        )
+    k = 3  # one pair written out: models 0 and 4, on its complete splits ("omit")
+    assert (i[k], j[k]) == (0, 4)
+    d = values[i[k]] - values[j[k]]
+    assert out["median_diff"][k] == walsh_median(d[~np.isnan(d)])
