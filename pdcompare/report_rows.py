@@ -6,9 +6,9 @@ effect sizes of the significant ones). Read through pandas, each read builds
 a Series (copying the frame's metadata) and each categorical model column
 turns its Arrow-backed names into Python objects again: at 60 models that was
 half of a report's time. :func:`rows_of` reads a column the first time the
-words ask for it, as a plain numpy array (model names as an object array,
-made once from the categories), and keeps it; :meth:`Rows.take` selects rows
-of every column at once. Nothing here writes to the frame.
+words ask for it, as a plain numpy array (``results.column_values``: model
+names as an object array), and keeps it; :meth:`Rows.take` selects rows of
+every column at once. Nothing here writes to the frame.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import pandas as pd
 
 from pdcompare.inputs.attrs import ATTRS_KEY
 from pdcompare.inputs.frames import check_frame
+from pdcompare.results import column_values
 
 
 class Rows:
@@ -68,7 +69,7 @@ class Rows:
                 if name not in self._positions:
                     msg = f"the result frame has no column {name!r}; it has {self.columns}"
                     raise KeyError(msg)
-                found = _column(self._frame, self._positions[name], self._cache)
+                found = column_values(self._frame, name)
             else:
                 found = self._source[name][self._select]
                 found.flags.writeable = False
@@ -130,29 +131,3 @@ def _readonly(array: np.ndarray) -> np.ndarray:
     view = array.view()
     view.flags.writeable = False
     return view
-
-
-def _column(frame: pd.DataFrame, position: int, cache: dict) -> np.ndarray:
-    """Column ``position`` of ``frame`` as a numpy array, without building a Series.
-
-    pandas' ``_get_column_array`` hands the stored array over as it is (a
-    Series per read costs ten times more); the public ``iloc`` where a
-    pandas version lacks it.
-    """
-    get = getattr(frame, "_get_column_array", None)
-    array = get(position) if get is not None else frame.iloc[:, position].array
-    if isinstance(array, pd.Categorical):
-        # The model columns share their categories: their names as objects are made once.
-        key = (_INDEX, id(array.categories))
-        names = cache.get(key)
-        if names is None:
-            names = np.append(np.asarray(array.categories, dtype=object), np.nan)
-            cache[key] = names
-        return _readonly(names[array.codes])  # code -1 (missing) picks the NaN at the end
-    if isinstance(array, np.ndarray):
-        return _readonly(array)
-    if pd.api.types.is_bool_dtype(array.dtype):
-        return _readonly(array.to_numpy(dtype=bool, na_value=False))
-    if pd.api.types.is_numeric_dtype(array.dtype):
-        return _readonly(array.to_numpy(dtype=float, na_value=np.nan))
-    return _readonly(array.to_numpy(dtype=object, na_value=np.nan))

@@ -118,6 +118,44 @@ def result_info(frame: pd.DataFrame) -> ResultInfo:
     return ResultInfo(**known, extra=_frozen(extra))
 
 
+def column_values(frame: pd.DataFrame, name: Any) -> np.ndarray:
+    """A column of a result frame as a read-only numpy array, without building a Series.
+
+    Model names (categorical) and strings come as object arrays, missing ones
+    as NaN; numbers and bools as stored (nullable ones as float and bool).
+    For code that only reads a result: pandas builds a Series per column read,
+    copying the frame's metadata (at 60 models, the names of all of them), and
+    converts the Arrow-backed names of a categorical column again on each read;
+    here the stored array is handed over as it is (pandas' ``_get_column_array``,
+    ``iloc`` where a pandas version lacks it).
+
+    Examples
+    --------
+    >>> first, _ = model_columns(pd.Index(["rbf", "linear"]), np.array([0, 1]), np.array([1, 0]))
+    >>> column_values(pd.DataFrame({"model_1": first, "x": [1.0, 2.0]}), "model_1").tolist()
+    ['rbf', 'linear']
+    """
+    position = frame.columns.get_loc(name)
+    if not isinstance(position, int):
+        msg = f"the result frame has the column {name!r} more than once"
+        raise ValueError(msg)
+    get = getattr(frame, "_get_column_array", None)
+    array = get(position) if get is not None else frame.iloc[:, position].array
+    if isinstance(array, pd.Categorical):
+        # code -1 (missing) picks the NaN appended to the names
+        values = np.append(np.asarray(array.categories, dtype=object), np.nan)[array.codes]
+    elif isinstance(array, np.ndarray):
+        values = array.view()
+    elif pd.api.types.is_bool_dtype(array.dtype):
+        values = array.to_numpy(dtype=bool, na_value=False)
+    elif pd.api.types.is_numeric_dtype(array.dtype):
+        values = array.to_numpy(dtype=float, na_value=np.nan)
+    else:
+        values = array.to_numpy(dtype=object, na_value=np.nan)
+    values.flags.writeable = False
+    return values
+
+
 def model_columns(names: pd.Index | np.ndarray, i: np.ndarray, j: np.ndarray) -> tuple[Any, Any]:
     """The ``model_1`` and ``model_2`` columns: categoricals over the model names.
 
