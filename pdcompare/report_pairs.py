@@ -22,7 +22,7 @@ def shown_pairs(result: pd.DataFrame | Rows, best: Any, top_names: Any) -> np.nd
     first = np.asarray(result["model_1"], dtype=object)
     second = np.asarray(result["model_2"], dtype=object)
     in_top = in_names(first, top_names) & in_names(second, top_names)
-    if len(top_names) >= len(pd.unique(np.concatenate([first, second]))):
+    if len(top_names) >= len({*first, *second}):  # every model of the result is a top one
         return in_top
     return in_top & (first == best)
 

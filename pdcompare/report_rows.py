@@ -69,7 +69,7 @@ class Rows:
                 if name not in self._positions:
                     msg = f"the result frame has no column {name!r}; it has {self.columns}"
                     raise KeyError(msg)
-                found = column_values(self._frame, name)
+                found = column_values(self._frame, name, position=self._positions[name])
             else:
                 found = self._source[name][self._select]
                 found.flags.writeable = False
@@ -82,7 +82,7 @@ class Rows:
         found = self._cache.get(_INDEX)
         if found is None:
             found = (
-                _readonly(np.asarray(self._frame.index, dtype=object))
+                _readonly(self._frame.index.to_numpy(dtype=object))
                 if self._source is None
                 else self._source.index[self._select]
             )
