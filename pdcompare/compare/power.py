@@ -339,7 +339,7 @@ def detectable_difference(
     policy = "omit" if meta.get("nan_policy") == "omit" else "propagate"
     count, _, variance, _, _ = pair_moments(data.values, first, second, policy)
     count = np.where(np.isnan(variance), np.nan, count)
-    if "pvalue" in result.columns:
+    if "pvalue" in result.columns.tolist():  # a list: `in` on a fresh Index hashes it first
         pvalues = np.asarray(results.column_values(result, "pvalue"), dtype=float)
         m = int(np.count_nonzero(~np.isnan(pvalues)))
     else:
