@@ -146,7 +146,7 @@ def column_values(frame: pd.DataFrame, name: Any, *, position: int | None = None
             raise KeyError(name)
         position = labels.index(name)
     get = getattr(frame, "_get_column_array", None)
-    array = get(position) if get is not None else frame.iloc[:, position].array
+    array = get(position) if get is not None else frame.iloc[:, position].values
     if isinstance(array, pd.Categorical):
         # code -1 (missing) picks the NaN appended to the names
         values = np.append(array.categories.to_numpy(dtype=object), np.nan)[array.codes]

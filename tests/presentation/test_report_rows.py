@@ -118,3 +118,16 @@ def test_in_names_is_numpy_isin(values, names):
     assert_array_equal(in_names(array, names), expected)
     if names and values:
         assert_array_equal(in_names(array, names), np.isin(array, np.asarray(names, dtype=object)))
+
+
+def test_without_pandas_column_arrays_the_public_reads_give_the_same(monkeypatch):
+    # column_values hands over pandas' stored array (a private accessor); a pandas without
+    # it reads through iloc: the same arrays either way.
+    found = analyse(load_grid_search_scores(), rope=0.01)
+    frames = (found.summary, found.significance, found.bayes, found.effect_sizes)
+    fast = [{c: rows_of(f)[c] for c in f.columns} for f in frames]
+    monkeypatch.delattr(pd.DataFrame, "_get_column_array")
+    for frame, expected in zip(frames, fast, strict=True):
+        rows = rows_of(frame)
+        for column, values in expected.items():
+            assert_same(rows[column], values)
