@@ -38,6 +38,7 @@ from pdcompare.labels import format_signed as _signed
 from pdcompare.labels import p_equals as _pvalue
 from pdcompare.report_forecasts import forecast_lines
 from pdcompare.report_pairs import family_words, left_out_line, shown_pairs
+from pdcompare.report_rows import Rows, in_names, rows_of
 
 _UNKNOWN_DESIGN = (
     "WARNING: the CV design is unknown, so the corrected t-test cannot be used; the plain "
@@ -51,10 +52,10 @@ _UNKNOWN_DESIGN = (
 DEFAULT_TOP = 10
 
 
-def _tie_line(summary: pd.DataFrame, benchmark: bool) -> list[str]:
+def _tie_line(summary: Rows, benchmark: bool) -> list[str]:
     """A sentence when several models share the best mean (mean rank on a benchmark)."""
     column = "mean_rank" if benchmark else "mean"
-    values = summary[column].to_numpy(dtype=float)
+    values = np.asarray(summary[column], dtype=float)
     # Means summed in different orders differ in the last bits; that is still a tie.
     tied = summary.index[np.isclose(values, values[0], rtol=1e-12, atol=0.0)]
     if len(tied) < 2:
@@ -66,23 +67,23 @@ def _tie_line(summary: pd.DataFrame, benchmark: bool) -> list[str]:
     ]
 
 
-def _ranking_line(summary: pd.DataFrame, top: int, benchmark: bool) -> str:
-    shown = summary.iloc[:top]
+def _ranking_line(summary: Rows, top: int, benchmark: bool) -> str:
+    names = summary.index[:top]
     if benchmark:
-        items = [f"{name} {rank:.2f}" for name, rank in shown["mean_rank"].items()]
+        ranks = summary["mean_rank"][:top]
+        items = [f"{name} {rank:.2f}" for name, rank in zip(names, ranks, strict=True)]
         head = "Mean ranks (1 = best on a data set), best first"
     else:
-        items = [f"{name} {_number(mean)}" for name, mean in shown["mean"].items()]
+        means = summary["mean"][:top]
+        items = [f"{name} {_number(mean)}" for name, mean in zip(names, means, strict=True)]
         head = "Mean scores, best first"
-    rest = len(summary) - len(shown)
+    rest = len(summary) - len(names)
     more = f"; and {plural(rest, 'other model', 'other models')}" if rest else ""
     return f"{head}: {join_names(items)}{more}."
 
 
-def _summary_lines(
-    summary: pd.DataFrame, design: dict[str, Any], top: int, benchmark: bool
-) -> list[str]:
-    meta = pdcompare_attrs(summary)
+def _summary_lines(summary: Rows, design: dict[str, Any], top: int, benchmark: bool) -> list[str]:
+    meta = summary.meta
     n_models = len(summary)
     direction = "higher" if design.get("greater_is_better", True) else "lower"
     if benchmark:
@@ -91,30 +92,29 @@ def _summary_lines(
             "scores are better. The data set is the unit: each model's scores are averaged "
             "within each data set first."
         ]
-    elif "n_runs" in summary.columns:
-        n_runs = summary["n_runs"].to_numpy(dtype=int)
+    elif "n_runs" in summary:
+        n_runs = np.asarray(summary["n_runs"], dtype=int)
         runs = f"{n_runs.min()} to {n_runs.max()}" if n_runs.min() < n_runs.max() else n_runs.max()
         lines = [
             f"Data: {n_models} models x {runs} runs each; {direction} scores are better. The runs "
             "are independent (random seeds, not shared splits): the tests are unpaired."
         ]
     else:
-        n_splits = int(summary["n_splits"].max())
+        n_splits = int(np.nanmax(np.asarray(summary["n_splits"], dtype=float)))
         lines = [f"Data: {n_models} models x {n_splits} CV splits; {direction} scores are better."]
     if design.get("test_train_ratio") is not None:
         lines.append(
             f"CV design: {design.get('source')} (test/train size ratio "
             f"{design['test_train_ratio']:.4f})."
         )
-    elif not benchmark and "n_runs" not in summary.columns:
+    elif not benchmark and "n_runs" not in summary:
         lines.append("CV design: unknown.")
     best = summary.index[0]
-    row = summary.iloc[0]
     if benchmark:
         lines.append(
-            f"Best model: {best}, mean rank {row['mean_rank']:.2f} over "
-            f"{int(row['n_datasets'])} data sets (best on {int(row['n_best'])}), mean score "
-            f"{_number(row['mean'])}."
+            f"Best model: {best}, mean rank {summary['mean_rank'][0]:.2f} over "
+            f"{int(summary['n_datasets'][0])} data sets (best on {int(summary['n_best'][0])}), "
+            f"mean score {_number(summary['mean'][0])}."
         )
     else:
         corrected = meta.get("interval") == "nadeau-bengio"
@@ -128,8 +128,8 @@ def _summary_lines(
             else "plain t, too narrow"
         )
         lines.append(
-            f"Best model: {best}, mean score {_number(row['mean'])} ({level:.0%} CI "
-            f"{_number(row['ci_low'])} to {_number(row['ci_high'])}, {kind})."
+            f"Best model: {best}, mean score {_number(summary['mean'][0])} ({level:.0%} CI "
+            f"{_number(summary['ci_low'][0])} to {_number(summary['ci_high'][0])}, {kind})."
         )
     lines += _tie_line(summary, benchmark)
     lines.append(_ranking_line(summary, top, benchmark))
@@ -146,83 +146,76 @@ def _interval_text(low: float, high: float, level: float) -> str | None:
     return f"{level:.0%} CI {_number(low)} to {_number(high)}"
 
 
-def _pair_keys(result: pd.DataFrame) -> list[tuple[Any, Any]]:
-    return list(
-        zip(
-            result["model_1"].to_numpy(dtype=object),
-            result["model_2"].to_numpy(dtype=object),
-            strict=True,
-        )
-    )
+def _pair_keys(result: Rows) -> list[tuple[Any, Any]]:
+    return list(zip(result["model_1"], result["model_2"], strict=True))
 
 
-def _effect_words(analysis: Analysis) -> dict[tuple[Any, Any], str]:
-    """``large effect (d_z = 1.59)`` for every pair of the family's effect sizes."""
-    effects = analysis.effect_sizes
+def _effect_words(effects: Rows | None, pairs: list[tuple[Any, Any]]) -> list[str | None]:
+    """``large effect (d_z = 1.59)`` for each of ``pairs`` (None where there is none)."""
     if effects is None:
-        return {}
-    symbol = pdcompare_attrs(effects).get("symbol", "effect size")
-    return {
-        key: f"{magnitude} effect ({symbol} = {value:.2f})"
-        for key, value, magnitude in zip(
-            _pair_keys(effects),
-            effects["effect_size"].to_numpy(dtype=float),
-            effects["magnitude"].astype(object).to_numpy(),
-            strict=True,
-        )
-        if np.isfinite(value)
-    }
+        return [None] * len(pairs)
+    symbol = effects.meta.get("symbol", "effect size")
+    row = {key: k for k, key in enumerate(_pair_keys(effects))}
+    values = np.asarray(effects["effect_size"], dtype=float)
+    magnitudes = effects["magnitude"]
+    words: list[str | None] = []
+    for pair in pairs:
+        k = row.get(pair)
+        finite = k is not None and np.isfinite(values[k])
+        words.append(f"{magnitudes[k]} effect ({symbol} = {values[k]:.2f})" if finite else None)
+    return words
 
 
-def _detectable_words(analysis: Analysis) -> dict[tuple[Any, Any], str]:
-    """What the design could detect for every pair of the family, at its Bonferroni level."""
+def _detectable_words(analysis: Analysis, result: Rows, shown: np.ndarray) -> list[str | None]:
+    """What the design could detect for each shown pair, at the family's Bonferroni level."""
     if analysis.detectable is None:
-        return {}
-    result = analysis.significance
-    meta = pdcompare_attrs(result)
-    m = max(int(result["pvalue"].notna().sum()), 1)
-    level = f"{meta.get('alpha', 0.05):g}/{m}" if m > 1 else f"{meta.get('alpha', 0.05):g}"
+        return [None] * int(np.count_nonzero(shown))
+    alpha = result.meta.get("alpha", 0.05)
+    m = max(int(np.count_nonzero(~np.isnan(np.asarray(result["pvalue"], dtype=float)))), 1)
+    level = f"{alpha:g}/{m}" if m > 1 else f"{alpha:g}"
     unit = "these data sets" if analysis.benchmark else "these splits"
-    return {
-        key: f"{unit} could detect about {value:.3g} or more (power 0.8 at {level})"
-        for key, value in zip(_pair_keys(result), analysis.detectable, strict=True)
+    return [
+        f"{unit} could detect about {value:.3g} or more (power 0.8 at {level})"
         if np.isfinite(value)
-    }
+        else None
+        for value in np.asarray(analysis.detectable, dtype=float)[shown]
+    ]
 
 
 def _test_lines(
-    result: pd.DataFrame,
+    rows: Rows,
     test: str,
-    shown: np.ndarray,
-    effects: dict[tuple[Any, Any], str],
-    detectable: dict[tuple[Any, Any], str],
+    effects: list[str | None],
+    detectable: list[str | None],
 ) -> list[str]:
-    """One line per shown pair, built from the result's columns.
+    """One line per shown pair (``rows``), built from the result's columns.
 
     A significant difference names its magnitude; a difference that is not
     significant says what the design could have detected.
     """
-    meta = pdcompare_attrs(result)
+    meta = rows.meta
     correction = meta.get("correction")
     level = 1 - meta.get("alpha", 0.05)
-    rows = result.loc[shown]
-    rank_test = "mean_diff" not in rows.columns
-    diffs = rows["rank_diff" if rank_test else "mean_diff"].to_numpy(dtype=float)
-    lows = rows["ci_low"].to_numpy(dtype=float) if "ci_low" in rows else np.full(len(rows), np.nan)
-    highs = rows["ci_high"].to_numpy(dtype=float) if "ci_high" in rows else lows
+    rank_test = "mean_diff" not in rows
+    diffs = np.asarray(rows["rank_diff" if rank_test else "mean_diff"], dtype=float)
+    lows = np.full(len(rows), np.nan)
+    if "ci_low" in rows:
+        lows = np.asarray(rows["ci_low"], dtype=float)
+    highs = np.asarray(rows["ci_high"], dtype=float) if "ci_high" in rows else lows
     name = {"corrected_ttest": "t", "ttest": "t", "welch_ttest": "t", "nemenyi": "q"}.get(
         test, "statistic"
     )
-    missing = rows["pvalue"].isna().to_numpy()
-    reject = rows["reject"].to_numpy(dtype=bool)
+    pvalues = np.asarray(rows["pvalue"], dtype=float)
+    missing = np.isnan(pvalues)
+    reject = np.asarray(rows["reject"], dtype=bool)
     lines = []
     for k, (a, b, statistic, p, p_adj) in enumerate(
         zip(
-            rows["model_1"].to_numpy(dtype=object),
-            rows["model_2"].to_numpy(dtype=object),
-            rows["statistic"].to_numpy(dtype=float),
-            rows["pvalue"].to_numpy(dtype=float),
-            rows["pvalue_adj"].to_numpy(dtype=float),
+            rows["model_1"],
+            rows["model_2"],
+            np.asarray(rows["statistic"], dtype=float),
+            pvalues,
+            np.asarray(rows["pvalue_adj"], dtype=float),
             strict=True,
         )
     ):
@@ -239,32 +232,30 @@ def _test_lines(
         if missing[k]:
             verdict = "no result (missing scores)"
         elif reject[k]:
-            verdict = "SIGNIFICANT" + (f", {effects[(a, b)]}" if (a, b) in effects else "")
+            verdict = "SIGNIFICANT" + (f", {effects[k]}" if effects[k] is not None else "")
         else:
             verdict = "not significant" + (
-                f"; {detectable[(a, b)]}" if (a, b) in detectable else ""
+                f"; {detectable[k]}" if detectable[k] is not None else ""
             )
         lines.append(f"  {a} vs {b}: " + ", ".join(parts) + f": {verdict}.")
     return lines
 
 
-def _against_best(
-    result: pd.DataFrame, best: Any, top_names: pd.Index
-) -> tuple[pd.DataFrame, np.ndarray]:
+def _against_best(result: Rows, best: Any, top_names: np.ndarray) -> tuple[Rows, np.ndarray]:
     """The rows comparing the best model with each other, and which of those are top models."""
-    rows = result.loc[result["model_1"].to_numpy(dtype=object) == best]
-    return rows, np.isin(rows["model_2"].to_numpy(dtype=object), top_names)
+    rows = result.take(result["model_1"] == best)
+    return rows, in_names(rows["model_2"], top_names)
 
 
 def _conclusion_lines(
-    result: pd.DataFrame, best: Any, top_names: pd.Index, benchmark: bool
+    result: Rows, best: Any, top_names: np.ndarray, benchmark: bool
 ) -> list[str]:
-    meta = pdcompare_attrs(result)
+    meta = result.meta
     family_wise = meta.get("correction") or meta.get("test") == "nemenyi"
     rows, in_top = _against_best(result, best, top_names)
-    others = rows["model_2"].to_numpy(dtype=object)
-    missing = rows["pvalue"].isna().to_numpy()
-    reject = rows["reject"].to_numpy(dtype=bool) & ~missing
+    others = rows["model_2"]
+    missing = np.isnan(np.asarray(rows["pvalue"], dtype=float))
+    reject = np.asarray(rows["reject"], dtype=bool) & ~missing
     tied = ~reject & ~missing
     adjusted = "after correction" if family_wise else "without correction"
     runs = meta.get("unit") == "run"
@@ -321,9 +312,9 @@ def _conclusion_lines(
     return lines
 
 
-def _significance_lines(analysis: Analysis, best: Any, top_names: pd.Index) -> list[str]:
-    result, test, benchmark = analysis.significance, analysis.test, analysis.benchmark
-    meta = pdcompare_attrs(result)
+def _significance_lines(analysis: Analysis, best: Any, top_names: np.ndarray) -> list[str]:
+    result, test, benchmark = rows_of(analysis.significance), analysis.test, analysis.benchmark
+    meta = result.meta
     correction = meta.get("correction")
     alpha = meta.get("alpha", 0.05)
     alternative = meta.get("asked_alternative", meta.get("alternative", "two-sided"))
@@ -342,11 +333,15 @@ def _significance_lines(analysis: Analysis, best: Any, top_names: pd.Index) -> l
         f"Significance: {names[test]} ({alternative}), {scope}, {corrected}, alpha = {alpha:g}."
     ]
     shown = shown_pairs(result, best, top_names)
+    rows = result.take(shown)
     unreachable = _unreachable_lines(result, test, benchmark)
     # Where no pair can reach alpha, no difference however large was detectable: the power
     # of the t-test standing in for a rank test would claim otherwise.
-    detectable = {} if unreachable else _detectable_words(analysis)
-    lines += _test_lines(result, test, shown, _effect_words(analysis), detectable)
+    detectable = (
+        [None] * len(rows) if unreachable else _detectable_words(analysis, result, shown)
+    )
+    effects = None if analysis.effect_sizes is None else rows_of(analysis.effect_sizes)
+    lines += _test_lines(rows, test, _effect_words(effects, _pair_keys(rows)), detectable)
     listing = f"pairwise(test={test!r})" if analysis.family == "all_pairs" else f"{test}()"
     lines += left_out_line(result, shown, listing)
     if unreachable:
@@ -355,9 +350,9 @@ def _significance_lines(analysis: Analysis, best: Any, top_names: pd.Index) -> l
     return lines
 
 
-def _unreachable_lines(result: pd.DataFrame, test: str, benchmark: bool) -> list[str]:
+def _unreachable_lines(result: Rows, test: str, benchmark: bool) -> list[str]:
     """When no comparison of the family can reach alpha, say so instead of "luck"."""
-    meta = pdcompare_attrs(result)
+    meta = result.meta
     floor = meta.get("min_attainable_pvalue")
     alpha = meta.get("alpha", 0.05)
     if floor is None or not floor > alpha:
@@ -383,20 +378,22 @@ def _unreachable_lines(result: pd.DataFrame, test: str, benchmark: bool) -> list
     ]
 
 
-def _friedman_lines(result: pd.DataFrame) -> list[str]:
-    row = result.iloc[0]
+def _friedman_lines(result: Rows) -> list[str]:
+    def first(column: str) -> Any:
+        return result[column][0]
+
     return [
-        f"Friedman test: chi-square = {row['statistic']:.3f} (df = {int(row['df'])}), p "
-        f"{_pvalue(row['pvalue'])}; Iman–Davenport F = {row['f_statistic']:.3f} "
-        f"(df = {int(row['f_df1'])}, {int(row['f_df2'])}), p {_pvalue(row['f_pvalue'])}. "
+        f"Friedman test: chi-square = {first('statistic'):.3f} (df = {int(first('df'))}), p "
+        f"{_pvalue(first('pvalue'))}; Iman–Davenport F = {first('f_statistic'):.3f} "
+        f"(df = {int(first('f_df1'))}, {int(first('f_df2'))}), p {_pvalue(first('f_pvalue'))}. "
         "It says whether the models differ at all; the pairs below are tested either way."
     ]
 
 
 def _bayes_lines(
-    result: pd.DataFrame, family: str, best: Any, top_names: pd.Index, benchmark: bool
+    result: Rows, family: str, best: Any, top_names: np.ndarray, benchmark: bool
 ) -> list[str]:
-    meta = pdcompare_attrs(result)
+    meta = result.meta
     rope = meta.get("rope")
     alpha = meta.get("alpha", 0.05)
     level = meta.get("ci", 0.95)
@@ -426,19 +423,20 @@ def _bayes_lines(
             "best on these same scores, so the probabilities in its favour are optimistic."
         )
     shown = shown_pairs(result, best, top_names)
-    rows = result.loc[shown]
-    intervals = "ci_low" in rows.columns
+    rows = result.take(shown)
+    intervals = "ci_low" in rows
     if intervals:
-        lows, highs = rows["ci_low"].to_numpy(dtype=float), rows["ci_high"].to_numpy(dtype=float)
+        lows = np.asarray(rows["ci_low"], dtype=float)
+        highs = np.asarray(rows["ci_high"], dtype=float)
     for k, (a, b, diff, better, same, worse, decision) in enumerate(
         zip(
-            rows["model_1"].to_numpy(dtype=object),
-            rows["model_2"].to_numpy(dtype=object),
-            rows["mean_diff"].to_numpy(dtype=float),
-            rows["prob_better"].to_numpy(dtype=float),
-            rows["prob_rope"].to_numpy(dtype=float),
-            rows["prob_worse"].to_numpy(dtype=float),
-            rows["decision"].to_numpy(dtype=object),
+            rows["model_1"],
+            rows["model_2"],
+            *(
+                np.asarray(rows[c], dtype=float)
+                for c in ("mean_diff", "prob_better", "prob_rope", "prob_worse")
+            ),
+            rows["decision"],
             strict=True,
         )
     ):
@@ -459,8 +457,8 @@ def _bayes_lines(
     listing = f"{test}(...) on all pairs" if family == "all_pairs" else f"{test}()"
     lines += left_out_line(result, shown, listing)
     against, in_top = _against_best(result, best, top_names)
-    others = against["model_2"].to_numpy(dtype=object)
-    decisions = against["decision"].to_numpy(dtype=object)
+    others = against["model_2"]
+    decisions = against["decision"]
     groups = {
         f"Practically equivalent to {best}": decisions == "equivalent",
         f"Practically worse than {best}": decisions == best,
@@ -479,25 +477,27 @@ def _bayes_lines(
     return lines
 
 
-def _convergence_words(result: pd.DataFrame) -> str:
+def _convergence_words(result: pd.DataFrame | Rows) -> str:
     """Whether the hierarchical test's chains agree on every pair (split R-hat of δ0)."""
-    rhat = result["rhat"].to_numpy(dtype=float)
+    result = rows_of(result)
+    rhat = np.asarray(result["rhat"], dtype=float)
     finite = rhat[np.isfinite(rhat)]
     if not finite.size:
         return ""
     if (finite <= 1.01).all():
         return f" The chains agree on every pair (R-hat of δ0 at most {finite.max():.3f})."
-    bad = result.loc[rhat > 1.01, ["model_1", "model_2"]].to_numpy(dtype=object)
-    named = join_names([f"{a} vs {b}" for a, b in bad])
+    bad = result.take(rhat > 1.01)
+    pairs = zip(bad["model_1"], bad["model_2"], strict=True)
+    named = join_names([f"{a} vs {b}" for a, b in pairs])
     return (
         f" The chains disagree (R-hat of δ0 above 1.01) on {named}: read those "
         "probabilities as rough (more posterior draws settle them)."
     )
 
 
-def _equivalence_lines(result: pd.DataFrame, best: Any, top_names: pd.Index) -> list[str]:
+def _equivalence_lines(result: Rows, best: Any, top_names: np.ndarray) -> list[str]:
     """Two one-sided tests of the family: which pairs are shown equivalent within the rope."""
-    meta = pdcompare_attrs(result)
+    meta = result.meta
     alpha = meta.get("alpha", 0.05)
     correction = meta.get("correction")
     lines = [
@@ -507,13 +507,13 @@ def _equivalence_lines(result: pd.DataFrame, best: Any, top_names: pd.Index) -> 
         "equivalent means both one-sided tests reject."
     ]
     shown = shown_pairs(result, best, top_names)
-    rows = result.loc[shown]
+    rows = result.take(shown)
     for a, b, diff, p_adj, reject in zip(
-        rows["model_1"].to_numpy(dtype=object),
-        rows["model_2"].to_numpy(dtype=object),
-        rows["mean_diff"].to_numpy(dtype=float),
-        rows["pvalue_adj"].to_numpy(dtype=float),
-        rows["reject"].to_numpy(dtype=bool),
+        rows["model_1"],
+        rows["model_2"],
+        np.asarray(rows["mean_diff"], dtype=float),
+        np.asarray(rows["pvalue_adj"], dtype=float),
+        np.asarray(rows["reject"], dtype=bool),
         strict=True,
     ):
         verdict = "EQUIVALENT" if reject else "not shown equivalent"
@@ -524,9 +524,9 @@ def _equivalence_lines(result: pd.DataFrame, best: Any, top_names: pd.Index) -> 
     return lines
 
 
-def _pooled_lines(result: pd.DataFrame, family: str, best: Any, top_names: pd.Index) -> list[str]:
+def _pooled_lines(result: Rows, family: str, best: Any, top_names: np.ndarray) -> list[str]:
     """The random-effects part of the report of a benchmark frame."""
-    meta = pdcompare_attrs(result)
+    meta = result.meta
     alpha = meta.get("alpha", 0.05)
     holm = meta.get("correction")
     level = 1 - alpha
@@ -539,13 +539,15 @@ def _pooled_lines(result: pd.DataFrame, family: str, best: Any, top_names: pd.In
         f"{corrected} over {counted}, alpha = {alpha:g}."
     ]
     shown = shown_pairs(result, best, top_names)
-    rows = result.loc[shown]
+    rows = result.take(shown)
     for a, b, d, low, high, p, p_adj, reject, tau2, i2, pi_low, pi_high in zip(
+        rows["model_1"],
+        rows["model_2"],
         *(
-            rows[c].to_numpy(dtype=object if c in ("model_1", "model_2") else float)
+            np.asarray(rows[c], dtype=float)
             for c in (
-                "model_1", "model_2", "mean_diff", "ci_low", "ci_high", "pvalue",
-                "pvalue_adj", "reject", "tau2", "i2", "pi_low", "pi_high",
+                "mean_diff", "ci_low", "ci_high", "pvalue", "pvalue_adj", "reject", "tau2",
+                "i2", "pi_low", "pi_high",
             )
         ),
         strict=True,
@@ -744,16 +746,15 @@ def report_text(analysis: Analysis, *, top: int | None = DEFAULT_TOP, format: st
     writes its ``--html`` and ``--markdown`` documents from it.
     """
     top = len(analysis.summary) if top is None else top
-    # The words only read the result frames: views whose metadata pandas need not copy.
-    frames = vars(analysis).items()
-    reading = dataclasses.replace(
-        analysis, **{k: read_only(v) for k, v in frames if isinstance(v, pd.DataFrame)}
-    )
-    lines = (
-        forecast_lines(reading, top)
-        if isinstance(reading, ForecastAnalysis)
-        else _report_lines(reading, top)
-    )
+    if isinstance(analysis, ForecastAnalysis):
+        # The words only read the result frames: views whose metadata pandas need not copy.
+        frames = vars(analysis).items()
+        reading = dataclasses.replace(
+            analysis, **{k: read_only(v) for k, v in frames if isinstance(v, pd.DataFrame)}
+        )
+        lines = forecast_lines(reading, top)
+    else:
+        lines = _report_lines(analysis, top)
     if format == "text":
         return "\n".join(lines) + "\n"
     from pdcompare import document
@@ -764,8 +765,9 @@ def report_text(analysis: Analysis, *, top: int | None = DEFAULT_TOP, format: st
 
 
 def _report_lines(analysis: Analysis, top: int) -> list[str]:
-    summary = analysis.summary
-    summary_design = pdcompare_attrs(summary).get("design", {})
+    # The words read each result frame's columns once, as numpy arrays (report_rows.py).
+    summary = rows_of(analysis.summary)
+    summary_design = summary.meta.get("design", {})
     best = analysis.best
     top_names = summary.index[:top]
     lines = ["pdcompare report", "================"]
@@ -773,13 +775,11 @@ def _report_lines(analysis: Analysis, top: int) -> list[str]:
     if analysis.fallback_test:
         lines += ["", _UNKNOWN_DESIGN]
     if analysis.friedman is not None:
-        lines += ["", *_friedman_lines(analysis.friedman)]
+        lines += ["", *_friedman_lines(rows_of(analysis.friedman))]
     lines += ["", *_significance_lines(analysis, best, top_names)]
     if analysis.bayes is not None:
-        lines += [
-            "",
-            *_bayes_lines(analysis.bayes, analysis.family, best, top_names, analysis.benchmark),
-        ]
+        bayes = rows_of(analysis.bayes)
+        lines += ["", *_bayes_lines(bayes, analysis.family, best, top_names, analysis.benchmark)]
     elif analysis.rope is not None and analysis.equivalence is None:
         lines += [
             "",
@@ -787,7 +787,8 @@ def _report_lines(analysis: Analysis, top: int) -> list[str]:
             "needs the CV design (pass cv=, test_size=, or n_train= with n_test=).",
         ]
     if analysis.equivalence is not None:
-        lines += ["", *_equivalence_lines(analysis.equivalence, best, top_names)]
+        lines += ["", *_equivalence_lines(rows_of(analysis.equivalence), best, top_names)]
     if analysis.pooled is not None:
-        lines += ["", *_pooled_lines(analysis.pooled, analysis.family, best, top_names)]
+        pooled = rows_of(analysis.pooled)
+        lines += ["", *_pooled_lines(pooled, analysis.family, best, top_names)]
     return lines

@@ -14,19 +14,20 @@ import numpy as np
 import pandas as pd
 
 from pdcompare.labels import plural
+from pdcompare.report_rows import Rows, in_names
 
 
-def shown_pairs(result: pd.DataFrame, best: Any, top_names: pd.Index) -> np.ndarray:
+def shown_pairs(result: pd.DataFrame | Rows, best: Any, top_names: Any) -> np.ndarray:
     """Rows with lines of their own: every pair among the top models, or best vs the next."""
-    first = result["model_1"].to_numpy(dtype=object)
-    second = result["model_2"].to_numpy(dtype=object)
-    in_top = np.isin(first, top_names) & np.isin(second, top_names)
-    if len(top_names) >= len(pd.unique(np.concatenate([first, second]))):
+    first = np.asarray(result["model_1"], dtype=object)
+    second = np.asarray(result["model_2"], dtype=object)
+    in_top = in_names(first, top_names) & in_names(second, top_names)
+    if len(top_names) >= len({*first, *second}):  # every model of the result is a top one
         return in_top
     return in_top & (first == best)
 
 
-def left_out_line(result: pd.DataFrame, shown: np.ndarray, what: str) -> list[str]:
+def left_out_line(result: pd.DataFrame | Rows, shown: np.ndarray, what: str) -> list[str]:
     """The line counting the pairs not listed and naming the call that gives them all."""
     left = int((~shown).sum())
     if not left:
@@ -34,7 +35,7 @@ def left_out_line(result: pd.DataFrame, shown: np.ndarray, what: str) -> list[st
     return [f"  ({plural(left, 'other pair', 'other pairs')} not listed; {what} gives them all.)"]
 
 
-def family_words(result: pd.DataFrame, family: str, best: Any) -> tuple[str, str]:
+def family_words(result: pd.DataFrame | Rows, family: str, best: Any) -> tuple[str, str]:
     """Which comparisons the family holds, and "the N pairs" (or comparisons) it counts."""
     n = len(result)
     if family == "all_pairs":

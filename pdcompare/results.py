@@ -118,6 +118,50 @@ def result_info(frame: pd.DataFrame) -> ResultInfo:
     return ResultInfo(**known, extra=_frozen(extra))
 
 
+def column_values(frame: pd.DataFrame, name: Any, *, position: int | None = None) -> np.ndarray:
+    """A column of a result frame as a read-only numpy array, without building a Series.
+
+    Model names (categorical) and strings come as object arrays, missing ones
+    as NaN; numbers and bools as stored (nullable ones as float and bool).
+    For code that only reads a result: pandas builds a Series per column read,
+    copying the frame's metadata (at 60 models, the names of all of them), and
+    converts the Arrow-backed names of a categorical column again on each read;
+    here the stored array is handed over as it is (pandas' ``_get_column_array``,
+    ``iloc`` where a pandas version lacks it). ``position``: the column's
+    position when the caller knows it (then ``name`` is not looked up).
+
+    Examples
+    --------
+    >>> first, _ = model_columns(pd.Index(["rbf", "linear"]), np.array([0, 1]), np.array([1, 0]))
+    >>> column_values(pd.DataFrame({"model_1": first, "x": [1.0, 2.0]}), "model_1").tolist()
+    ['rbf', 'linear']
+    """
+    if position is None:
+        # A list of the few labels: pandas' get_loc hashes a fresh frame's columns first.
+        labels = frame.columns.tolist()
+        if labels.count(name) != 1:
+            if name in labels:
+                msg = f"the result frame has the column {name!r} more than once"
+                raise ValueError(msg)
+            raise KeyError(name)
+        position = labels.index(name)
+    get = getattr(frame, "_get_column_array", None)
+    array = get(position) if get is not None else frame.iloc[:, position].values
+    if isinstance(array, pd.Categorical):
+        # code -1 (missing) picks the NaN appended to the names
+        values = np.append(array.categories.to_numpy(dtype=object), np.nan)[array.codes]
+    elif isinstance(array, np.ndarray):
+        values = array.view()
+    elif pd.api.types.is_bool_dtype(array.dtype):
+        values = array.to_numpy(dtype=bool, na_value=False)
+    elif pd.api.types.is_numeric_dtype(array.dtype):
+        values = array.to_numpy(dtype=float, na_value=np.nan)
+    else:
+        values = array.to_numpy(dtype=object, na_value=np.nan)
+    values.flags.writeable = False
+    return values
+
+
 def model_columns(names: pd.Index | np.ndarray, i: np.ndarray, j: np.ndarray) -> tuple[Any, Any]:
     """The ``model_1`` and ``model_2`` columns: categoricals over the model names.
 
@@ -138,6 +182,32 @@ def model_columns(names: pd.Index | np.ndarray, i: np.ndarray, j: np.ndarray) ->
     (['rbf'], ['linear'], ['linear', 'rbf'])
     """
     labels = names if isinstance(names, pd.Index) else pd.Index(names)
+    objects, position, dtype = _categories(labels)
+    if dtype is None:
+        return objects.take(i), objects.take(j)
+    codes_1, codes_2 = np.asarray(i), np.asarray(j)
+    if position is not None:
+        codes_1, codes_2 = position.take(i), position.take(j)
+    return (
+        pd.Categorical.from_codes(codes_1, dtype=dtype, validate=False),  # positions: valid
+        pd.Categorical.from_codes(codes_2, dtype=dtype, validate=False),
+    )
+
+
+#: The names last given to :func:`model_columns` and their categories: the tests of one
+#: report (one frame's names, the same Index object: an Index never changes) share them.
+_LAST_CATEGORIES: list[tuple[Any, ...]] = [(None,)]
+
+
+def _categories(labels: pd.Index) -> tuple[np.ndarray, np.ndarray | None, Any]:
+    """The names as objects, their positions when sorted, and the categorical dtype.
+
+    The positions are None when the names come sorted (or do not sort); the
+    dtype is None when the names cannot be categories (missing or repeated).
+    """
+    last = _LAST_CATEGORIES[0]
+    if last[0] is labels:
+        return last[1:]
     # On the names as Python objects: sorting and comparing a few names this way
     # costs microseconds, where pandas' hash checks on a fresh Arrow-backed Index
     # (the names of a cv_results_ frame are made per call) cost tens.
@@ -151,18 +221,16 @@ def model_columns(names: pd.Index | np.ndarray, i: np.ndarray, j: np.ndarray) ->
     else:
         ranked = objects[order]
         unique = not np.any(ranked[1:] == ranked[:-1])
-    if not unique or labels.hasnans:
-        return objects.take(i), objects.take(j)
-    codes_1, codes_2, categories = np.asarray(i), np.asarray(j), labels
-    if order is not None and np.any(order[1:] < order[:-1]):
-        position = np.empty(len(labels), dtype=np.intp)
-        position[order] = np.arange(len(labels))
-        codes_1, codes_2, categories = position.take(i), position.take(j), labels.take(order)
-    dtype = _categorical_dtype(categories)
-    return (
-        pd.Categorical.from_codes(codes_1, dtype=dtype, validate=False),  # positions: valid
-        pd.Categorical.from_codes(codes_2, dtype=dtype, validate=False),
-    )
+    position, dtype = None, None
+    if unique and not labels.hasnans:
+        categories = labels
+        if order is not None and np.any(order[1:] < order[:-1]):
+            position = np.empty(len(labels), dtype=np.intp)
+            position[order] = np.arange(len(labels))
+            categories = labels.take(order)
+        dtype = _categorical_dtype(categories)
+    _LAST_CATEGORIES[0] = (labels, objects, position, dtype)
+    return objects, position, dtype
 
 
 def _categorical_dtype(categories: pd.Index) -> pd.CategoricalDtype:

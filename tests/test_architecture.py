@@ -27,6 +27,7 @@ LAYERS = [
     ("pdcompare.styling", 6),
     ("pdcompare.plotting", 6),
     ("pdcompare.report_pairs", 7),
+    ("pdcompare.report_rows", 7),
     ("pdcompare.report_forecasts", 7),
     ("pdcompare.report", 7),
     ("pdcompare.document", 7),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -55,10 +56,15 @@ def thresholds(measure: str) -> dict[str, Any]:
 
 def magnitude_column(codes: np.ndarray) -> pd.Categorical:
     """Magnitude codes (-1 missing) as an ordered categorical, negligible < ... < large."""
+    return pd.Categorical.from_codes(np.asarray(codes, dtype=np.int64), dtype=_magnitude_dtype())
+
+
+@functools.cache
+def _magnitude_dtype() -> pd.CategoricalDtype:
+    """The magnitudes' dtype, made once: pandas checks new categories by hashing (70 us)."""
     from pdcompare.stats.effect_size import MAGNITUDES
 
-    dtype = pd.CategoricalDtype(list(MAGNITUDES), ordered=True)
-    return pd.Categorical.from_codes(np.asarray(codes, dtype=np.int64), dtype=dtype)
+    return pd.CategoricalDtype(list(MAGNITUDES), ordered=True)
 
 
 def pair_effects(

@@ -329,8 +329,8 @@ def detectable_difference(
     data = scores_data(frame, **design)
     benchmark = isinstance(data, BenchmarkData)
     ratio = 0.0 if benchmark else require_ratio(data.design, "power")
-    first = data.names.get_indexer(np.asarray(result["model_1"], dtype=object))
-    second = data.names.get_indexer(np.asarray(result["model_2"], dtype=object))
+    first = _positions(data.names, results.column_values(result, "model_1"))
+    second = _positions(data.names, results.column_values(result, "model_2"))
     missing = np.flatnonzero((first < 0) | (second < 0))
     if missing.size:
         row = result.iloc[missing[0]]
@@ -339,8 +339,9 @@ def detectable_difference(
     policy = "omit" if meta.get("nan_policy") == "omit" else "propagate"
     count, _, variance, _, _ = pair_moments(data.values, first, second, policy)
     count = np.where(np.isnan(variance), np.nan, count)
-    if "pvalue" in result.columns:
-        m = int(np.count_nonzero(~np.isnan(np.asarray(result["pvalue"], dtype=float))))
+    if "pvalue" in result.columns.tolist():  # a list: `in` on a fresh Index hashes it first
+        pvalues = np.asarray(results.column_values(result, "pvalue"), dtype=float)
+        m = int(np.count_nonzero(~np.isnan(pvalues)))
     else:
         m = len(result)
     alpha = float(meta.get("alpha", 0.05)) / max(m, 1)
@@ -356,3 +357,26 @@ def detectable_difference(
         ),
         dtype=float,
     ).reshape(-1)
+
+
+def _positions(names: pd.Index, labels: np.ndarray) -> np.ndarray:
+    """Positions of ``labels`` in ``names`` (-1 where absent), as ``names.get_indexer``.
+
+    By a dict of the few names: pandas' ``get_indexer`` hashes an Arrow-backed
+    index anew on each call, which cost a third of the detectable difference.
+
+    Examples
+    --------
+    >>> _positions(pd.Index(["a", "b", "c"]), np.array(["c", "a", "x"], dtype=object)).tolist()
+    [2, 0, -1]
+    """
+    where = {name: k for k, name in enumerate(names.tolist())}
+    if len(where) < len(names):  # repeated names: pandas' own rules
+        return names.get_indexer(labels)
+    try:
+        found = np.fromiter((where.get(label, -1) for label in labels), np.intp, len(labels))
+    except TypeError:  # an unhashable label
+        found = None
+    if found is None or (found < 0).any():  # absent, or a missing name: pandas' own rules
+        return names.get_indexer(labels)
+    return found

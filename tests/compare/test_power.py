@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 from scipy import stats
 from statsmodels.stats.power import TTestPower
@@ -180,3 +182,23 @@ def test_detectable_difference_of_a_family_is_the_mdd_at_bonferroni():
                    for r in family.itertuples()])
     solved = TTestPower().solve_power(nobs=10, alpha=0.05 / m, power=0.8)
     assert_allclose(got[~involved], sd[~involved] * solved, rtol=1e-6)
+
+
+@given(
+    names=st.lists(st.sampled_from(["a", "b", "c", "d", 1, 2.5]), min_size=1, max_size=6),
+    labels=st.lists(st.sampled_from(["a", "c", "x", 1, 3]), max_size=8),
+)
+def test_pair_positions_are_pandas_get_indexer(names, labels):
+    # detectable_difference finds the family's models by a dict of the names; where the
+    # names repeat or a label is absent it defers to pandas, whose answer is the reference.
+    from pdcompare.compare.power import _positions
+
+    index = pd.Index(names, dtype=object)
+    wanted = np.asarray(labels, dtype=object).reshape(-1)
+    if index.is_unique:
+        assert _positions(index, wanted).tolist() == index.get_indexer(wanted).tolist()
+    else:
+        with pytest.raises(pd.errors.InvalidIndexError):
+            index.get_indexer(wanted)
+        with pytest.raises(pd.errors.InvalidIndexError):
+            _positions(index, wanted)

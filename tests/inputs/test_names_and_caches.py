@@ -124,6 +124,37 @@ def test_name_columns_equal_the_public_categorical(names, data):
     assert second.tolist() == [names[k] for k in j]
 
 
+@given(
+    st.lists(
+        st.one_of(
+            st.lists(st.sampled_from("abcde"), min_size=2, max_size=5, unique=True),
+            st.lists(st.sampled_from("abc"), min_size=3, max_size=4),  # repeated: objects
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+    st.lists(st.integers(0, 3), min_size=1, max_size=8),
+)
+def test_remembered_categories_serve_only_the_same_names(lists, calls):
+    # model_columns remembers the categories of the last Index it saw (the tests of one
+    # report share one frame's names): any sequence of calls, on the same Index objects
+    # or on equal or different new ones, gives the columns of the names it is given.
+    indexes = [pd.Index(names, dtype=object) for names in lists]
+    for call in calls:
+        labels = indexes[call % len(indexes)]
+        if call >= len(indexes):
+            labels = pd.Index(list(labels), dtype=object)  # equal names, another object
+        n = len(labels)
+        i, j = np.arange(n) % n, (np.arange(n) + 1) % n
+        first, second = model_columns(labels, i, j)
+        assert list(first) == [labels[k] for k in i]
+        assert list(second) == [labels[k] for k in j]
+        if labels.is_unique:
+            assert list(first.categories) == sorted(labels)
+        else:
+            assert first.dtype == object
+
+
 def test_repeated_names_stay_objects():
     first, _ = model_columns(pd.Index(["b", "a", "b"], dtype=object), np.array([0, 1]), [2, 2])
     assert first.dtype == object
