@@ -110,7 +110,7 @@ class BenchmarkData(ScoresData):
             return row_means(self.values)
         return self.values[:, complete].mean(axis=1)
 
-    @property
+    @cached_property
     def rank_sums(self) -> np.ndarray:
         """Sum of every model's ranks over the complete data sets (1 = best, ties averaged).
 
@@ -130,7 +130,7 @@ class BenchmarkData(ScoresData):
         """Mean rank of every model over the complete data sets (1 = best, ties averaged)."""
         return self.rank_sums / int(self.complete.sum())
 
-    @property
+    @cached_property
     def order(self) -> np.ndarray:
         """Model positions, best first: lowest mean rank, ties broken by the better mean."""
         means = self.means if self.design.greater_is_better else -self.means

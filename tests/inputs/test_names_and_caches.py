@@ -292,3 +292,19 @@ def test_first_summary_does_not_import_scipy_stats():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
     assert pdcompare.summary  # the function under test
+
+
+def test_benchmark_rank_sums_and_order_are_computed_once_and_match_scipy():
+    from pdcompare.inputs.benchmark import benchmark_data
+
+    rng = np.random.default_rng(4)
+    values = np.round(rng.normal(0.8, 0.03, (6, 12)), 2)  # rounded: tied ranks
+    frame = pd.DataFrame(values, index=list("abcdef"), columns=pd.Index(range(12), name="dataset"))
+    data = benchmark_data(frame)
+    expected = np.sum([stats.rankdata(-values[:, d]) for d in range(12)], axis=0)
+    assert_array_equal(data.rank_sums, expected)
+    # Best first: lowest rank sum, ties broken by the larger mean.
+    written = sorted(range(6), key=lambda k: (expected[k], -values[k].mean()))
+    assert_array_equal(data.order, written)
+    assert data.rank_sums is data.rank_sums  # computed once
+    assert data.order is data.order
