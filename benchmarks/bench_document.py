@@ -31,7 +31,7 @@ from _bench import interleaved
 from scipy import stats
 
 import pdcompare
-from pdcompare.plotting import plot
+from pdcompare.presentation.plotting import plot
 
 
 def benchmark(m: int, n: int, seed: int = 0) -> pd.DataFrame:

@@ -38,7 +38,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 import pdcompare
-from pdcompare.plotting.auc import auc_plot
+from pdcompare.presentation.plotting.auc import auc_plot
 
 
 def out_of_fold_scores() -> pd.DataFrame:

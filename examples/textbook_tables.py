@@ -29,7 +29,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.tree import DecisionTreeClassifier
 
 import pdcompare
-from pdcompare.labels import format_pvalue
+from pdcompare.presentation.labels import format_pvalue
 
 
 def main() -> dict[str, pd.DataFrame]:

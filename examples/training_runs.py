@@ -40,7 +40,7 @@ from sklearn.ensemble import RandomForestClassifier
 from sklearn.model_selection import train_test_split
 
 import pdcompare
-from pdcompare.plotting.runs import runs_plot
+from pdcompare.presentation.plotting.runs import runs_plot
 
 SETTINGS = {
     "forest, 50 trees": {"n_estimators": 50},

@@ -20,26 +20,26 @@ import pandas as pd
 from pdcompare.compare.auc import auc_ci, delong
 from pdcompare.compare.bayes import bayes, posterior
 from pdcompare.compare.bootstrap import accuracy_ci, bootstrap, bootstrap_diff
-from pdcompare.compare.datasets import friedman
 from pdcompare.compare.dietterich import ftest_5x2cv, ttest_5x2cv
 from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
 from pdcompare.compare.forecast import confidence_set, diebold_mariano
 from pdcompare.compare.hierarchical import hierarchical
-from pdcompare.compare.meta import random_effects
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
 from pdcompare.compare.per_dataset import per_dataset
 from pdcompare.compare.permutation import permutation_test
 from pdcompare.compare.power import power
 from pdcompare.compare.predictions import cochrans_q, mcnemar, proportions_ztest
+from pdcompare.compare.random_effects import random_effects
+from pdcompare.compare.ranks import friedman
 from pdcompare.compare.select import select
 from pdcompare.compare.summary import scores, set_design, summary
 from pdcompare.compare.unpaired import aso, mannwhitney, welch_ttest
 from pdcompare.inputs.benchmark import means
-from pdcompare.plotting import plot
-from pdcompare.report import report
-from pdcompare.styling import style
+from pdcompare.presentation.plotting import plot
+from pdcompare.presentation.report import report
+from pdcompare.presentation.styling import style
 
 # The first entry of "Parameters": the frame, which the accessor supplies.
 _FRAME_PARAMETER = re.compile(r"(Parameters\n\s*-+\n)(\s*)\w+ : pandas\.DataFrame\n(?:\2 .*\n)*")

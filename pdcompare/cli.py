@@ -22,8 +22,8 @@ from pdcompare import __version__
 from pdcompare.compare.analysis import BENCHMARK_REPORT_TESTS, REPORT_TESTS, analyse
 from pdcompare.compare.select import RULES, select
 from pdcompare.inputs.files import read_frame, read_table
-from pdcompare.labels import BENCHMARK_REPORT_TEST_NAMES, REPORT_TEST_NAMES, plural
-from pdcompare.report import DEFAULT_TOP, report, report_text
+from pdcompare.presentation.labels import BENCHMARK_REPORT_TEST_NAMES, REPORT_TEST_NAMES, plural
+from pdcompare.presentation.report import DEFAULT_TOP, report, report_text
 from pdcompare.results import result_info
 from pdcompare.stats.multitest import check_correction
 
@@ -303,7 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _table(frame: pd.DataFrame, index: bool = True) -> str:
-    from pdcompare.styling import column_formatters
+    from pdcompare.presentation.styling import column_formatters
 
     return frame.to_string(formatters=column_formatters(frame, 4), index=index)
 
@@ -322,7 +322,7 @@ def _plot(scores: pd.DataFrame, path: str, design: dict[str, Any], top: int | No
     import matplotlib
 
     matplotlib.use("Agg")
-    from pdcompare.plotting.scores import overview_figure
+    from pdcompare.presentation.plotting.scores import overview_figure
 
     _save(overview_figure(scores, top=top, **design), path)
 
@@ -331,7 +331,7 @@ def _plot_result(result: pd.DataFrame, path: str, top: int | None = None) -> Non
     import matplotlib
 
     matplotlib.use("Agg")
-    from pdcompare.plotting import plot
+    from pdcompare.presentation.plotting import plot
 
     _save(plot(result, top=top).figure, path)
 

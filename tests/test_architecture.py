@@ -17,27 +17,26 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pdcompare"
 #: Layer of each module (by prefix), bottom first; a module imports from its layer or below.
 LAYERS = [
     ("pdcompare._validation", 0),
-    ("pdcompare.labels", 0),
+    ("pdcompare.presentation.labels", 0),
     ("pdcompare.stats", 1),
     ("pdcompare.inputs", 2),
     ("pdcompare.datasets", 2),
     ("pdcompare.results", 3),
     ("pdcompare.compare", 4),
-    ("pdcompare.shown", 5),
-    ("pdcompare.styling", 6),
-    ("pdcompare.plotting", 6),
-    ("pdcompare.report_pairs", 7),
-    ("pdcompare.report_rows", 7),
-    ("pdcompare.report_forecasts", 7),
-    ("pdcompare.report", 7),
-    ("pdcompare.document", 7),
+    ("pdcompare.presentation.shown", 5),
+    ("pdcompare.presentation.styling", 6),
+    ("pdcompare.presentation.plotting", 6),
+    ("pdcompare.presentation.report", 7),
+    ("pdcompare.presentation", 7),  # the package's __init__ (a docstring)
     ("pdcompare.cli", 8),
     ("pdcompare.__main__", 9),
     ("pdcompare.accessor", 9),
     ("pdcompare.dask", 9),
     ("pdcompare", 10),  # the package's __init__: registers the accessor, exports
 ]
-PRESENTATION = ("pdcompare.styling", "pdcompare.plotting", "pdcompare.report", "pdcompare.cli")
+STYLING = "pdcompare.presentation.styling"
+PLOTTING = "pdcompare.presentation.plotting"
+PRESENTATION = ("pdcompare.presentation", "pdcompare.cli")
 
 
 def module_name(path: Path) -> str:
@@ -113,8 +112,8 @@ def test_styling_and_plotting_do_not_import_each_other(graph):
         (module, target)
         for module, targets in graph.items()
         for target in targets
-        if (module.startswith("pdcompare.styling") and target.startswith("pdcompare.plotting"))
-        or (module.startswith("pdcompare.plotting") and target.startswith("pdcompare.styling"))
+        if (module.startswith(STYLING) and target.startswith(PLOTTING))
+        or (module.startswith(PLOTTING) and target.startswith(STYLING))
     ]
     assert crossing == []
 

@@ -24,12 +24,12 @@ import pandas as pd
 
 from pdcompare._validation import check_fraction, check_option
 from pdcompare.compare import bayes as bayes_module
-from pdcompare.compare.datasets import friedman
 from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
-from pdcompare.compare.meta import random_effects
 from pdcompare.compare.pairwise import RANK_TESTS, TEST_FUNCTIONS, pairwise
 from pdcompare.compare.power import detectable_difference
+from pdcompare.compare.random_effects import random_effects
+from pdcompare.compare.ranks import friedman
 from pdcompare.compare.summary import summary_table
 from pdcompare.inputs.attrs import stored_attr
 from pdcompare.inputs.data import validated_once

@@ -19,7 +19,7 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare.compare._common import scores_meta
-from pdcompare.compare.datasets import _benchmark
+from pdcompare.compare.ranks import _benchmark
 from pdcompare.stats.multitest import adjust_pvalues, check_correction
 
 

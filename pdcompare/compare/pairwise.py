@@ -161,7 +161,7 @@ def pairwise(
             )
             raise TypeError(msg)
     if test in RANK_TESTS:
-        from pdcompare.compare.datasets import rank_test
+        from pdcompare.compare.ranks import rank_test
 
         return rank_test(scores, test, alpha=alpha, correction=correction, **options)
     function = TEST_FUNCTIONS.get(test) or BENCHMARK_TESTS[test]

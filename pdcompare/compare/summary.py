@@ -242,7 +242,7 @@ def summary_table(
     ci = check_fraction("ci", ci)
     data = scores_data(scores, **design)
     if isinstance(data, BenchmarkData):
-        from pdcompare.compare.datasets import benchmark_summary
+        from pdcompare.compare.ranks import benchmark_summary
 
         return _with_effect_sizes(benchmark_summary(data), data, measure)
     if measure is not None:

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pdcompare.plotting.auc import auc_plot
+from pdcompare.presentation.plotting.auc import auc_plot
 
 
 @pytest.fixture

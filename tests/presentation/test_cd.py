@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 from pdcompare import PdcompareWarning
-from pdcompare.plotting.cd import cd_layout, plot_cd
+from pdcompare.presentation.plotting.cd import cd_layout, plot_cd
 from pdcompare.stats import ranks
 from pdcompare.stats.cd import cd_groups, rejected_matrix
 from pdcompare.stats.multitest import adjust_pvalues

@@ -9,7 +9,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 import pdcompare  # noqa: F401  (registers DataFrame.cmp)
-from pdcompare.plotting.confidence_set import confidence_set_plot
+from pdcompare.presentation.plotting.confidence_set import confidence_set_plot
 
 
 def _result(n_models=4, seed=0):

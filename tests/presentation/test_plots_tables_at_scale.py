@@ -20,7 +20,11 @@ from scipy import stats
 
 import pdcompare
 from pdcompare.inputs.scores import ALL_PAIRS
-from pdcompare.plotting._base import MIN_ANNOTATION_POINTS, model_colours, position_colour
+from pdcompare.presentation.plotting._base import (
+    MIN_ANNOTATION_POINTS,
+    model_colours,
+    position_colour,
+)
 
 
 def best_first(frame):
@@ -183,7 +187,7 @@ def test_overview_panels_never_run_into_each_other(n):
     # What `pdcompare FILE --plot` saves. On a fixed 18 x 5 inch figure, names of a
     # search ("max_depth=3, learning_rate=0.3, l2_regularization=1") ran the legend
     # into the heatmap and squeezed the heatmap to a few pixels.
-    from pdcompare.plotting.scores import overview_figure
+    from pdcompare.presentation.plotting.scores import overview_figure
 
     rng = np.random.default_rng(n)
     names = [f"max_depth={k % 7}, learning_rate=0.{k}, l2={k % 2}, solver=lbfgs" for k in range(n)]

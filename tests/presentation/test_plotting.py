@@ -16,8 +16,8 @@ from scipy import stats
 import pdcompare  # noqa: F401  (registers DataFrame.cmp)
 from pdcompare import results
 from pdcompare.datasets import load_grid_search_scores
-from pdcompare.plotting import folds_data, forest_data
-from pdcompare.plotting._base import model_colours
+from pdcompare.presentation.plotting import folds_data, forest_data
+from pdcompare.presentation.plotting._base import model_colours
 
 NAMES = pd.Index(["rbf", "linear", "3_poly", "2_poly"])
 

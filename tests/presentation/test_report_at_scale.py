@@ -9,7 +9,7 @@ from numpy.testing import assert_allclose
 
 import pdcompare
 from pdcompare.datasets import load_benchmark, load_grid_search_scores
-from pdcompare.labels import join_names
+from pdcompare.presentation.labels import join_names
 
 PAIR = re.compile(r"^  (?P<a>.+?) vs (?P<b>.+?): (?:mean rank )?difference (?P<diff>[-+][\d.]+)")
 

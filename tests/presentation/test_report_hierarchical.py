@@ -58,7 +58,7 @@ def test_the_same_report_without_it_is_the_signed_rank_test(bench, text):
 
 
 def test_unconverged_pairs_are_named(bench):
-    from pdcompare.report import _convergence_words
+    from pdcompare.presentation.report.bayes import convergence_words as _convergence_words
 
     with warnings.catch_warnings():  # short chains: R-hat above 1.01, warned
         warnings.simplefilter("ignore")

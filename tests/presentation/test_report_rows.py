@@ -1,4 +1,4 @@
-"""``report_rows``: a result frame's columns as numpy arrays, read once, for the report's words.
+"""``presentation.report.rows``: a result frame's columns as numpy arrays, read once, for the report's words.
 
 Reference: pandas itself, reading the same frame the ordinary way
 (``frame[column].to_numpy(...)``, ``frame.loc[mask]``, ``np.isin``), on the
@@ -17,7 +17,7 @@ from numpy.testing import assert_array_equal
 from pdcompare.compare.analysis import analyse
 from pdcompare.datasets import load_benchmark, load_grid_search_scores
 from pdcompare.inputs.attrs import ATTRS_KEY
-from pdcompare.report_rows import in_names, rows_of
+from pdcompare.presentation.report.rows import in_names, rows_of
 
 
 def as_pandas_reads(frame, column):

@@ -9,8 +9,8 @@ import pytest
 from matplotlib.colors import to_hex
 from numpy.testing import assert_allclose
 
-from pdcompare.plotting._base import model_colours
-from pdcompare.plotting.runs import runs_plot
+from pdcompare.presentation.plotting._base import model_colours
+from pdcompare.presentation.plotting.runs import runs_plot
 
 
 def _runs(n_models, runs=8, seed=0, greater_is_better=True):

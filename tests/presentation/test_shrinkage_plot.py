@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
-from pdcompare.plotting.shrinkage import shrinkage_plot
+from pdcompare.presentation.plotting.shrinkage import shrinkage_plot
 
 
 @pytest.fixture(scope="module")

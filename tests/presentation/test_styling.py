@@ -1,4 +1,4 @@
-"""Tests of ``result.cmp.style()`` and the text formatters (pdcompare.styling)."""
+"""Tests of ``result.cmp.style()`` and the text formatters (pdcompare.presentation.styling)."""
 
 import re
 
@@ -13,8 +13,8 @@ from pandas.io.formats.style import Styler
 import pdcompare  # noqa: F401  (registers DataFrame.cmp)
 from pdcompare import results
 from pdcompare.datasets import load_grid_search_scores
-from pdcompare.labels import format_pvalue
-from pdcompare.styling import column_formatters, highlighted_rows
+from pdcompare.presentation.labels import format_pvalue
+from pdcompare.presentation.styling import column_formatters, highlighted_rows
 
 NAMES = pd.Index(["rbf", "linear", "3_poly", "2_poly"])
 

@@ -14,7 +14,7 @@ from numpy.testing import assert_allclose
 
 import pdcompare
 from pdcompare.datasets import load_grid_search_scores
-from pdcompare.plotting.scores import overview_figure
+from pdcompare.presentation.plotting.scores import overview_figure
 
 
 def losses(n=12, seed=1):

@@ -7,7 +7,7 @@ from typing import Any
 import pandas as pd
 
 from pdcompare.inputs.attrs import pdcompare_attrs
-from pdcompare.plotting._base import (
+from pdcompare.presentation.plotting._base import (
     _axes,
     _figure_title,
     _interval_segments,
@@ -18,7 +18,7 @@ from pdcompare.plotting._base import (
     row_figsize,
     row_fontsize,
 )
-from pdcompare.shown import result_models, top_models, top_pairs
+from pdcompare.presentation.shown import result_models, top_models, top_pairs
 
 
 @_result_kind("bootstrap", "accuracy_ci")
@@ -116,7 +116,8 @@ def plot_differences(
 ):
     """Forest plot of a paired bootstrap: each pair's difference with its interval.
 
-    Drawn like the t-test forest plot (:func:`pdcompare.plotting.results.plot_forest`):
+    Drawn like the t-test forest plot
+    (:func:`pdcompare.presentation.plotting.results.plot_forest`):
     one row per pair ``model_1 − model_2``, the first row on top, interval
     and marker in ``model_2``'s colour, filled when the pair is significant,
     a dashed line at 0 and each pair's (adjusted) p-value at the right. The
@@ -131,7 +132,7 @@ def plot_differences(
         Where to draw; by default a new figure sized to the content.
     top : int, optional
         Show the comparisons among the best ``top`` models (see
-        :func:`pdcompare.shown.top_pairs`).
+        :func:`pdcompare.presentation.shown.top_pairs`).
     title : str, optional
         The Axes title; by default it names the paired bootstrap and its level.
     **kwargs
@@ -154,7 +155,7 @@ def plot_differences(
     >>> [t.get_text() for t in ax.get_yticklabels()]
     ['a − b']
     """
-    from pdcompare.plotting.results import _draw_forest, _forest_figure
+    from pdcompare.presentation.plotting.results import _draw_forest, _forest_figure
 
     require_columns(
         frame, ("model_1", "model_2", "mean_diff", "ci_low", "ci_high", "pvalue"), "A forest plot"

@@ -1,7 +1,7 @@
 """Which pairs a report lists, how it names its family, and how it counts the rest.
 
-Shared by the report of scores and benchmark frames (``report.py``) and the
-report of forecasts (``report_forecasts.py``): a report lists the pairs among
+Shared by the report of scores and benchmark frames (``report.entry``) and the
+report of forecasts (``report.forecasts``): a report lists the pairs among
 its best ``top`` models (every pair among them, or the best against the next
 ``top - 1`` beyond) and counts the others in one line.
 """
@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare.labels import plural
-from pdcompare.report_rows import Rows, in_names
+from pdcompare.presentation.labels import plural
+from pdcompare.presentation.report.rows import Rows, in_names
 
 
 def shown_pairs(result: pd.DataFrame | Rows, best: Any, top_names: Any) -> np.ndarray:

@@ -8,14 +8,14 @@ import numpy as np
 import pandas as pd
 
 from pdcompare.inputs.attrs import pdcompare_attrs
-from pdcompare.plotting._base import (
+from pdcompare.presentation.plotting._base import (
     _axes,
     _result_kind,
     require_columns,
     row_figsize,
     row_fontsize,
 )
-from pdcompare.shown import top_models
+from pdcompare.presentation.shown import top_models
 
 
 @_result_kind("confidence_set")

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare.plotting._base import _axes, _result_kind, row_figsize
+from pdcompare.presentation.plotting._base import _axes, _result_kind, row_figsize
 
 #: Data sets drawn by default; beyond, those the model moved most, and the title says so.
 DEFAULT_TOP = 40

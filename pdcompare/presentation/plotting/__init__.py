@@ -19,7 +19,7 @@ import pandas as pd
 from pdcompare._validation import check_option
 from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.inputs.scores import converted_search
-from pdcompare.plotting import (  # noqa: F401  (register kinds)
+from pdcompare.presentation.plotting import (  # noqa: F401  (register kinds)
     auc,
     bayes,
     bootstrap,
@@ -32,10 +32,10 @@ from pdcompare.plotting import (  # noqa: F401  (register kinds)
     select,
     shrinkage,
 )
-from pdcompare.plotting._base import _RESULT_KINDS, _SCORES_KINDS
-from pdcompare.plotting.results import forest_data, plot_matrix
-from pdcompare.plotting.scores import folds_data
-from pdcompare.shown import is_matrix
+from pdcompare.presentation.plotting._base import _RESULT_KINDS, _SCORES_KINDS
+from pdcompare.presentation.plotting.results import forest_data, plot_matrix
+from pdcompare.presentation.plotting.scores import folds_data
+from pdcompare.presentation.shown import is_matrix
 
 __all__ = ["folds_data", "forest_data", "is_matrix", "plot"]
 
@@ -58,7 +58,7 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
         Where to draw; by default a new figure sized to the content (two calls
         give two figures).
     **options
-        Options of the picture (see the functions of :mod:`pdcompare.plotting`),
+        Options of the picture (see the functions of :mod:`pdcompare.presentation.plotting`),
         among them ``top=``: the best ``top`` models (by mean score, or mean
         rank on a benchmark frame); by default at most 20. On a
         ``cv_results_`` frame also ``metric=``, ``names=`` and ``iteration=``
@@ -94,7 +94,7 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
         elif test == "hierarchical" and (kind == "simplex" or (kind is None and len(frame) == 1)):
             from pdcompare.compare.hierarchical import simplex_samples as samples_of
         if samples_of is not None:
-            from pdcompare.plotting.bayes import draw_simplex
+            from pdcompare.presentation.plotting.bayes import draw_simplex
 
             samples = samples_of(frame, options.pop("n_points", 3000))
             return draw_simplex(frame, samples, ax=ax, **options)

@@ -8,8 +8,8 @@ import pandas as pd
 
 from pdcompare._validation import check_option
 from pdcompare.inputs.attrs import pdcompare_attrs
-from pdcompare.labels import alpha_label, format_pvalue, method_label, value_label
-from pdcompare.plotting._base import (
+from pdcompare.presentation.labels import alpha_label, format_pvalue, method_label, value_label
+from pdcompare.presentation.plotting._base import (
     _annotated_heatmap,
     _axes,
     _figure_title,
@@ -22,7 +22,7 @@ from pdcompare.plotting._base import (
     row_figsize,
     row_fontsize,
 )
-from pdcompare.shown import top_models
+from pdcompare.presentation.shown import top_models
 
 
 def folds_data(
@@ -102,7 +102,7 @@ def plot_folds(
     -------
     matplotlib.axes.Axes
         One line per model, best first, each in its model's colour
-        (:func:`~pdcompare.plotting._base.model_colours`); the legend, outside
+        (:func:`~pdcompare.presentation.plotting._base.model_colours`); the legend, outside
         the Axes at the right, lists them best first with their means.
 
     Examples

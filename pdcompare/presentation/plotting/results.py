@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 
 from pdcompare.inputs.attrs import pdcompare_attrs
-from pdcompare.labels import alpha_label, format_pvalue, method_label, value_label
-from pdcompare.plotting._base import (
+from pdcompare.presentation.labels import alpha_label, format_pvalue, method_label, value_label
+from pdcompare.presentation.plotting._base import (
     _annotate_pvalues,
     _annotated_heatmap,
     _axes,
@@ -23,7 +23,7 @@ from pdcompare.plotting._base import (
     row_figsize,
     row_fontsize,
 )
-from pdcompare.shown import result_models, top_pairs
+from pdcompare.presentation.shown import result_models, top_pairs
 
 #: Corrections whose adjusted p-values have matching simultaneous intervals.
 SIMULTANEOUS = ("bonferroni", "sidak")
@@ -447,7 +447,7 @@ def plot_matrix(
     >>> import matplotlib.pyplot as plt
     >>> plt.close("all")
     """
-    from pdcompare.shown import top_models
+    from pdcompare.presentation.shown import top_models
 
     meta = pdcompare_attrs(matrix)
     value = str(meta.get("value") or "value")

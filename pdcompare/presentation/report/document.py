@@ -1,8 +1,8 @@
 """The report as one document to share: Markdown with pipe tables, or self-contained HTML.
 
 Both are assembled from an analysis already run (:mod:`pdcompare.compare.analysis`)
-and the words ``report.py`` writes for it: the conclusions, the tables of
-``styling.py`` and, in HTML, the figures of ``plotting/`` inline as SVG. Nothing
+and the words ``report.entry`` writes for it: the conclusions, the tables of
+``presentation.styling`` and, in HTML, the figures of ``presentation.plotting`` inline as SVG. Nothing
 here runs a test. The HTML has no external resource and no script: one
 doctype, a title, the styles in the head, element ids unique across the inline
 figures (each figure's ids get a prefix of their own), so that it can be mailed,
@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from pdcompare.presentation.shown import top_pairs
+from pdcompare.presentation.styling import column_formatters, style
 from pdcompare.results import result_info
-from pdcompare.shown import top_pairs
-from pdcompare.styling import column_formatters, style
 
 _PAGE_STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto;
@@ -136,7 +136,7 @@ def _svg(ax: Any, prefix: str) -> str:
 
 def _figures(analysis: Any, top: int) -> list[tuple[str, Any]]:
     """The pictures that suit the frame, as (caption, Axes)."""
-    from pdcompare.plotting import plot
+    from pdcompare.presentation.plotting import plot
 
     figures = []
     family = analysis.significance

@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare.plotting._base import _scores_kind
-from pdcompare.shown import top_models
+from pdcompare.presentation.plotting._base import _scores_kind
+from pdcompare.presentation.shown import top_models
 
 __all__ = ["cd_layout", "plot_cd", "plot_cd_of_benchmark"]
 

@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare.labels import format_pvalue
-from pdcompare.plotting._base import (
+from pdcompare.presentation.labels import format_pvalue
+from pdcompare.presentation.plotting._base import (
     _axes,
     _figure_title,
     _heatmap_ticks,
@@ -20,8 +20,8 @@ from pdcompare.plotting._base import (
     heatmap_figsize,
     matplotlib_options,
 )
+from pdcompare.presentation.shown import top_models
 from pdcompare.results import result_info
-from pdcompare.shown import top_models
 
 #: Below this font size (points) the cells stay unwritten: the colour still tells.
 _MIN_POINTS = 5.0

@@ -7,8 +7,8 @@ from typing import Any
 import pandas as pd
 
 from pdcompare.inputs.attrs import pdcompare_attrs
-from pdcompare.plotting._base import _axes, _result_kind, row_figsize
-from pdcompare.shown import top_models
+from pdcompare.presentation.plotting._base import _axes, _result_kind, row_figsize
+from pdcompare.presentation.shown import top_models
 
 _RULES = {
     "best": "best mean",

@@ -174,7 +174,7 @@ def random_effects(
     0.042
     """
     from pdcompare.inputs.design import require_ratio
-    from pdcompare.stats.meta import METHODS, random_effects_pool
+    from pdcompare.stats.random_effects import METHODS, random_effects_pool
 
     alpha, correction = check_test_options(alpha=alpha, correction=correction)
     check_option("method", method, tuple(METHODS))

@@ -7,7 +7,7 @@ from typing import Any
 import pandas as pd
 
 from pdcompare.inputs.attrs import pdcompare_attrs
-from pdcompare.plotting._base import (
+from pdcompare.presentation.plotting._base import (
     MIN_ANNOTATION_POINTS,
     _axes,
     _figure_title,
@@ -23,8 +23,8 @@ from pdcompare.plotting._base import (
     row_figsize,
     row_fontsize,
 )
+from pdcompare.presentation.shown import check_top, result_models, top_models, top_pairs
 from pdcompare.results import result_info
-from pdcompare.shown import check_top, result_models, top_models, top_pairs
 
 #: Colours of the three posterior masses of a stacked bar: better, practically equivalent, worse.
 MASS_COLOURS = ("#2166ac", "#bababa", "#b2182b")
@@ -231,7 +231,7 @@ def bayes_matrix_plot(
     """
     import numpy as np
 
-    from pdcompare.plotting._base import require_columns
+    from pdcompare.presentation.plotting._base import require_columns
 
     require_columns(result, ("model_1", "model_2", "prob_better", "prob_worse"), "A Bayes plot")
     if len(result) > 1 and (result["model_1"] == result["model_1"].iloc[0]).all():
@@ -330,7 +330,7 @@ def bayes_bars_plot(
     """
     import numpy as np
 
-    from pdcompare.plotting._base import require_columns
+    from pdcompare.presentation.plotting._base import require_columns
 
     require_columns(
         result, ("model_1", "model_2", "prob_better", "prob_rope", "prob_worse"), "A Bayes plot"

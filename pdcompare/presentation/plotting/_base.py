@@ -2,7 +2,7 @@
 
 Also what keeps the pictures readable at any size: the best-first order of the
 models and one colour per model (:func:`model_colours`), the default cap of
-:data:`pdcompare.shown.DEFAULT_TOP` models, figures sized to their content, heatmap
+:data:`pdcompare.presentation.shown.DEFAULT_TOP` models, figures sized to their content, heatmap
 annotations only where the cells fit, and clear errors for matplotlib options
 that do not exist.
 """
@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare.labels import p_text
+from pdcompare.presentation.labels import p_text
 
 _SCORES_KINDS: dict[str, Callable[..., Any]] = {}
 _RESULT_KINDS: dict[str, Callable[..., Any]] = {}

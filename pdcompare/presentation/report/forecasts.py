@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pdcompare.compare.analysis import ForecastAnalysis
 from pdcompare.inputs.attrs import pdcompare_attrs
-from pdcompare.labels import format_number as _number
-from pdcompare.labels import format_signed as _signed
-from pdcompare.labels import join_names, plural
-from pdcompare.labels import p_equals as _pvalue
-from pdcompare.report_pairs import family_words, left_out_line, shown_pairs
+from pdcompare.presentation.labels import format_number as _number
+from pdcompare.presentation.labels import format_signed as _signed
+from pdcompare.presentation.labels import join_names, plural
+from pdcompare.presentation.labels import p_equals as _pvalue
+from pdcompare.presentation.report.pairs import family_words, left_out_line, shown_pairs
 
 
 def forecast_lines(analysis: ForecastAnalysis, top: int) -> list[str]:

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare.plotting._base import (
+from pdcompare.presentation.plotting._base import (
     _axes,
     _figure_title,
     _scores_kind,
@@ -16,7 +16,7 @@ from pdcompare.plotting._base import (
     row_figsize,
     row_fontsize,
 )
-from pdcompare.shown import top_models
+from pdcompare.presentation.shown import top_models
 
 
 def runs_data(frame: pd.DataFrame, **design: Any) -> tuple[list, list[np.ndarray], bool]:

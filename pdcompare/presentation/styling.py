@@ -7,7 +7,7 @@ built only with the Styler's own machinery (``format``, ``apply``,
 renders in Jupyter and exports with ``.to_html()`` and ``.to_latex()``.
 
 The text formatting lives in plain functions (:func:`column_formatters`, and
-:func:`pdcompare.labels.format_pvalue` below) that the command line reuses for
+:func:`pdcompare.presentation.labels.format_pvalue` below) that the command line reuses for
 its tables.
 """
 
@@ -23,9 +23,9 @@ import pandas as pd
 
 from pdcompare._validation import check_fraction, check_positive_int
 from pdcompare.inputs.attrs import pdcompare_attrs
-from pdcompare.labels import format_pvalue, is_missing, method_label
+from pdcompare.presentation.labels import format_pvalue, is_missing, method_label
+from pdcompare.presentation.shown import check_top, is_matrix, top_pairs
 from pdcompare.results import result_info
-from pdcompare.shown import check_top, is_matrix, top_pairs
 
 #: Columns that hold p-values: tiny values print as ``<0.001``.
 PVALUE_COLUMNS = ("pvalue", "pvalue_adj")
@@ -326,8 +326,8 @@ def style(
         matrix. By default every row.
     caption : str, optional
         The table's caption; by default the test, the direction (higher or
-        lower is better), the correction and alpha (``pdcompare.styling.caption``); ``""``
-        for none.
+        lower is better), the correction and alpha
+        (``pdcompare.presentation.styling.caption``); ``""`` for none.
 
     Returns
     -------

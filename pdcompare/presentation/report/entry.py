@@ -1,0 +1,278 @@
+"""The conclusion of a comparison in plain words, with its numbers.
+
+``df.cmp.report()`` writes what the result frames of one analysis say
+(:func:`pdcompare.compare.analysis.analyse` decides which comparisons run: the
+summary, the frequentist test of one family, the Bayesian comparison of the
+same family when a rope is given): which model is best, which differences are
+significant after correction, which are practically equivalent. Every sentence
+quotes the numbers of the result frames it comes from, so the text can be
+checked against them. This module runs no test of its own.
+
+The text stays readable at any number of models: per-pair lines are written
+for the best ``top`` models only (every pair among them up to ``top`` models;
+beyond, the best against the next ``top - 1``), the rest are counted, and
+lists of names are separated by "; " so that names containing commas stay
+readable.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pandas as pd
+
+from pdcompare._validation import check_option, check_positive_int, warnings_once
+from pdcompare.compare.analysis import Analysis, ForecastAnalysis, analyse
+from pdcompare.inputs.attrs import pdcompare_attrs, read_only
+from pdcompare.presentation.labels import (
+    join_names,
+)
+from pdcompare.presentation.report.bayes import bayes_lines
+from pdcompare.presentation.report.equivalence import equivalence_lines
+from pdcompare.presentation.report.forecasts import forecast_lines
+from pdcompare.presentation.report.pooled import pooled_lines
+from pdcompare.presentation.report.rows import rows_of
+from pdcompare.presentation.report.significance import friedman_lines, significance_lines
+from pdcompare.presentation.report.summary import summary_lines
+
+_UNKNOWN_DESIGN = (
+    "WARNING: the CV design is unknown, so the corrected t-test cannot be used; the plain "
+    "paired t-test is used instead. It treats the CV splits as independent, but they share "
+    "training data, so its p-values are too small and differences look significant too "
+    "often. Pass the design (cv=, test_size=, or n_train= with n_test=; on the command "
+    "line --cv or --test-size) for the corrected test."
+)
+
+#: Default number of models with lines of their own.
+DEFAULT_TOP = 10
+
+
+def _select_report(result: pd.DataFrame) -> str:
+    meta = pdcompare_attrs(result)
+    chosen = result.index[result["selected"].to_numpy(dtype=bool)]
+    eligible = result.index[result["eligible"].to_numpy(dtype=bool)]
+    lines = [
+        "pdcompare report: choosing a model",
+        "==================================",
+        f"Rule: {meta.get('rule')}; best mean: {meta.get('best')}; "
+        f"selected: {join_names(chosen)}.",
+        meta.get("reason", ""),
+        f"Eligible under the rule, simplest first: {join_names(eligible)}.",
+    ]
+    return "\n".join(line for line in lines if line) + "\n"
+
+
+def _refuse_result(frame: pd.DataFrame) -> None:
+    test = pdcompare_attrs(frame).get("test")
+    msg = (
+        f"report() reads a scores, cv_results_ or benchmark frame; this is the result frame "
+        f"of {test!r}. Call report() on the frame of scores the result came from "
+        "(or style()/plot() on the result)."
+    )
+    raise ValueError(msg)
+
+
+def report(
+    frame: pd.DataFrame,
+    *,
+    test: str | None = None,
+    rope: float | tuple[float, float] | None = None,
+    alpha: float = 0.05,
+    correction: str | None = "default",
+    alternative: str = "two-sided",
+    ci: float = 0.95,
+    nan_policy: str = "propagate",
+    top: int | None = DEFAULT_TOP,
+    pooled: bool = False,
+    hierarchical: bool = False,
+    random_state: Any = 0,
+    format: str = "text",
+    **design: Any,
+) -> str:
+    """The comparison of the models of a scores frame, in plain words with its numbers.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Scores frame (models as rows, splits as columns), ``cv_results_``
+        frame, benchmark frame (several data sets), or the result of
+        ``select`` (then the choice is explained).
+    test : str, optional
+        Test of every pair: "corrected_ttest", "ttest", "wilcoxon" or
+        "sign_test"; across data sets "wilcoxon", "sign_test", "ttest",
+        "nemenyi" or "conover". Default: the corrected t-test when the design
+        is known, else the plain t-test, with a warning sentence in the text;
+        "wilcoxon" on a benchmark frame.
+    rope : float or (float, float), optional
+        Half-width (or bounds) of the region of practical equivalence, in the
+        units of the score; when given (and the design is known), the Bayesian
+        correlated t-test of every pair (the Bayesian signed-rank test on a
+        benchmark frame) says which models are practically equivalent.
+    alpha : float, default 0.05
+        Significance level; the Bayesian decision threshold is ``1 - alpha``.
+    correction : str or None, default "default"
+        Multiple-testing correction over the pairs (statsmodels' names,
+        "shaffer" or None); "default" is "holm", and None for "nemenyi".
+    alternative : {"two-sided", "better", "worse", "greater", "less"}, default "two-sided"
+        Alternative of the frequentist test, about model_1 − model_2.
+    ci : float, default 0.95
+        Level of the summary's intervals and of the credible intervals.
+    nan_policy : {"propagate", "omit", "raise"}, default "propagate"
+        Missing scores: "propagate" reports those pairs as without result (and
+        warns), "omit" drops the missing splits (data sets) pair by pair,
+        "raise" raises.
+    top : int or None, default 10
+        Number of best models with lines of their own: up to ``top`` models
+        every pair is listed; beyond, the best model against the next
+        ``top - 1``, and the other models are counted. None lists every pair.
+    pooled : bool, default False
+        On a benchmark frame with ``(dataset, split)`` columns, add the
+        random-effects pooling of the per-data-set differences
+        (``random_effects``): the pooled difference, its interval, and the
+        prediction interval for a new data set.
+    hierarchical : bool, default False
+        On a benchmark frame with ``(dataset, split)`` columns, the CV design
+        and a ``rope``: the Bayesian paragraph comes from the hierarchical
+        test (``hierarchical``) of the report's family, which keeps every
+        data set's folds, instead of the signed-rank test of the per-data-set
+        means (see Notes). Refused on other frames and without ``rope``.
+    random_state : int, numpy Generator or None, default 0
+        Seed of every Monte Carlo step (the Bayesian signed-rank test across
+        data sets, the hierarchical test's sampler), so that the same frame
+        gives the same text on every run.
+    format : {"text", "markdown", "html"}, default "text"
+        Plain text; Markdown (the same words, the per-pair lines as lists,
+        the tables as pipe tables: for a pull request or an experiment log);
+        or one self-contained HTML page (the words, the styled tables of
+        ``style()`` and the figures that suit the frame inline as SVG, no
+        external resource, no script).
+    **design
+        ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=``, and
+        ``greater_is_better=``; on a ``cv_results_`` frame also ``metric=``,
+        ``names=`` and ``iteration=`` (as in ``scores``).
+
+    Returns
+    -------
+    str
+        Several lines of text.
+
+    Notes
+    -----
+    The text is made from the result frames of
+    ``pdcompare.compare.analysis.analyse``: ``summary`` and one family
+    of comparisons, every pair up to 10 models (``pairwise(test)``), the
+    best against each other model beyond (``test()``), corrected over the
+    family's rows; ``bayes`` of the same family with a rope (Welch's TOST,
+    ``equivalence``, on a runs frame). Every significant difference names
+    its magnitude (``effect_size``: d_z, Cliff's delta on runs, with the
+    conventional cut points); every difference that is not significant
+    says what the design could have detected with power 0.8 at the
+    family's Bonferroni level alpha/m (``power``); when the family cannot
+    reach alpha at all (a rank test on few data sets) the text says so
+    instead of calling the best "luck". Pairs are best-first, so a
+    difference is ``model_1 − model_2`` of the higher-ranked minus the
+    lower-ranked model. On a benchmark frame the Friedman test is reported
+    too, never as a gate.
+
+    ``hierarchical=True`` is opt-in: the hierarchical test uses more of the
+    data (every fold, with the correlation the design implies) and answers
+    about the next data set, but it samples a posterior for every pair
+    (about a second of CPU time per pair at the default 10000 draws), so a
+    report of 10 models takes 45 of those. The text names the test, says
+    that it keeps the folds and whether its chains agree (split R-hat of
+    ``δ0`` at most 1.01 on every pair); the HTML page draws the shrinkage of
+    the first pair's data sets (its triangle when the family is one pair).
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> text = load_grid_search_scores().cmp.report(rope=0.01)
+    >>> print(text.splitlines()[4])
+    Best model: rbf, mean score 0.9400 (95% CI 0.8850 to 0.9950, corrected).
+    >>> print(text.splitlines()[8])  # doctest: +NORMALIZE_WHITESPACE
+      rbf vs linear: difference +0.0100, 95% CI -0.0164 to 0.0364, t = 0.750,
+      p = 0.455, holm-adjusted p = 0.538: not significant; these splits could detect
+      about 0.0472 or more (power 0.8 at 0.05/6).
+    >>> print(text.splitlines()[10])  # doctest: +NORMALIZE_WHITESPACE
+      rbf vs 2_poly: difference +0.2548, 95% CI 0.1441 to 0.3655, t = 4.565, p < 0.001,
+      holm-adjusted p < 0.001: SIGNIFICANT, large effect (d_z = 1.59).
+    """
+    meta = pdcompare_attrs(frame)
+    if meta.get("kind") == "result":
+        if meta.get("test") == "select":
+            return _select_report(frame)
+        _refuse_result(frame)
+    top = len(frame) if top is None else check_positive_int("top", top, minimum=2)
+    check_option("format", format, ("text", "markdown", "html"))
+    with warnings_once():
+        analysis = analyse(
+            frame,
+            test=test,
+            rope=rope,
+            alpha=alpha,
+            correction=correction,
+            alternative=alternative,
+            ci=ci,
+            nan_policy=nan_policy,
+            pooled=pooled,
+            hierarchical=hierarchical,
+            random_state=random_state,
+            **design,
+        )
+        return report_text(analysis, top=top, format=format)
+
+
+def report_text(analysis: Analysis, *, top: int | None = DEFAULT_TOP, format: str = "text") -> str:
+    """The text of ``report`` (plain, Markdown or HTML) from an analysis already run.
+
+    The command line prints the tables of the same analysis above it, and
+    writes its ``--html`` and ``--markdown`` documents from it.
+    """
+    top = len(analysis.summary) if top is None else top
+    if isinstance(analysis, ForecastAnalysis):
+        # The words only read the result frames: views whose metadata pandas need not copy.
+        frames = vars(analysis).items()
+        reading = dataclasses.replace(
+            analysis, **{k: read_only(v) for k, v in frames if isinstance(v, pd.DataFrame)}
+        )
+        lines = forecast_lines(reading, top)
+    else:
+        lines = _report_lines(analysis, top)
+    if format == "text":
+        return "\n".join(lines) + "\n"
+    from pdcompare.presentation.report import document
+
+    if format == "markdown":
+        return document.markdown(lines, analysis, top)
+    return document.html_document(lines, analysis, top)
+
+
+def _report_lines(analysis: Analysis, top: int) -> list[str]:
+    # The words read each result frame's columns once, as numpy arrays (report.rows).
+    summary = rows_of(analysis.summary)
+    summary_design = summary.meta.get("design", {})
+    best = analysis.best
+    top_names = summary.index[:top]
+    lines = ["pdcompare report", "================"]
+    lines += summary_lines(summary, summary_design, top, analysis.benchmark)
+    if analysis.fallback_test:
+        lines += ["", _UNKNOWN_DESIGN]
+    if analysis.friedman is not None:
+        lines += ["", *friedman_lines(rows_of(analysis.friedman))]
+    lines += ["", *significance_lines(analysis, best, top_names)]
+    if analysis.bayes is not None:
+        bayes = rows_of(analysis.bayes)
+        lines += ["", *bayes_lines(bayes, analysis.family, best, top_names, analysis.benchmark)]
+    elif analysis.rope is not None and analysis.equivalence is None:
+        lines += [
+            "",
+            "Practical equivalence: not assessed, because the Bayesian correlated t-test "
+            "needs the CV design (pass cv=, test_size=, or n_train= with n_test=).",
+        ]
+    if analysis.equivalence is not None:
+        lines += ["", *equivalence_lines(rows_of(analysis.equivalence), best, top_names)]
+    if analysis.pooled is not None:
+        pooled = rows_of(analysis.pooled)
+        lines += ["", *pooled_lines(pooled, analysis.family, best, top_names)]
+    return lines

@@ -1,0 +1,99 @@
+"""The report's first paragraph: the ranking, ties for best, the best model's interval."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from pdcompare.presentation.labels import format_number as _number
+from pdcompare.presentation.labels import (
+    join_names,
+    plural,
+)
+from pdcompare.presentation.report.rows import Rows
+
+
+def _tie_line(summary: Rows, benchmark: bool) -> list[str]:
+    """A sentence when several models share the best mean (mean rank on a benchmark)."""
+    column = "mean_rank" if benchmark else "mean"
+    values = np.asarray(summary[column], dtype=float)
+    # Means summed in different orders differ in the last bits; that is still a tie.
+    tied = summary.index[np.isclose(values, values[0], rtol=1e-12, atol=0.0)]
+    if len(tied) < 2:
+        return []
+    what = f"mean rank {values[0]:.2f}" if benchmark else f"mean score {_number(values[0])}"
+    return [
+        f"Tie for best: {join_names(tied, sentence=True)} share the best {what}; {tied[0]} "
+        "stands for the best below."
+    ]
+
+
+def _ranking_line(summary: Rows, top: int, benchmark: bool) -> str:
+    names = summary.index[:top]
+    if benchmark:
+        ranks = summary["mean_rank"][:top]
+        items = [f"{name} {rank:.2f}" for name, rank in zip(names, ranks, strict=True)]
+        head = "Mean ranks (1 = best on a data set), best first"
+    else:
+        means = summary["mean"][:top]
+        items = [f"{name} {_number(mean)}" for name, mean in zip(names, means, strict=True)]
+        head = "Mean scores, best first"
+    rest = len(summary) - len(names)
+    more = f"; and {plural(rest, 'other model', 'other models')}" if rest else ""
+    return f"{head}: {join_names(items)}{more}."
+
+
+def summary_lines(summary: Rows, design: dict[str, Any], top: int, benchmark: bool) -> list[str]:
+    """The ranking paragraph: the best model, its interval, ties and the design's words."""
+    meta = summary.meta
+    n_models = len(summary)
+    direction = "higher" if design.get("greater_is_better", True) else "lower"
+    if benchmark:
+        lines = [
+            f"Data: {n_models} models x {meta.get('n_datasets')} data sets; {direction} "
+            "scores are better. The data set is the unit: each model's scores are averaged "
+            "within each data set first."
+        ]
+    elif "n_runs" in summary:
+        n_runs = np.asarray(summary["n_runs"], dtype=int)
+        runs = f"{n_runs.min()} to {n_runs.max()}" if n_runs.min() < n_runs.max() else n_runs.max()
+        lines = [
+            f"Data: {n_models} models x {runs} runs each; {direction} scores are better. The runs "
+            "are independent (random seeds, not shared splits): the tests are unpaired."
+        ]
+    else:
+        n_splits = int(np.nanmax(np.asarray(summary["n_splits"], dtype=float)))
+        lines = [f"Data: {n_models} models x {n_splits} CV splits; {direction} scores are better."]
+    if design.get("test_train_ratio") is not None:
+        lines.append(
+            f"CV design: {design.get('source')} (test/train size ratio "
+            f"{design['test_train_ratio']:.4f})."
+        )
+    elif not benchmark and "n_runs" not in summary:
+        lines.append("CV design: unknown.")
+    best = summary.index[0]
+    if benchmark:
+        lines.append(
+            f"Best model: {best}, mean rank {summary['mean_rank'][0]:.2f} over "
+            f"{int(summary['n_datasets'][0])} data sets (best on {int(summary['n_best'][0])}), "
+            f"mean score {_number(summary['mean'][0])}."
+        )
+    else:
+        corrected = meta.get("interval") == "nadeau-bengio"
+        level = meta.get("ci", 0.95)
+        runs = meta.get("unit") == "run"
+        kind = (
+            "corrected"
+            if corrected
+            else "plain t, independent runs"
+            if runs
+            else "plain t, too narrow"
+        )
+        lines.append(
+            f"Best model: {best}, mean score {_number(summary['mean'][0])} ({level:.0%} CI "
+            f"{_number(summary['ci_low'][0])} to {_number(summary['ci_high'][0])}, {kind})."
+        )
+    lines += _tie_line(summary, benchmark)
+    lines.append(_ranking_line(summary, top, benchmark))
+    return lines
