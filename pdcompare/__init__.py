@@ -45,6 +45,8 @@ from pdcompare.compare.summary import scores, set_design, summary
 from pdcompare.compare.unpaired import aso, mannwhitney, welch_ttest
 from pdcompare.inputs.benchmark import from_long, means
 from pdcompare.inputs.experiments import cv_predictions, cv_scores
+from pdcompare.inputs.inspect_logs import from_inspect
+from pdcompare.inputs.lm_eval import from_lm_eval
 from pdcompare.inputs.search import from_search
 from pdcompare.presentation.plotting import plot
 from pdcompare.presentation.report import report
@@ -69,6 +71,8 @@ __all__ = [
     "effect_size",
     "equivalence",
     "friedman",
+    "from_inspect",
+    "from_lm_eval",
     "from_long",
     "from_search",
     "ftest_5x2cv",
