@@ -13,10 +13,14 @@ beside ``results_<date>.json`` (``save_results_aggregated``: the results with
 import hashlib
 import json
 import re
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 import pdcompare
@@ -302,3 +306,27 @@ def test_does_not_change_the_files(two_models):
     before = {p: p.read_bytes() for p in two_models.rglob("*") if p.is_file()}
     pdcompare.from_lm_eval(two_models)
     assert {p: p.read_bytes() for p in two_models.rglob("*") if p.is_file()} == before
+
+
+@given(
+    scores=st.lists(
+        st.lists(st.floats(0, 1, allow_nan=False), min_size=4, max_size=4),
+        min_size=2,
+        max_size=4,
+    ),
+    order=st.randoms(use_true_random=False),
+)
+@settings(max_examples=20)
+def test_round_trip_whatever_the_line_order(scores, order):
+    # Property: the frame holds exactly the values written, whatever the order of the lines
+    # (lm-eval gathers the documents of several ranks, so a file need not be in doc_id order).
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder)
+        for k, values in enumerate(scores):
+            path = write_run(out, f"org/m{k}", "arc_easy", {"none": {"acc": values}})
+            lines = path.read_text().splitlines()
+            order.shuffle(lines)
+            path.write_text("\n".join(lines) + "\n")
+        frame = pdcompare.from_lm_eval(out)
+    for k, values in enumerate(scores):
+        assert_allclose(frame.loc[f"org/m{k}", [0, 1, 2, 3]].to_numpy(dtype=float), values)
