@@ -58,6 +58,10 @@ class Design:
     n_folds : int or None
         The k of a k-fold design (repeated or not), so that ``power`` counts
         repeats of it; None for shuffle splits, explicit splits and sizes.
+    items : bool
+        Whether the columns are items (questions of an evaluation scored for
+        every model, DESIGN section 21) rather than CV splits: an items frame,
+        built by ``from_items`` or ``set_design(items=True)``.
     """
 
     test_train_ratio: float | None = None
@@ -69,6 +73,7 @@ class Design:
     paired: bool = True
     time_ordered: bool = False
     n_folds: int | None = None
+    items: bool = False
 
     @property
     def repeated(self) -> bool:
