@@ -44,8 +44,8 @@ from pdcompare.compare.select import refit_rule, select
 from pdcompare.compare.summary import scores, set_design, summary
 from pdcompare.compare.unpaired import aso, mannwhitney, welch_ttest
 from pdcompare.inputs.benchmark import from_long, means
-from pdcompare.inputs.items import from_items
 from pdcompare.inputs.experiments import cv_predictions, cv_scores
+from pdcompare.inputs.items import from_items
 from pdcompare.inputs.search import from_search
 from pdcompare.presentation.plotting import plot
 from pdcompare.presentation.report import report
