@@ -9,10 +9,12 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare._validation import check_fraction, warn
+from pdcompare.compare import items as _items
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import resolve_design
+from pdcompare.inputs.items import is_items
 from pdcompare.inputs.scores import scores_frame, validate_scores
 
 
@@ -232,6 +234,8 @@ def summary(
     >>> plain.loc["a", ["ci_low", "ci_high"]].round(3).tolist()
     [0.726, 0.974]
     """
+    if is_items(scores):
+        return _items.summary(scores, ci, **design)
     frame = summary_table(scores, ci, measure=measure, **design)
     meta = pdcompare_attrs(frame)
     if meta.get("interval") == "t" and meta.get("design", {}).get("time_ordered"):

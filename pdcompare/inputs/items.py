@@ -607,6 +607,21 @@ def _mapped(columns: pd.Index, mapping: Any, keyword: str) -> np.ndarray:
     return found.to_numpy()
 
 
+#: The tests of CV splits that an items frame refuses, naming ``ttest``.
+SPLIT_TESTS = ("corrected_ttest", "bayes", "posterior", "ttest_5x2cv", "ftest_5x2cv")
+
+
+def refuse_items(design: Design, test: str) -> None:
+    """Raise for a test of CV splits (``corrected_ttest``, ``bayes``, 5x2cv) on an items frame."""
+    if design.items:
+        msg = (
+            f"`{test}` corrects for CV splits that share training data, but this is an items "
+            "frame (its columns are questions scored for every model, sharing no training "
+            "data). Use `ttest` (paired over items, clustered when the frame has clusters)."
+        )
+        raise ValueError(msg)
+
+
 def is_items(frame: Any) -> bool:
     """Whether ``frame`` is an items frame (its design says ``items=True``).
 
