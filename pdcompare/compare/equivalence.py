@@ -149,6 +149,7 @@ def equivalence(
     0.068
     """
     if is_items(frame):
+        rope = check_equivalence_rope(rope)
         return _items.equivalence(
             frame, a, b, rope=rope, alpha=alpha, correction=correction, **design
         )

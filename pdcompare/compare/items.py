@@ -722,10 +722,13 @@ def equivalence(
     >>> equivalence(framed.iloc[:, :-1], "a", "b", rope=0.05)["mean_diff"].tolist()
     [0.0]
     """
-    from pdcompare.compare.equivalence import check_equivalence_rope
+    from pdcompare._validation import check_rope
     from pdcompare.stats.equivalence import _tost
 
-    low, high = check_equivalence_rope(rope)
+    low, high = check_rope(rope)  # given with a width by ``pdcompare.equivalence``
+    if not low < high:
+        msg = f"`rope` must have a width for an equivalence test; got {rope!r}."
+        raise OptionError(msg, keyword="rope")
     alpha, correction = check_test_options(alpha=alpha, correction=correction)
     design.pop("nan_policy", None)
     data = _data(frame, _design_keywords(design, "equivalence"))
