@@ -104,18 +104,24 @@ def clustered_se(values, cluster, n_clusters: int) -> np.ndarray:
     return np.sqrt(c / (c - 1.0) * np.einsum("ij,ij->i", centred, centred)) / n
 
 
-def _pair_squares(centred, i, j, gram=None):
-    """``Σ_c (S̃_ic − S̃_jc)²`` of every pair, by one matrix product, accurate where it cancels."""
-    if gram is None:
-        gram = centred @ centred.T
+def _pair_squares(centred, i, j, values, cluster, n_clusters):
+    """``Σ_c (S̃_ic − S̃_jc)²`` of every pair by one matrix product; accurate where it cancels.
+
+    Pairs whose result is tiny beside the models' own sums of squares (nearly
+    identical models) are recomputed from their explicit item differences,
+    centred before they are summed by cluster.
+    """
+    gram = centred @ centred.T
     diag = np.diag(gram)
     squares = diag[i] + diag[j] - 2.0 * gram[i, j]
     scale = diag[i] + diag[j]
     redo = np.flatnonzero(squares <= _CANCELLATION * scale)
-    for part in chunks(redo.size, centred.shape[1]):
+    for part in chunks(redo.size, values.shape[1]):
         rows = redo[part]
-        diff = centred[i[rows]] - centred[j[rows]]
-        squares[rows] = np.einsum("ij,ij->i", diff, diff)
+        diff = values[i[rows]] - values[j[rows]]
+        diff -= diff.mean(axis=1, keepdims=True)
+        sums, _ = cluster_sums(diff, cluster, n_clusters)
+        squares[rows] = np.einsum("ij,ij->i", sums, sums)
     return np.maximum(squares, 0.0), gram
 
 
@@ -186,12 +192,12 @@ def clustered_paired_ttest(
     n = values.shape[1]
     c = float(n_clusters)
     centred, _, means = _centred_sums(values, cluster, n_clusters)
-    squares, _ = _pair_squares(centred, i, j)
-    plain_values = values - means[:, None]
+    squares, gram = _pair_squares(centred, i, j, values, cluster, n_clusters)
     if clustered:
-        plain, gram = _pair_squares(plain_values, i, j)
+        items = np.arange(n)
+        plain, gram = _pair_squares(values - means[:, None], i, j, values, items, n)
     else:
-        plain, gram = squares, centred @ centred.T
+        plain = squares
     diag = np.diag(gram)
     mean_diff = means[i] - means[j]
     with np.errstate(invalid="ignore", divide="ignore"):
