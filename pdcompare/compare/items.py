@@ -599,7 +599,10 @@ def power(
 
     Columns ``model_1, model_2, sd_diff, n_items, n_clusters, design_effect,
     power, mdd, n_items_needed, n_clusters_needed``. ``n_samples=K′``
-    rescales the within-item part of the variance by ``K/K′``.
+    rescales the within-item part of the variance by ``K/K′``: with ``W``
+    the samples' share of ``var(d_i)`` (each model's within-item variance
+    over its samples per item, averaged over items, summed over the two
+    models), ``se′² = max(se² − W/n, 0) + W·K/(K′ n)``.
 
     Examples
     --------
@@ -635,11 +638,14 @@ def power(
                 "`from_items(..., sample=...)` from several samples per item."
             )
             raise OptionError(msg, keyword="n_samples")
+        # var(d_i) = between + within/K: the between part kept (never below 0, which a
+        # noisy estimate can reach), the within part rescaled by K/K'.
         k = float(data.samples.mean())
-        removed = _within_part(data, i, j) * (1.0 - k / n_samples)
+        within = _within_part(data, i, j)
         n = data.n_items
-        se = np.sqrt(np.maximum(se**2 - removed / n, 0.0))
-        sd_diff = np.sqrt(np.maximum(sd_diff**2 - removed, 0.0))
+        scale = k / n_samples
+        se = np.sqrt(np.maximum(se**2 - within / n, 0.0) + within * scale / n)
+        sd_diff = np.sqrt(np.maximum(sd_diff**2 - within, 0.0) + within * scale)
     tail = "two-sided" if alternative == "two-sided" else "greater"
     found = core.items_power(
         delta, se, data.n_items, data.n_clusters, alpha=alpha, alternative=tail, target=target
