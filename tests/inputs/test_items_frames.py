@@ -14,14 +14,15 @@ from pdcompare.inputs.items import is_items, items_data
 def test_from_items_means_counts_and_variances_against_a_group_by():
     long = eval_items_long(n_models=3, n_samples=4)
     frame = pdcompare.from_items(long, sample="sample", cluster="passage")
-    grouped = long.groupby(["model", "item"], sort=False)["score"]
-    means = grouped.mean().unstack()
+    means = long.pivot_table(index="model", columns="item", values="score", aggfunc="mean")
     assert_allclose(frame.to_numpy(), means.loc[frame.index, frame.columns].to_numpy())
     data = items_data(frame)
-    variances = grouped.var().unstack().loc[frame.index, frame.columns]
+    variances = long.pivot_table(index="model", columns="item", values="score", aggfunc="var")
+    variances = variances.loc[frame.index, frame.columns]
     assert_allclose(data.within_var, variances.to_numpy())
-    assert data.samples is None or np.all(data.samples == 4)
-    assert data.n_clusters == 8 and data.clustered
+    assert np.all(data.samples == 4)
+    assert data.n_clusters == 8
+    assert data.clustered
     assert is_items(frame)
     assert frame.attrs["pdcompare"]["design"]["items"] is True
 
@@ -46,7 +47,8 @@ def test_tasks_make_a_task_item_multiindex():
     long.loc[long["item"] == "Q5", "item"] = "q0"  # the same id in another task: another item
     frame = pdcompare.from_items(long, sample="sample", task="task")
     assert frame.columns.names == ["task", "item"]
-    assert ("t0", "q0") in frame.columns and ("t1", "q0") in frame.columns
+    assert ("t0", "q0") in frame.columns
+    assert ("t1", "q0") in frame.columns
     assert frame.shape == (3, 40)
 
 
@@ -55,7 +57,8 @@ def test_set_design_items_on_a_wide_frame():
     framed = wide.cmp.set_design(items=True, cluster={f"q{k}": k // 2 for k in range(6)})
     assert wide.attrs == {}
     data = items_data(framed)
-    assert data.n_clusters == 3 and data.clustered
+    assert data.n_clusters == 3
+    assert data.clustered
     tasked = wide.cmp.set_design(items=True, task=pd.Series(["x"] * 3 + ["y"] * 3, wide.columns))
     assert tasked.columns.names == ["task", "item"]
     assert list(items_data(tasked).tasks) == ["x", "y"]
