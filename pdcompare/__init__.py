@@ -46,6 +46,7 @@ from pdcompare.compare.unpaired import aso, mannwhitney, welch_ttest
 from pdcompare.inputs.benchmark import from_long, means
 from pdcompare.inputs.experiments import cv_predictions, cv_scores
 from pdcompare.inputs.inspect_logs import from_inspect
+from pdcompare.inputs.items import from_items
 from pdcompare.inputs.lm_eval import from_lm_eval
 from pdcompare.inputs.search import from_search
 from pdcompare.presentation.plotting import plot
@@ -72,6 +73,7 @@ __all__ = [
     "equivalence",
     "friedman",
     "from_inspect",
+    "from_items",
     "from_lm_eval",
     "from_long",
     "from_search",

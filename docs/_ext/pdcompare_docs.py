@@ -33,7 +33,8 @@ API_SECTIONS = [
         "table; items frames (models x questions) from inspect_ai logs and "
         "lm-evaluation-harness samples files; the bundled data sets.",
         [
-            "from_search", "cv_scores", "scores", "set_design", "from_long", "means", "datasets",
+            "from_search", "cv_scores", "scores", "set_design", "from_long", "from_items", "means",
+            "datasets",
             "datasets.load_benchmark",
             "from_inspect", "from_lm_eval", "datasets.load_eval_items",
         ],

@@ -8,6 +8,7 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare._validation import check_nan_policy
+from pdcompare.compare import items as _items
 from pdcompare.compare._common import (
     CONSTANT_DIFFERENCE,
     IDENTICAL_SCORES,
@@ -21,6 +22,7 @@ from pdcompare.compare._common import (
 )
 from pdcompare.compare.power import attainable_pvalue
 from pdcompare.inputs.data import scores_data
+from pdcompare.inputs.items import is_items
 
 
 def _paired_test(
@@ -36,6 +38,8 @@ def _paired_test(
     design: dict[str, Any],
 ) -> pd.DataFrame:
     """Validate, select the pairs, run one core test of ``stats.paired``, wrap the result."""
+    if is_items(scores):
+        return _items_test(scores, test, a, b, alternative, alpha, correction, design)
     from pdcompare.inputs.design import require_ratio
     from pdcompare.stats import paired
 
@@ -47,7 +51,9 @@ def _paired_test(
     if test == "corrected_ttest":
         refuse_benchmark(data, test)
     refuse_one_dataset(data, test)
-    ratio = require_ratio(data.design, test) if test == "corrected_ttest" else None
+    ratio = (
+        require_ratio(data.design, test, len(data.splits)) if test == "corrected_ttest" else None
+    )
     warn_overlapping_splits(data, test)
     asked = alternative
     alternative = raw_alternative(alternative, data.design.greater_is_better)
@@ -115,6 +121,22 @@ def _paired_test(
     )
     columns = {name: out[name] for name in names}
     return results.pair_result(data.names, i, j, columns, meta, correction=correction, alpha=alpha)
+
+
+def _items_test(frame, test, a, b, alternative, alpha, correction, design):
+    """An items frame's ``ttest``, ``wilcoxon`` or ``sign_test`` (``corrected_ttest`` refused)."""
+    from pdcompare.inputs.items import items_data, refuse_items
+
+    if test == "corrected_ttest":
+        refuse_items(items_data(frame).design, test)
+    options = {"alternative": alternative, "alpha": alpha, "correction": correction}
+    if test == "ttest":
+        return _items.ttest(frame, a, b, **options, **design)
+    for keyword in ("by", "weight"):
+        if keyword in design:
+            msg = f"`{keyword}` applies to `ttest` on an items frame, not to `{test}`."
+            raise TypeError(msg)
+    return _items.rank_test(frame, test, a, b, **options, **design)
 
 
 def corrected_ttest(

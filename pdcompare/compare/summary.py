@@ -9,10 +9,12 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare._validation import check_fraction, warn
+from pdcompare.compare import items as _items
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import resolve_design
+from pdcompare.inputs.items import is_items
 from pdcompare.inputs.scores import scores_frame, validate_scores
 
 
@@ -75,6 +77,9 @@ def set_design(
     n_test: int | None = None,
     greater_is_better: bool | None = None,
     paired: bool | None = None,
+    items: bool = False,
+    cluster: Any = None,
+    task: Any = None,
 ) -> pd.DataFrame:
     """Return a copy of the frame with the CV design stored in its ``attrs``.
 
@@ -104,6 +109,13 @@ def set_design(
         tests refuse it and ``welch_ttest``, ``mannwhitney`` and ``aso``
         compare it. Stored as ``attrs["pdcompare"]["design"]["paired"]``.
         Default: keep the stored value, True when none is stored.
+    items : bool, default False
+        True makes an items frame (DESIGN section 21): the columns are items
+        (questions of an evaluation) scored for every model, compared by
+        ``ttest`` over items with clustered standard errors.
+    cluster, task : mapping or Series, optional
+        With ``items=True``: each item's cluster (passage, repository) and
+        task; with ``task`` the columns become a ``(task, item)`` MultiIndex.
 
     Returns
     -------
@@ -127,7 +139,15 @@ def set_design(
     False
     """
     from pdcompare.inputs.benchmark import is_benchmark
+    from pdcompare.inputs.items import set_items_design
 
+    if items:
+        return set_items_design(
+            scores, cluster=cluster, task=task, greater_is_better=greater_is_better
+        )
+    if cluster is not None or task is not None:
+        msg = "`cluster` and `task` describe items: pass them with `items=True`."
+        raise ValueError(msg)
     meta = pdcompare_attrs(scores)
     design = resolve_design(
         meta.get("design"),
@@ -214,6 +234,8 @@ def summary(
     >>> plain.loc["a", ["ci_low", "ci_high"]].round(3).tolist()
     [0.726, 0.974]
     """
+    if is_items(scores):
+        return _items.summary(scores, ci, **design)
     frame = summary_table(scores, ci, measure=measure, **design)
     meta = pdcompare_attrs(frame)
     if meta.get("interval") == "t" and meta.get("design", {}).get("time_ordered"):
