@@ -234,7 +234,17 @@ def from_inspect(logs: Any, *, scorer: str | None = None) -> pd.DataFrame:
     ...                for i, values in enumerate(answers) for epoch, value in enumerate(values)]
     ...     return EvalLog(eval=spec, samples=samples)
     >>> logs = [log("mockllm/a", ["CC", "CI", "II"]), log("mockllm/b", ["CI", "II", "II"])]
-    >>> pdcompare.from_inspect(logs).round(2)  # doctest: +SKIP
+    >>> items = pdcompare.from_inspect(logs)
+    >>> items
+    item        q0   q1   q2
+    model
+    mockllm/a  1.0  0.5  0.0
+    mockllm/b  0.5  0.0  0.0
+    >>> items.cmp.summary()[["mean", "n_items", "samples_per_item"]].round(4)
+                 mean  n_items  samples_per_item
+    model
+    mockllm/a  0.5000        3               2.0
+    mockllm/b  0.1667        3               2.0
     """
     table = _inspect_table(logs, scorer)
     several = not (table["task"] == table["task"].iloc[0]).all()

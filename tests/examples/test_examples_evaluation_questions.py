@@ -49,9 +49,7 @@ def test_items_frame_is_the_question_means(run):
     means = question_means(out["answers"])
     items = out["items"]
     assert items.shape == (5, 300)
-    assert_allclose(
-        items.loc[means.index, means.columns].to_numpy(dtype=float), means.to_numpy()
-    )
+    assert_allclose(items.loc[means.index, means.columns].to_numpy(dtype=float), means.to_numpy())
 
 
 @pytest.mark.slow
@@ -130,5 +128,5 @@ def test_power_and_more_samples(run):
     # more samples per question only remove within-question variance: never more needed
     assert power_10["n_items_needed"] <= power["n_items_needed"]
     assert power_10["power"] >= power["power"]
-    assert "passage" in printed
+    assert "paired, clustered (60 passages)" in printed
     assert out["figure"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
