@@ -18,6 +18,7 @@ from typing import Any
 
 import pandas as pd
 
+from pdcompare.inputs._readers import check_same_items
 from pdcompare.inputs.items import from_items
 
 __all__ = ["from_inspect"]
@@ -138,6 +139,7 @@ def _inspect_table(logs: Any, scorer: str | None = None) -> pd.DataFrame:
     convert = _inspect().scorer.value_to_float()
     tables = []
     seen: dict[tuple[str, str], str] = {}
+    covered: dict[tuple[str, str], tuple[str, set]] = {}
     for entry in _entries(logs):
         name, log = _read(entry)
         if not log.samples:
@@ -162,6 +164,7 @@ def _inspect_table(logs: Any, scorer: str | None = None) -> pd.DataFrame:
                 f"{chosen!r} (sample id {unscored[0]!r} first; status {log.status!r})"
             )
             raise ValueError(msg)
+        covered[model, task] = (name, {s.id for s in log.samples})
         tables.append(
             pd.DataFrame(
                 {
@@ -176,6 +179,12 @@ def _inspect_table(logs: Any, scorer: str | None = None) -> pd.DataFrame:
                 }
             )
         )
+    check_same_items(
+        covered,
+        "samples",
+        "A log that ended in error or was cancelled holds only the samples it finished: "
+        "retry it (inspect_ai's eval_retry), or read the logs of the models that finished.",
+    )
     return pd.concat(tables, ignore_index=True)
 
 
@@ -209,14 +218,14 @@ def from_inspect(logs: Any, *, scorer: str | None = None) -> pd.DataFrame:
     ValueError
         A log that cannot be read, named with the reason (not a log, no
         samples, no such scorer, a value that is not one number), two logs for
-        one model and task.
+        one model and task, a log without some samples that others have.
 
     Notes
     -----
     Values go through inspect_ai's ``value_to_float()`` ("C" 1, "I" 0, "P"
     0.5, "N" 0, numbers as they are). A log that ended in error keeps the
-    samples it finished: the models then differ in their items, which
-    :func:`pdcompare.from_items` refuses unless ``nan_policy="omit"``.
+    samples it finished: the models then differ in their items, which is
+    refused, naming the log.
 
     Examples
     --------

@@ -22,6 +22,7 @@ from typing import Any
 
 import pandas as pd
 
+from pdcompare.inputs._readers import check_same_items
 from pdcompare.inputs.items import from_items
 
 __all__ = ["from_lm_eval"]
@@ -226,6 +227,7 @@ def _lm_eval_table(
         raise TypeError(msg)
     tables = []
     seen: dict[tuple[str, str], Path] = {}
+    covered: dict[tuple[str, str], tuple[str, set]] = {}
     directions: dict[bool, str] = {}
     for path in _samples_files(paths):
         model, task, table, higher = _read_file(path, metric)
@@ -239,12 +241,19 @@ def _lm_eval_table(
         if higher is not None:
             directions.setdefault(higher, task)
         tables.append(table.assign(model=model, task=task))
+        covered[model, task] = (str(path), set(table["doc_id"]))
     if len(directions) > 1:
         msg = (
             f"the metrics read are higher-is-better in task {directions[True]!r} but "
             f"lower-is-better in task {directions[False]!r}; read them separately"
         )
         raise ValueError(msg)
+    check_same_items(
+        covered,
+        "documents",
+        "Score the missing documents (a run with --limit scores only the first ones), or "
+        "read the files of the models that scored all of them.",
+    )
     long = pd.concat(tables, ignore_index=True)[["model", "task", "doc_id", "score"]]
     return long, directions.popitem()[0] if directions else True
 
@@ -281,7 +290,8 @@ def from_lm_eval(
         A file that cannot be read, named with the reason (not
         ``samples_<task>_<date>.jsonl``, not JSON, no samples, a metric that is
         not one number per document), several metrics without ``metric=``,
-        two files for one model and task.
+        two files for one model and task, a model without some documents
+        that others have.
 
     Notes
     -----
@@ -290,8 +300,7 @@ def from_lm_eval(
     the only one in the folder), else the folder's name; the task comes from
     the file's name. Whether higher is better comes from that results file's
     ``higher_is_better`` (higher when it does not say). Every model must have
-    scored the same documents (see ``nan_policy`` of
-    :func:`pdcompare.from_items`).
+    scored the same documents of a task: a file that lacks some is named.
 
     Examples
     --------

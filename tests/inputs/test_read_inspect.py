@@ -209,3 +209,24 @@ def test_logs_are_not_changed(inspect_logs):
     before = [log.model_dump_json() for log in logs]
     pdcompare.from_inspect(logs)
     assert [log.model_dump_json() for log in logs] == before
+
+
+def test_unfinished_log_named(inspect_logs):
+    # a log that ended in error keeps only the samples it finished
+    _, logs = inspect_logs
+    short = logs[1].model_copy(deep=True)
+    short.samples = [s for s in short.samples if s.id != "q3"]
+    short.status = "error"
+    with pytest.raises(
+        ValueError, match=r"model 'mockllm/weak' \('.*'\) lacks 1 of the 4 samples of task 'quiz'"
+    ):
+        pdcompare.from_inspect([logs[0], short])
+
+
+def test_summary_counts_epochs_as_samples(inspect_logs):
+    folder, _ = inspect_logs
+    summary = pdcompare.from_inspect(folder).cmp.summary()
+    assert (summary["samples_per_item"] == 2).all()
+    assert (summary["n_items"] == 4).all()
+    for model, expected in EXPECTED.items():
+        assert_allclose(summary.loc[model, "mean"], np.mean(expected))

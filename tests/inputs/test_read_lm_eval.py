@@ -330,3 +330,60 @@ def test_round_trip_whatever_the_line_order(scores, order):
         frame = pdcompare.from_lm_eval(out)
     for k, values in enumerate(scores):
         assert_allclose(frame.loc[f"org/m{k}", [0, 1, 2, 3]].to_numpy(dtype=float), values)
+
+
+def test_missing_documents_name_the_file(tmp_path):
+    # lm_eval --limit 3 scores only the first three documents
+    write_run(tmp_path, "m1", "arc_easy", {"none": {"acc": A}})
+    write_run(tmp_path, "m2", "arc_easy", {"none": {"acc": B[:3]}})
+    with pytest.raises(
+        ValueError,
+        match=r"model 'm2' \('.*m2/samples_arc_easy_.*\.jsonl'\) lacks 2 of the 5 documents "
+        r"of task 'arc_easy'.*--limit",
+    ):
+        pdcompare.from_lm_eval(tmp_path)
+
+
+def test_model_without_a_task_named(tmp_path):
+    write_run(tmp_path, "m1", "arc_easy", {"none": {"acc": A}})
+    write_run(tmp_path, "m1", "piqa", {"none": {"acc": B}}, date="2024-05-02T00-00-00.000001")
+    write_run(tmp_path, "m2", "arc_easy", {"none": {"acc": B}})
+    with pytest.raises(ValueError, match="model 'm2' lacks 5 of the 5 documents of task 'piqa'"):
+        pdcompare.from_lm_eval(tmp_path)
+
+
+def test_lower_is_better_reaches_the_frame(tmp_path):
+    for name, values in [("m1", [2.0, 3.0, 4.0]), ("m2", [2.5, 3.5, 4.5])]:
+        write_run(
+            tmp_path,
+            name,
+            "wikitext",
+            {"none": {"word_perplexity": values}},
+            higher_is_better={"word_perplexity": False},
+        )
+    frame = pdcompare.from_lm_eval(tmp_path)
+    assert frame.attrs["pdcompare"]["design"]["greater_is_better"] is False
+    # the best model is the one with the lower perplexity
+    assert frame.cmp.summary().index[0] == "m1"
+
+
+def test_several_tasks_columns_are_task_and_doc_id(tmp_path):
+    for name, scores in [("m1", A), ("m2", B)]:
+        write_run(tmp_path, name, "piqa", {"none": {"acc": scores}})
+        write_run(
+            tmp_path,
+            name,
+            "arc_easy",
+            {"none": {"acc": scores[:3]}},
+            date="2024-05-02T00-00-00.000001",
+        )
+    frame = pdcompare.from_lm_eval(tmp_path)
+    assert frame.columns.names == ["task", "doc_id"]
+    assert_allclose(frame.loc["m1", "piqa"].to_numpy(dtype=float), A)
+    assert_allclose(frame.loc["m2", "arc_easy"].to_numpy(dtype=float), B[:3])
+    # every (task, doc_id) is an item: the paired t over the 8 items, as scipy's
+    from scipy import stats
+
+    diff = np.r_[A, A[:3]] - np.r_[B, B[:3]]
+    row = frame.cmp.ttest("m1", "m2").iloc[0]
+    assert_allclose(row["pvalue"], stats.ttest_1samp(diff, 0).pvalue)
