@@ -55,6 +55,20 @@ def shuffled_ranked_models(n=60, seed=0):
     return frame.cmp.set_design(cv=10), names
 
 
+def label_predictions(n=200, accuracies=(0.9, 0.8), seed=0, names=("logistic", "tree")):
+    """A predictions frame of binary labels: truth ``y`` and one column per model.
+
+    Model k is right with probability ``accuracies[k]``, independently per row: the shape of
+    out-of-fold predictions without fitting a model.
+    """
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    frame = {"y": y}
+    for name, accuracy in zip(names, accuracies, strict=True):
+        frame[name] = np.where(rng.random(n) < accuracy, y, 1 - y)
+    return pd.DataFrame(frame)
+
+
 def eval_items_long(
     n_models=3, n_clusters=8, per_cluster=5, n_samples=3, seed=0, corr=0.5, tasks=None
 ):
