@@ -261,9 +261,25 @@ def from_items(
             within = np.where(counts > 1, squares.reshape(m, n) / (counts - 1), np.nan)
     cluster_codes = cluster_labels = None
     if cluster is not None:
-        codes, cluster_labels = pd.factorize(table[cluster], use_na_sentinel=True)
+        column = table[cluster]
+        if pd.api.types.is_integer_dtype(column.dtype) and not column.hasnans:
+            # Integer clusters are their own codes: no hashing of every row, only of the
+            # clusters of the items (renumbered by ``_finish``).
+            codes = column.to_numpy(dtype=np.int64)
+            cluster_labels = None
+        else:
+            codes, cluster_labels = pd.factorize(column, use_na_sentinel=True)
+            if (codes < 0).any():
+                msg = (
+                    f"`cluster`: column {cluster!r} has missing values; give every item "
+                    "its cluster."
+                )
+                raise ValueError(msg)
         codes = codes[keep] if not keep.all() else codes
         cluster_codes = _cluster_of_items(codes, item_codes, n, items, cluster)
+        if cluster_labels is None:
+            cluster_codes, cluster_labels = pd.factorize(cluster_codes)
+            cluster_codes = cluster_codes.astype(np.int64)
     return _finish(
         means,
         counts,
@@ -312,10 +328,7 @@ def _cluster_of_items(
     codes: np.ndarray, item_codes: np.ndarray, n: int, items: pd.Index, cluster: Any
 ) -> np.ndarray:
     """The cluster code of each item; a cluster that varies within an item is refused."""
-    if (codes < 0).any():
-        msg = f"`cluster`: column {cluster!r} has missing values; give every item its cluster."
-        raise ValueError(msg)
-    of_item = np.full(n, -1, dtype=np.int64)
+    of_item = np.empty(n, dtype=np.int64)
     of_item[item_codes] = codes
     varies = of_item[item_codes] != codes
     if varies.any():
@@ -475,6 +488,9 @@ def _from_dask(table: Any, **keys: Any) -> pd.DataFrame:
             lookup = pd.Index(clusters[item])
         positions = items.get_indexer_for(lookup)
         codes, cluster_labels = pd.factorize(clusters[cluster], use_na_sentinel=True)
+        if (codes < 0).any():
+            msg = f"`cluster`: column {cluster!r} has missing values; give every item its cluster."
+            raise ValueError(msg)
         inside = positions >= 0
         cluster_codes = _cluster_of_items(codes[inside], positions[inside], n, items, cluster)
     return _finish(

@@ -97,7 +97,7 @@ def clustered_se(values, cluster, n_clusters: int) -> np.ndarray:
     >>> round(float(clustered_se(x, np.arange(20), 20)[0]), 7)  # scipy.stats.sem
     1.3228757
     """
-    values = np.asarray(values, dtype=float)
+    values = np.ascontiguousarray(values, dtype=float)
     n = values.shape[1]
     centred, _, _ = _centred_sums(values, cluster, n_clusters)
     c = float(n_clusters)
@@ -186,7 +186,8 @@ def clustered_paired_ttest(
     >>> round(float(stats.sem(np.subtract(a, b))), 7)
     0.1486471
     """
-    values = np.asarray(values, dtype=float)
+    # Row-major: a frame's values are column-major, and BLAS takes their products 3x slower.
+    values = np.ascontiguousarray(values, dtype=float)
     i = np.asarray(i, dtype=np.intp).ravel()
     j = np.asarray(j, dtype=np.intp).ravel()
     n = values.shape[1]

@@ -107,6 +107,17 @@ def test_a_cluster_varying_within_an_item_is_refused():
     long.loc[0, "passage"] = "elsewhere"
     with pytest.raises(ValueError, match=r"`cluster`: column 'passage' varies within an item"):
         pdcompare.from_items(long, cluster="passage")
+    numbered = eval_items_long(n_samples=1)
+    numbered["passage"] = numbered["passage"].str[1:].astype(int)
+    expected = pdcompare.from_items(eval_items_long(n_samples=1), cluster="passage")
+    assert items_data(pdcompare.from_items(numbered, cluster="passage")).n_clusters == 8
+    assert_allclose(
+        pdcompare.from_items(numbered, cluster="passage").cmp.ttest()["se"],
+        expected.cmp.ttest()["se"],
+    )
+    numbered.loc[3, "passage"] = 99
+    with pytest.raises(ValueError, match=r"varies within an item: item 'q3'"):
+        pdcompare.from_items(numbered, cluster="passage")
 
 
 def test_a_single_cluster_and_a_single_item_are_refused():
