@@ -152,6 +152,24 @@ def load_eval_items() -> pd.DataFrame:
     small_distilled    0.515
     small              0.517
     Name: correct, dtype: float64
+
+    The items frame: each cell a question's mean over its five samples, the
+    passages as clusters.
+
+    >>> import pdcompare
+    >>> items = pdcompare.from_items(
+    ...     answers, item="question", score="correct", sample="sample", cluster="passage"
+    ... )
+    >>> items.shape
+    (5, 300)
+    >>> items.cmp.summary()[["mean", "se", "n_items", "n_clusters"]].round(4)
+                       mean      se  n_items  n_clusters
+    model
+    large_tuned      0.7380  0.0286      300          60
+    large            0.6980  0.0303      300          60
+    medium           0.6360  0.0309      300          60
+    small            0.5167  0.0329      300          60
+    small_distilled  0.5147  0.0316      300          60
     """
     path = resources.files("pdcompare.datasets") / "data" / "eval_items.csv.gz"
     with resources.as_file(path) as csv:
