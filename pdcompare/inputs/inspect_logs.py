@@ -58,7 +58,11 @@ def _entries(logs: Any) -> list[Any]:
         if path.is_dir():
             infos = inspect_ai.log.list_eval_logs(str(path), descending=False)
             if not infos:
-                msg = f"{str(path)!r} holds no inspect_ai log (.eval or .json) file"
+                msg = (
+                    f"{str(path)!r} holds no inspect_ai log (.eval or .json file named as "
+                    "inspect_ai names its logs, which inspect_ai.log.list_eval_logs lists); "
+                    "pass renamed log files by their paths"
+                )
                 raise ValueError(msg)
             entries.extend(info.name for info in infos)
         elif path.is_file():

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 import pdcompare
@@ -196,7 +198,7 @@ def test_unreadable_files_named_with_the_reason(inspect_logs, tmp_path):
         pdcompare.from_inspect([header])
     empty = tmp_path / "empty"
     empty.mkdir()
-    with pytest.raises(ValueError, match=r"holds no inspect_ai log \(\.eval or \.json\) file"):
+    with pytest.raises(ValueError, match=r"holds no inspect_ai log \(\.eval or \.json file"):
         pdcompare.from_inspect(empty)
     with pytest.raises(TypeError, match="`logs` must hold inspect_ai EvalLog objects or paths"):
         pdcompare.from_inspect([np.zeros(3)])
@@ -230,3 +232,36 @@ def test_summary_counts_epochs_as_samples(inspect_logs):
     assert (summary["n_items"] == 4).all()
     for model, expected in EXPECTED.items():
         assert_allclose(summary.loc[model, "mean"], np.mean(expected))
+
+
+def test_json_format_logs_read_like_eval_logs(inspect_logs, tmp_path):
+    from inspect_ai.log import write_eval_log
+
+    _, logs = inspect_logs
+    for k, log in enumerate(logs):
+        write_eval_log(log, str(tmp_path / f"log{k}.json"), format="json")
+    # a folder lists the logs inspect_ai's way (by its file names): renamed ones go by path
+    with pytest.raises(ValueError, match="pass renamed log files by their paths"):
+        pdcompare.from_inspect(tmp_path)
+    by_json = pdcompare.from_inspect(sorted(tmp_path.iterdir()))
+    by_objects = pdcompare.from_inspect(logs)
+    assert_allclose(
+        by_json.loc[list(EXPECTED), IDS].to_numpy(dtype=float),
+        by_objects.loc[list(EXPECTED), IDS].to_numpy(dtype=float),
+    )
+
+
+@given(order=st.randoms(use_true_random=False), swap=st.booleans())
+@settings(max_examples=15, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_order_of_samples_and_logs_does_not_matter(inspect_logs, order, swap):
+    # Property: the frame depends on what the logs hold, not on the order of their samples
+    # (inspect_ai writes them as they finish) or of the logs.
+    _, logs = inspect_logs
+    shuffled = [log.model_copy() for log in logs]
+    for log in shuffled:
+        log.samples = order.sample(log.samples, len(log.samples))
+    if swap:
+        shuffled.reverse()
+    frame = pdcompare.from_inspect(shuffled)
+    for model, expected in EXPECTED.items():
+        assert_allclose(frame.loc[model, IDS].to_numpy(dtype=float), expected)
