@@ -17,7 +17,7 @@ example compares the two best models four ways:
 - with every sampled answer taken as a question of its own (wrong: the five
   answers to one question are not five questions);
 
-then tests every pair with Holm's correction, asks how many questions a
+then tests every pair with Holm's correction (and says it in words), asks how many questions a
 3-point difference would need, and what more samples per question would
 change. The picture of the four analyses is saved to the folder given on
 the command line (a new temporary folder by default). Runs headless
@@ -129,6 +129,12 @@ def main(folder: str | Path | None = None) -> dict:
         print(power_10.round(4))
 
     # %%
+    # The conclusion in words: the report names the unit (questions in passages, samples
+    # per question) and what the questions could have detected.
+    report = items.cmp.report()
+    print(report)
+
+    # %%
     # The picture: the two best models' difference with its 95 % interval, four ways.
     # Only the clustered interval is the one to report; the last one is far too narrow.
     df = [np.inf, 299, 59, 1499]  # unpaired: normal, as Welch's df is near 600 here
@@ -161,6 +167,7 @@ def main(folder: str | Path | None = None) -> dict:
         "pairs": pairs,
         "power": power,
         "power_10": power_10,
+        "report": report,
         "figure": figure,
     }
 

@@ -129,4 +129,8 @@ def test_power_and_more_samples(run):
     assert power_10["n_items_needed"] <= power["n_items_needed"]
     assert power_10["power"] >= power["power"]
     assert "paired, clustered (60 passages)" in printed
+    assert (
+        "300 questions in 60 passages, clustered by passage; 5 samples per question"
+        in (out["report"])
+    )
     assert out["figure"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
