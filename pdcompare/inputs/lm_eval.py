@@ -91,11 +91,18 @@ def _read_json(path: Path) -> Any:
         raise ValueError(msg) from None
 
 
-def _results_beside(path: Path, date: str) -> dict[str, Any]:
-    """The ``results_<date>.json`` written with a samples file, else the only other one."""
+def _results_beside(path: Path, date: str, read: dict[Path, Any]) -> dict[str, Any]:
+    """The ``results_<date>.json`` written with a samples file, else the only other one.
+
+    ``read`` holds the results files read so far in this call (one run writes one
+    results file for all its tasks; it can be large).
+    """
     same_run = path.with_name(f"results_{date}.json")
     candidates = [same_run] if same_run.is_file() else sorted(path.parent.glob("results_*.json"))
-    results = [_read_json(candidate) for candidate in candidates]
+    for candidate in candidates:
+        if candidate not in read:
+            read[candidate] = _read_json(candidate)
+    results = [read[candidate] for candidate in candidates]
     results = [r for r in results if isinstance(r, dict) and r.get("model_name")]
     names = {str(r["model_name"]) for r in results}
     if len(names) == 1:
@@ -186,7 +193,9 @@ def _score(path: Path, name: str, value: Any) -> float:
     raise ValueError(msg)
 
 
-def _read_file(path: Path, metric: str | None) -> tuple[str, str, pd.DataFrame, bool | None]:
+def _read_file(
+    path: Path, metric: str | None, read: dict[Path, Any]
+) -> tuple[str, str, pd.DataFrame, bool | None]:
     """One samples file as (model, task, its ``doc_id``/``score`` table, higher is better)."""
     task, date = _task_and_date(path)
     records = _records(path)
@@ -212,7 +221,7 @@ def _read_file(path: Path, metric: str | None) -> tuple[str, str, pd.DataFrame, 
             "more than once for one filter; a samples file has one line per document"
         )
         raise ValueError(msg)
-    results = _results_beside(path, date)
+    results = _results_beside(path, date, read)
     model = str(results["model_name"]) if results else path.parent.name
     higher = results.get("higher_is_better", {}).get(task, {}).get(name)
     return model, task, table, None if higher is None else bool(higher)
@@ -228,9 +237,10 @@ def _lm_eval_table(
     tables = []
     seen: dict[tuple[str, str], Path] = {}
     covered: dict[tuple[str, str], tuple[str, set]] = {}
+    read: dict[Path, Any] = {}
     directions: dict[bool, str] = {}
     for path in _samples_files(paths):
-        model, task, table, higher = _read_file(path, metric)
+        model, task, table, higher = _read_file(path, metric, read)
         if (model, task) in seen:
             msg = (
                 f"two samples files for model {model!r} and task {task!r}: "
