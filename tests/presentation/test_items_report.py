@@ -38,3 +38,20 @@ def test_report_without_clusters_and_with_a_rope():
     assert "Significance: paired t-test over items (two-sided)" in text
     assert "luck of the items" in text
     assert "Practical equivalence" in text
+
+
+def test_plot_of_an_items_frame_draws_clustered_intervals():
+    frame = items_frame()
+    ax = frame.cmp.plot()
+    assert "t, 40 items clustered in 10 clusters" in ax.get_xlabel()
+    summary = frame.cmp.summary()
+    assert [t.get_text() for t in ax.get_yticklabels()] == list(summary.index)
+    best = ax.collections[0].get_segments()[0]  # the best model first, drawn at the top
+    assert best[0][1] == len(summary) - 1
+    assert best[0][0] == summary["ci_low"].iloc[0]
+    assert best[1][0] == summary["ci_high"].iloc[0]
+
+
+def test_result_plot_names_the_items_test():
+    ax = items_frame().cmp.ttest().cmp.plot()
+    assert ax.get_title().startswith("Paired t-test over items, clustered")
