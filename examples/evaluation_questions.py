@@ -51,12 +51,10 @@ def main(folder: str | Path | None = None) -> dict:
     folder = Path(folder) if folder is not None else Path(tempfile.mkdtemp(prefix="pdcompare-"))
     folder.mkdir(parents=True, exist_ok=True)
 
-    # %%
     # One row per model, question and sampled answer: the shape evaluation logs have.
     answers = load_eval_items()
     print(answers.head())
 
-    # %%
     # The items frame: one row per model, one column per question, each cell the
     # mean of the five samples; the passages are the clusters.
     items = pdcompare.from_items(
@@ -66,7 +64,6 @@ def main(folder: str | Path | None = None) -> dict:
     with pd.option_context("display.width", 160, "display.max_columns", 20):
         print(summary.round(4))
 
-    # %%
     # The two best models, four ways. Unpaired: the two means and their own
     # standard errors, as if the models had answered different questions.
     a, b = items.loc[BEST].to_numpy(), items.loc[SECOND].to_numpy()
@@ -112,13 +109,11 @@ def main(folder: str | Path | None = None) -> dict:
     )
     print(ways.round(4))
 
-    # %%
     # Every pair of the five models, clustered, with Holm's correction.
     pairs = items.cmp.pairwise(test="ttest", correction="holm")
     with pd.option_context("display.width", 160, "display.max_columns", 20):
         print(pairs.round(4))
 
-    # %%
     # Could these 300 questions find a 3-point difference between the two best
     # models, how many questions (and passages) would it need for 80 % power,
     # and what would ten samples per question instead of five change?
@@ -128,13 +123,11 @@ def main(folder: str | Path | None = None) -> dict:
         print(power.round(4))
         print(power_10.round(4))
 
-    # %%
     # The conclusion in words: the report names the unit (questions in passages, samples
     # per question) and what the questions could have detected.
     report = items.cmp.report()
     print(report)
 
-    # %%
     # The picture: the two best models' difference with its 95 % interval, four ways.
     # Only the clustered interval is the one to report; the last one is far too narrow.
     df = [np.inf, 299, 59, 1499]  # unpaired: normal, as Welch's df is near 600 here
