@@ -253,7 +253,7 @@ def discordant_counts(correct, i, j) -> tuple[np.ndarray, np.ndarray]:
     x = np.asarray(correct)
     n = x.shape[1]
     dtype = np.float32 if n < 2**24 else np.float64
-    x = x.astype(dtype, copy=False)
+    x = np.ascontiguousarray(x, dtype=dtype)  # row-major: the BLAS product is fastest so
     i = np.asarray(i, dtype=np.intp).ravel()
     j = np.asarray(j, dtype=np.intp).ravel()
     both = x @ x.T
