@@ -273,7 +273,7 @@ def ttest(
 
 def _binary(data: ItemsData, test: str) -> np.ndarray:
     values = data.values
-    graded = ~np.isin(values, (0.0, 1.0))
+    graded = (values != 0.0) & (values != 1.0)
     problem = None
     if graded.any():
         row, col = np.argwhere(graded)[0]
@@ -317,8 +317,6 @@ def mcnemar(
        only_1_correct  pvalue
     0             3.0    0.25
     """
-    from pdcompare.stats import predictions as prediction_core
-
     alpha, p_adjust = check_test_options(
         alpha=alpha, correction=p_adjust, correction_keyword="p_adjust"
     )
@@ -330,7 +328,7 @@ def mcnemar(
     correct = _binary(data, "mcnemar")
     i, j, scope = data.pairs(a, b)
     only_1, only_2 = core.discordant_counts(correct, i, j)
-    out = prediction_core.mcnemar(only_1, only_2, exact=True)
+    statistic, pvalue = core.exact_mcnemar(only_1, only_2)
     meta = scores_meta(
         "mcnemar",
         data,
@@ -343,8 +341,8 @@ def mcnemar(
     columns = {
         "only_1_correct": only_1,
         "only_2_correct": only_2,
-        "statistic": out["statistic"],
-        "pvalue": out["pvalue"],
+        "statistic": statistic,
+        "pvalue": pvalue,
     }
     return results.pair_result(data.names, i, j, columns, meta, correction=p_adjust, alpha=alpha)
 

@@ -295,6 +295,17 @@ def ttest(
     the interval is ``d̄ ± t_q s / sqrt(n)``, as ``scipy.stats.ttest_rel``
     and its ``confidence_interval``.
 
+    On an items frame (``from_items``, ``set_design(items=True)``: models
+    scored on the same questions) this is the paired test over items, and
+    with clusters its standard error is CR1-clustered,
+    ``se = sqrt(C/(C−1) · Σ_c (Σ_{i∈c}(d_i − d̄))²)/n`` on ``C − 1`` degrees
+    of freedom (inspect_ai's ``stderr(cluster=)``; Miller 2024, "Adding
+    error bars to evals"); the result adds ``se, n_items, n_clusters,
+    design_effect`` (clustered over unclustered variance) and ``corr`` (of
+    the two models' item scores). ``by="task"`` gives a row per pair and
+    task (correction over all rows); ``weight="task"`` weighs every task
+    alike (``se = sqrt(Σ_t se_t²)/T`` on ``Σ_t (C_t − 1)`` degrees of freedom).
+
     Examples
     --------
     >>> import warnings

@@ -208,6 +208,12 @@ def summary(
     the plain t interval ``mean ± t_{n-1} · s / sqrt(n)``, which is too
     narrow because CV splits share training data. Missing scores are left
     out model by model (``n_splits`` counts the rest). ``std`` has ddof=1.
+    On an items frame (``from_items``) the columns are ``mean, se, ci_low,
+    ci_high, n_items, n_clusters, rank``: ``se`` CR1-clustered when the
+    frame has clusters, the interval t with ``n_clusters − 1`` degrees of
+    freedom, and with several samples per item ``samples_per_item`` and
+    ``within_item_share`` (the share of the variance of the item scores
+    that more samples per item would remove).
     On a runs frame (``set_design(paired=False)``) the runs are independent,
     so the plain t interval is the right one: ``interval`` is ``"t"``,
     ``unit`` is ``"run"`` and nothing warns.

@@ -4,6 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from frames import eval_items_long
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
@@ -256,3 +258,25 @@ def test_pairwise_defaults_to_the_clustered_ttest():
     assert_allclose(out["se"], [0.25])
     perm = twelve_items().cmp.pairwise("permutation_test")
     assert_allclose(perm["mean_diff"], [5 / 12])
+
+
+@settings(max_examples=25)
+@given(seed=st.integers(0, 10_000), n_clusters=st.integers(2, 6), per=st.integers(1, 4))
+def test_frame_level_invariances(seed, n_clusters, per):
+    rng = np.random.default_rng(seed)
+    n = n_clusters * per
+    wide = pd.DataFrame(rng.normal(0, 1, (3, n)), index=["a", "b", "c"])
+    clusters = {k: f"c{k // per}" for k in range(n)}
+    base = wide.cmp.set_design(items=True, cluster=clusters).cmp.ttest("a", "b")
+    # Relabelled clusters, items in another order, the two models swapped.
+    names = {f"c{c}": f"z{(c * 7 + 3) % n_clusters}-{c}" for c in range(n_clusters)}
+    renamed = {k: names[v] for k, v in clusters.items()}
+    relabelled = wide.cmp.set_design(items=True, cluster=renamed)
+    order = rng.permutation(n)
+    moved = wide.iloc[:, order].cmp.set_design(items=True, cluster=clusters)
+    for other in (relabelled.cmp.ttest("a", "b"), moved.cmp.ttest("a", "b")):
+        assert_allclose(other["se"], base["se"], rtol=1e-9, atol=1e-12)
+        assert_allclose(other["pvalue"], base["pvalue"], rtol=1e-9, atol=1e-12)
+    swapped = wide.cmp.set_design(items=True, cluster=clusters).cmp.ttest("b", "a")
+    assert_allclose(swapped["mean_diff"], -base["mean_diff"], atol=1e-12)
+    assert_allclose(swapped["pvalue"], base["pvalue"], rtol=1e-9, atol=1e-12)
