@@ -92,13 +92,16 @@ def _read_json(path: Path) -> Any:
 
 
 def _results_beside(path: Path, date: str, read: dict[Path, Any]) -> dict[str, Any]:
-    """The ``results_<date>.json`` written with a samples file, else the only other one.
+    """The results json written with a samples file, else the only other one beside it.
 
-    ``read`` holds the results files read so far in this call (one run writes one
-    results file for all its tasks; it can be large).
+    lm_eval writes ``results_<date>.json`` (``--output_path`` a folder) or
+    ``<name>_<date>.json`` (``--output_path <name>.json``) with the same date as
+    the samples files of the run. ``read`` holds the results files read so far
+    in this call (one run writes one results file for all its tasks; it can be
+    large).
     """
-    same_run = path.with_name(f"results_{date}.json")
-    candidates = [same_run] if same_run.is_file() else sorted(path.parent.glob("results_*.json"))
+    same_run = sorted(path.parent.glob(f"*_{date}.json"))
+    candidates = same_run or sorted(path.parent.glob("results_*.json"))
     for candidate in candidates:
         if candidate not in read:
             read[candidate] = _read_json(candidate)

@@ -387,3 +387,12 @@ def test_several_tasks_columns_are_task_and_doc_id(tmp_path):
     diff = np.r_[A, A[:3]] - np.r_[B, B[:3]]
     row = frame.cmp.ttest("m1", "m2").iloc[0]
     assert_allclose(row["pvalue"], stats.ttest_1samp(diff, 0).pvalue)
+
+
+def test_output_path_given_as_a_json_file(tmp_path):
+    # lm_eval --output_path out/run.json writes out/run_<date>.json and the samples beside it
+    path = write_run(tmp_path, "org/model-a", "arc_easy", {"none": {"acc": A}})
+    folder = path.parent
+    (folder / f"results_{DATE}.json").rename(folder / f"run_{DATE}.json")
+    table, _ = _lm_eval_table(folder)
+    assert set(table["model"]) == {"org/model-a"}
