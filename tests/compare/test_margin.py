@@ -121,7 +121,9 @@ def test_losses_flip_the_hypothesis_and_the_statistic():
     t = (0.01 - d.mean()) / se
     assert_allclose(res["statistic"], [t], rtol=1e-10)
     assert_allclose(res["pvalue"], [stats.t.sf(t, d.size - 1)], rtol=1e-10)
-    ref = stats.ttest_rel(scores.loc["candidate"] - 0.01, scores.loc["baseline"], alternative="less")
+    ref = stats.ttest_rel(
+        scores.loc["candidate"] - 0.01, scores.loc["baseline"], alternative="less"
+    )
     assert_allclose(res["pvalue"], [ref.pvalue], rtol=1e-10)
     assert np.isinf(res["ci_low"].iloc[0])  # the one-sided interval of a loss: (-inf, high)
 
@@ -144,7 +146,9 @@ def test_margin_zero_is_todays_test(method, frame, kwargs):
     assert "margin" not in today.columns
     # Any alternative takes margin=0 and leaves the test as it is.
     two = call("candidate", "baseline", margin=0.0, **kwargs)
-    pd.testing.assert_frame_equal(two.drop(columns="margin"), call("candidate", "baseline", **kwargs))
+    pd.testing.assert_frame_equal(
+        two.drop(columns="margin"), call("candidate", "baseline", **kwargs)
+    )
 
 
 @pytest.mark.parametrize("method", ["corrected_ttest", "ttest", "welch_ttest"])
@@ -192,9 +196,9 @@ def test_margin_does_not_touch_the_callers_frame():
 def test_a_larger_margin_never_raises_the_pvalue(margin, extra, seed):
     scores = _scores(seed=seed)
     p = [
-        scores.cmp.corrected_ttest(
-            "candidate", "baseline", alternative="better", margin=m, cv=5
-        )["pvalue"].iloc[0]
+        scores.cmp.corrected_ttest("candidate", "baseline", alternative="better", margin=m, cv=5)[
+            "pvalue"
+        ].iloc[0]
         for m in (margin, margin + extra)
     ]
     assert p[1] <= p[0] + 1e-15
