@@ -125,7 +125,9 @@ def gate(
         ``pvalue`` (of non-inferiority: H0 candidate worse by at least the
         margin), ``pvalue_worse`` (H0 candidate not worse), ``outcome``.
         ``attrs["pdcompare"]`` holds ``test="gate"``, the test used
-        (``gate_test``), alpha, margin and the direction.
+        (``gate_test``), alpha, margin, the direction, the ``unit`` of the
+        evidence ("split", "run" or "sample") and ``n`` (how many of them
+        each model has).
 
     Notes
     -----
@@ -205,6 +207,7 @@ def gate(
         )
         raise ValueError(msg)
     outcome = _outcome(low, high, margin, greater_is_better)
+    unit, sizes = _sizes(frame, test, meta, candidate, baseline, design)
     row = {
         "candidate": [candidate],
         "baseline": [baseline],
@@ -226,9 +229,26 @@ def gate(
         margin=margin,
         greater_is_better=greater_is_better,
         models=[candidate, baseline],
-        **{key: meta[key] for key in keep if key in meta},
+        unit=unit,
+        n=sizes,
+        **{key: meta[key] for key in keep if key in meta and key != "unit"},
     )
     return result
+
+
+def _sizes(
+    frame: pd.DataFrame, test: str, meta: dict, candidate: Any, baseline: Any, design: dict
+) -> tuple[str, list[int]]:
+    """The unit of the gate's evidence and how many of them each model has."""
+    if test == "delong":
+        return "sample", [int(meta["n_pos"] + meta["n_neg"])] * 2
+    data = scores_data(frame, **design)
+    present = ~np.isnan(data.values)
+    where = [data.names.get_loc(model) for model in (candidate, baseline)]
+    if test == "welch_ttest":
+        return "run", [int(present[k].sum()) for k in where]
+    both = int((present[where[0]] & present[where[1]]).sum())
+    return "split", [both, both]
 
 
 def _outcome(low: float, high: float, margin: float, greater_is_better: bool) -> str:
