@@ -31,6 +31,9 @@ GATE_TEST_NAMES = {
     "delong": "DeLong's test of the two AUCs on the same test samples",
 }
 
+#: How the paragraph asks for the CV design (the command line passes its options).
+DESIGN_WORDS = "cv= or test_size="
+
 #: The verdict that opens the paragraph, by outcome.
 VERDICTS = {
     "non-inferior": "PASS (non-inferior)",
@@ -48,13 +51,15 @@ def _evidence(unit: str, sizes: Any) -> str:
     return plural(sizes[0], "CV split", "CV splits") + " shared by both models"
 
 
-def gate_lines(result: pd.DataFrame) -> list[str]:
+def gate_lines(result: pd.DataFrame, *, design_words: str = DESIGN_WORDS) -> list[str]:
     """The gate's paragraph as lines: the verdict, the question, the numbers, the reason.
 
     Parameters
     ----------
     result : pandas.DataFrame
         The one-row result of :func:`pdcompare.gate`.
+    design_words : str, default "cv= or test_size="
+        How to ask for the CV design (the command line says its options).
 
     Returns
     -------
@@ -122,8 +127,8 @@ def gate_lines(result: pd.DataFrame) -> list[str]:
     if row["test"] == "ttest":
         lines.append(
             "The CV design is unknown, so this is the plain t-test, whose bounds are too "
-            "narrow when CV splits share training data; pass the design (cv= or test_size=) "
-            "for the corrected test."
+            "narrow when CV splits share training data; pass the design "
+            f"({design_words}) for the corrected test."
         )
     return lines
 
@@ -132,7 +137,9 @@ def _more(unit: str) -> str:
     return {"run": "runs", "sample": "test samples"}.get(unit, "CV splits (repeats)")
 
 
-def gate_text(result: pd.DataFrame, *, format: str = "text") -> str:
+def gate_text(
+    result: pd.DataFrame, *, format: str = "text", design_words: str = DESIGN_WORDS
+) -> str:
     """The gate's paragraph as plain text or Markdown (for a pull-request comment).
 
     Examples
@@ -142,7 +149,7 @@ def gate_text(result: pd.DataFrame, *, format: str = "text") -> str:
     >>> print(gate_text(res, format="markdown").splitlines()[0])
     ### Gate: **PASS (non-inferior)**
     """
-    lines = gate_lines(result)
+    lines = gate_lines(result, design_words=design_words)
     if format != "markdown":
         return "\n".join(lines) + "\n"
     head, rest = lines[0].split(". ", 1)
@@ -198,7 +205,5 @@ def gate_report(
         raise TypeError(msg)
     if candidate is None:
         candidate = _best_other(frame, baseline, y, design)
-    result = gate(
-        frame, candidate, baseline, margin=margin, alpha=alpha, test=test, y=y, **design
-    )
+    result = gate(frame, candidate, baseline, margin=margin, alpha=alpha, test=test, y=y, **design)
     return gate_text(result, format=format)
