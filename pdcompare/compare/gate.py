@@ -22,7 +22,7 @@ from pdcompare.compare.auc import delong
 from pdcompare.compare.margin import check_margin
 from pdcompare.compare.paired import corrected_ttest, ttest
 from pdcompare.compare.unpaired import welch_ttest
-from pdcompare.inputs.data import scores_data
+from pdcompare.inputs.data import scores_data, validated_once
 from pdcompare.inputs.kinds import is_benchmark
 from pdcompare.results import result_meta
 
@@ -173,18 +173,19 @@ def gate(
     if candidate == baseline:
         msg = f"`candidate` and `baseline` are the same model ({candidate!r})."
         raise ValueError(msg)
-    truth = truth_column(frame, y)
-    if test is None:
-        test = gate_test(frame, y, **design)
-    check_option("test", test, GATE_TESTS)
-    kind = "predictions" if truth is not None else "scores"
-    if (test == "delong") != (truth is not None):
-        wanted = "delong" if truth is not None else "corrected_ttest, ttest or welch_ttest"
-        msg = f"`test={test!r}` does not fit a {kind} frame; use {wanted}."
-        raise ValueError(msg)
-    options = {"y": truth, **design} if truth is not None else design
-    run = _FUNCTIONS[test]
-    with warnings_once():
+    # One validation of the frame for every test asked below, each warning said once.
+    with warnings_once(), validated_once():
+        truth = truth_column(frame, y)
+        if test is None:
+            test = gate_test(frame, y, **design)
+        check_option("test", test, GATE_TESTS)
+        if (test == "delong") != (truth is not None):
+            kind = "predictions" if truth is not None else "scores"
+            wanted = "delong" if truth is not None else "corrected_ttest, ttest or welch_ttest"
+            msg = f"`test={test!r}` does not fit a {kind} frame; use {wanted}."
+            raise ValueError(msg)
+        options = {"y": truth, **design} if truth is not None else design
+        run = _FUNCTIONS[test]
         better = run(
             frame, candidate, baseline, alternative="better", alpha=alpha, correction=None,
             margin=margin, **options,
@@ -193,7 +194,8 @@ def gate(
             frame, candidate, baseline, alternative="worse", alpha=alpha, correction=None,
             **options,
         )  # fmt: skip
-    meta = better.attrs["pdcompare"]
+        meta = better.attrs["pdcompare"]
+        unit, sizes = _sizes(frame, test, meta, candidate, baseline, design)
     greater_is_better = bool(meta.get("greater_is_better", True))
     diff = float(better["auc_diff" if test == "delong" else "mean_diff"].iloc[0])
     if greater_is_better:
@@ -207,7 +209,6 @@ def gate(
         )
         raise ValueError(msg)
     outcome = _outcome(low, high, margin, greater_is_better)
-    unit, sizes = _sizes(frame, test, meta, candidate, baseline, design)
     row = {
         "candidate": [candidate],
         "baseline": [baseline],
