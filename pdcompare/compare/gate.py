@@ -24,7 +24,7 @@ from pdcompare.compare.paired import corrected_ttest, ttest
 from pdcompare.compare.unpaired import welch_ttest
 from pdcompare.inputs.data import scores_data, validated_once
 from pdcompare.inputs.kinds import is_benchmark
-from pdcompare.results import result_meta
+from pdcompare.results import column_values, result_meta
 
 #: The tests a gate can rest on (those that take ``margin=``).
 GATE_TESTS = ("corrected_ttest", "ttest", "welch_ttest", "delong")
@@ -197,11 +197,12 @@ def gate(
         meta = better.attrs["pdcompare"]
         unit, sizes = _sizes(frame, test, meta, candidate, baseline, design)
     greater_is_better = bool(meta.get("greater_is_better", True))
-    diff = float(better["auc_diff" if test == "delong" else "mean_diff"].iloc[0])
+    # Read as numpy: a column as a Series would copy the attrs (every model's name) each time.
+    diff = _first(better, "auc_diff" if test == "delong" else "mean_diff")
     if greater_is_better:
-        low, high = float(better["ci_low"].iloc[0]), float(worse["ci_high"].iloc[0])
+        low, high = _first(better, "ci_low"), _first(worse, "ci_high")
     else:
-        low, high = float(worse["ci_low"].iloc[0]), float(better["ci_high"].iloc[0])
+        low, high = _first(worse, "ci_low"), _first(better, "ci_high")
     if np.isnan(low) or np.isnan(high):
         msg = (
             f"The gate of {candidate!r} against {baseline!r} has no bounds: a score is "
@@ -217,8 +218,8 @@ def gate(
         "margin": [margin],
         "ci_low": [low],
         "ci_high": [high],
-        "pvalue": [float(better["pvalue"].iloc[0])],
-        "pvalue_worse": [float(worse["pvalue"].iloc[0])],
+        "pvalue": [_first(better, "pvalue")],
+        "pvalue_worse": [_first(worse, "pvalue")],
         "outcome": [outcome],
     }
     result = pd.DataFrame(row)
@@ -250,6 +251,11 @@ def _sizes(
         return "run", [int(present[k].sum()) for k in where]
     both = int((present[where[0]] & present[where[1]]).sum())
     return "split", [both, both]
+
+
+def _first(result: pd.DataFrame, name: str) -> float:
+    """The value of column ``name`` in the one row of a pair result."""
+    return float(column_values(result, name)[0])
 
 
 def _outcome(low: float, high: float, margin: float, greater_is_better: bool) -> str:
