@@ -17,7 +17,9 @@ from pdcompare.compare.auc import auc_ci
 from pdcompare.compare.gate import gate, truth_column
 from pdcompare.compare.summary import summary_table
 from pdcompare.presentation.labels import (
+    PYTHON,
     REPORT_TEST_NAMES,
+    Spelling,
     format_number,
     format_signed,
     p_text,
@@ -30,9 +32,6 @@ GATE_TEST_NAMES = {
     **REPORT_TEST_NAMES,
     "delong": "DeLong's test of the two AUCs on the same test samples",
 }
-
-#: How the paragraph asks for the CV design (the command line passes its options).
-DESIGN_WORDS = "cv= or test_size="
 
 #: The verdict that opens the paragraph, by outcome.
 VERDICTS = {
@@ -51,15 +50,15 @@ def _evidence(unit: str, sizes: Any) -> str:
     return plural(sizes[0], "CV split", "CV splits") + " shared by both models"
 
 
-def gate_lines(result: pd.DataFrame, *, design_words: str = DESIGN_WORDS) -> list[str]:
+def gate_lines(result: pd.DataFrame, *, words: Spelling = PYTHON) -> list[str]:
     """The gate's paragraph as lines: the verdict, the question, the numbers, the reason.
 
     Parameters
     ----------
     result : pandas.DataFrame
         The one-row result of :func:`pdcompare.gate`.
-    design_words : str, default "cv= or test_size="
-        How to ask for the CV design (the command line says its options).
+    words : Spelling, default PYTHON
+        Keywords of a call, or the command line's options (``COMMAND_LINE``).
 
     Returns
     -------
@@ -128,7 +127,7 @@ def gate_lines(result: pd.DataFrame, *, design_words: str = DESIGN_WORDS) -> lis
         lines.append(
             "The CV design is unknown, so this is the plain t-test, whose bounds are too "
             "narrow when CV splits share training data; pass the design "
-            f"({design_words}) for the corrected test."
+            f"({words.design_keywords()}) for the corrected test."
         )
     return lines
 
@@ -137,9 +136,7 @@ def _more(unit: str) -> str:
     return {"run": "runs", "sample": "test samples"}.get(unit, "CV splits (repeats)")
 
 
-def gate_text(
-    result: pd.DataFrame, *, format: str = "text", design_words: str = DESIGN_WORDS
-) -> str:
+def gate_text(result: pd.DataFrame, *, format: str = "text", words: Spelling = PYTHON) -> str:
     """The gate's paragraph as plain text or Markdown (for a pull-request comment).
 
     Examples
@@ -149,7 +146,7 @@ def gate_text(
     >>> print(gate_text(res, format="markdown").splitlines()[0])
     ### Gate: **PASS (non-inferior)**
     """
-    lines = gate_lines(result, design_words=design_words)
+    lines = gate_lines(result, words=words)
     if format != "markdown":
         return "\n".join(lines) + "\n"
     head, rest = lines[0].split(". ", 1)
