@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare._validation import check_fraction, check_option, warnings_once
+from pdcompare._validation import OptionError, check_fraction, check_option, warnings_once
 from pdcompare.compare.auc import delong
 from pdcompare.compare.margin import check_margin
 from pdcompare.compare.paired import corrected_ttest, ttest
@@ -44,7 +44,7 @@ def truth_column(frame: pd.DataFrame, y: Any = None) -> Any:
     if y is not None:
         if y not in frame.columns:
             msg = f"`y`: the truth column {y!r} is not a column of the frame."
-            raise ValueError(msg)
+            raise OptionError(msg, keyword="y")
         return y
     return "y" if "y" in frame.columns and not is_benchmark(frame) else None
 
@@ -169,10 +169,10 @@ def gate(
     alpha = check_fraction("alpha", alpha)
     if alpha >= 0.5:
         msg = f"`alpha` must be below 0.5 for a one-sided gate; got {alpha!r}."
-        raise ValueError(msg)
+        raise OptionError(msg, keyword="alpha")
     if candidate == baseline:
         msg = f"`candidate` and `baseline` are the same model ({candidate!r})."
-        raise ValueError(msg)
+        raise OptionError(msg, keyword="candidate")
     # One validation of the frame for every test asked below, each warning said once.
     with warnings_once(), validated_once():
         truth = truth_column(frame, y)
@@ -183,7 +183,7 @@ def gate(
             kind = "predictions" if truth is not None else "scores"
             wanted = "delong" if truth is not None else "corrected_ttest, ttest or welch_ttest"
             msg = f"`test={test!r}` does not fit a {kind} frame; use {wanted}."
-            raise ValueError(msg)
+            raise OptionError(msg, keyword="test")
         options = {"y": truth, **design} if truth is not None else design
         run = _FUNCTIONS[test]
         better = run(

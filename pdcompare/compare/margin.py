@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from pdcompare._validation import OptionError
+
 
 def check_margin(margin: Any, alternative: str) -> float | None:
     """Check ``margin=``: None or a finite number ≥ 0; a positive one needs "better".
@@ -29,7 +31,7 @@ def check_margin(margin: Any, alternative: str) -> float | None:
     >>> check_margin(0.01, "two-sided")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: `margin=0.01` is a non-inferiority margin: it needs `alternative='better'` ...
+    pdcompare._validation.OptionError: `margin=0.01` is a non-inferiority margin: ...
     """
     if margin is None:
         return None
@@ -45,14 +47,14 @@ def check_margin(margin: Any, alternative: str) -> float | None:
             "`margin` must be a finite number ≥ 0 in the units of the score: how much "
             f"worse model_1 may be and still pass; got {margin!r}."
         )
-        raise ValueError(msg)
+        raise OptionError(msg, keyword="margin")
     if margin > 0 and alternative != "better":
         msg = (
             f"`margin={margin:g}` is a non-inferiority margin: it needs "
             "`alternative='better'` (H0: model_1 worse than model_2 by at least the "
             f"margin); got alternative={alternative!r}."
         )
-        raise ValueError(msg)
+        raise OptionError(msg, keyword="margin")
     return margin
 
 
