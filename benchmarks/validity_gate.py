@@ -116,7 +116,7 @@ def replicate(seed: np.random.SeedSequence) -> list[tuple]:
     return rows
 
 
-def run_study(reps: int, seed: int = 2042) -> pd.DataFrame:
+def run_study(reps: int, seed: int = 2024) -> pd.DataFrame:
     """Long table: setting, test, margin, truth, outcome rates with their standard errors."""
     seeds = np.random.SeedSequence(seed).spawn(reps)
     with warnings.catch_warnings():
@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=1000, help="replications")
     parser.add_argument("--quick", action="store_true", help="40 replications")
-    parser.add_argument("--seed", type=int, default=2042)
+    parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--out", type=Path, help="write the Markdown table here (and .csv)")
     args = parser.parse_args(argv)
     reps = 40 if args.quick else args.reps
