@@ -64,16 +64,20 @@ def gate_test(frame: pd.DataFrame, y: Any = None, **design: Any) -> str:
     """
     if truth_column(frame, y) is not None:
         return "delong"
+    _refuse_benchmark(frame)
+    data = scores_data(frame, **design)
+    if not data.design.paired:
+        return "welch_ttest"
+    return "corrected_ttest" if data.design.test_train_ratio is not None else "ttest"
+
+
+def _refuse_benchmark(frame: pd.DataFrame) -> None:
     if is_benchmark(frame):
         msg = (
             "A gate compares two models on one evaluation; this is a benchmark frame (several "
             "data sets). Gate on one data set's scores frame (`df[name]`)."
         )
         raise ValueError(msg)
-    data = scores_data(frame, **design)
-    if not data.design.paired:
-        return "welch_ttest"
-    return "corrected_ttest" if data.design.test_train_ratio is not None else "ttest"
 
 
 def gate(
@@ -176,6 +180,8 @@ def gate(
     # One validation of the frame for every test asked below, each warning said once.
     with warnings_once(), validated_once():
         truth = truth_column(frame, y)
+        if truth is None:
+            _refuse_benchmark(frame)
         if test is None:
             test = gate_test(frame, y, **design)
         check_option("test", test, GATE_TESTS)

@@ -136,6 +136,14 @@ def test_bad_input_names_the_keyword():
         pdcompare.gate(gate_predictions(1.0), "candidate", "baseline", margin=0.1, y="truth")
 
 
+@pytest.mark.parametrize("test", [None, "ttest"])
+def test_a_benchmark_frame_is_refused(test):
+    bench = gate_scores(0.0)
+    bench.columns = pd.Index([f"d{k}" for k in range(10)], name="dataset")
+    with pytest.raises(ValueError, match=r"this is a benchmark frame .*df\[name\]"):
+        pdcompare.gate(bench, "candidate", "baseline", margin=0.01, test=test)
+
+
 def test_the_callers_frame_is_left_alone():
     scores = gate_scores(0.0).cmp.set_design(cv=10)
     before, attrs = scores.copy(), {k: dict(v) for k, v in scores.attrs.items()}
