@@ -55,6 +55,20 @@ def shuffled_ranked_models(n=60, seed=0):
     return frame.cmp.set_design(cv=10), names
 
 
+def label_predictions(n=200, accuracies=(0.9, 0.8), seed=0, names=("logistic", "tree")):
+    """A predictions frame of binary labels: truth ``y`` and one column per model.
+
+    Model k is right with probability ``accuracies[k]``, independently per row: the shape of
+    out-of-fold predictions without fitting a model.
+    """
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    frame = {"y": y}
+    for name, accuracy in zip(names, accuracies, strict=True):
+        frame[name] = np.where(rng.random(n) < accuracy, y, 1 - y)
+    return pd.DataFrame(frame)
+
+
 def gate_scores(shift, noise=0.01, seed=0, n_splits=10):
     """A candidate and a baseline over ``n_splits`` folds: candidate = baseline + shift + noise."""
     rng = np.random.default_rng(seed)
