@@ -71,6 +71,12 @@ API_SECTIONS = [
         ["effect_size", "equivalence"],
     ),
     (
+        "Gating a release",
+        "Is a candidate not worse than its baseline by more than a margin: non-inferiority "
+        "(``margin=`` of the t-tests and ``delong``) and the gate's three outcomes.",
+        ["gate"],
+    ),
+    (
         "Choosing a model",
         "The simplest model the evidence allows, in a frame or as GridSearchCV's refit.",
         ["select", "refit_rule"],
