@@ -35,6 +35,7 @@ from pdcompare.compare.gate import gate
 from pdcompare.compare.hierarchical import hierarchical
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
+from pdcompare.compare.pareto import pareto
 from pdcompare.compare.per_dataset import per_dataset
 from pdcompare.compare.permutation import permutation_test
 from pdcompare.compare.power import power
@@ -80,6 +81,7 @@ __all__ = [
     "mcnemar",
     "means",
     "pairwise",
+    "pareto",
     "per_dataset",
     "permutation_test",
     "plot",

@@ -28,6 +28,7 @@ from pdcompare.compare.gate import gate
 from pdcompare.compare.hierarchical import hierarchical
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
+from pdcompare.compare.pareto import pareto
 from pdcompare.compare.per_dataset import per_dataset
 from pdcompare.compare.permutation import permutation_test
 from pdcompare.compare.power import power
@@ -122,6 +123,9 @@ class CompareAccessor:
 
     # gating a release: non-inferiority by a margin
     gate = _method(gate)
+
+    # trade-offs: the Pareto front of score against cost
+    pareto = _method(pareto)
 
     # choosing a model
     select = _method(select)

@@ -77,6 +77,12 @@ API_SECTIONS = [
         ["gate"],
     ),
     (
+        "Trade-offs",
+        "Which models are worth their cost: the Pareto front of score against cost, each "
+        "domination decided by the frame's one-sided test.",
+        ["pareto"],
+    ),
+    (
         "Choosing a model",
         "The simplest model the evidence allows, in a frame or as GridSearchCV's refit.",
         ["select", "refit_rule"],

@@ -35,6 +35,7 @@ from pdcompare.compare import (
     hierarchical,
     mcm,
     paired,
+    pareto,
     permutation,
     power,
     predictions,
@@ -240,6 +241,12 @@ TESTS: tuple[Comparison, ...] = (
         # One candidate against one baseline, by two one-sided tests: no family to correct.
         label="release gate (non-inferiority)", correction=None, correction_keyword=None,
         scoped=False, needs=("margin",),
+    ),
+    Comparison(
+        "pareto", pareto.pareto, ("scores", "runs", "predictions"), "trade-off",
+        ("score", "cost", "status", "dominated_by", "pvalue"),
+        # Holm over the models that cost no more than the one decided, each decision at alpha.
+        label="Pareto front of score against cost", scoped=False,
     ),
     Comparison(
         "mcnemar", predictions.mcnemar, ("predictions",), "contingency test",
