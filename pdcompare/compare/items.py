@@ -42,7 +42,6 @@ from pdcompare.stats._common import t_confidence_interval, t_pvalue
 WEIGHTS = ("item", "task")
 
 
-
 def _data(frame: pd.DataFrame, greater_is_better: bool | None = None) -> ItemsData:
     data = items_data(frame)
     if greater_is_better is not None:
