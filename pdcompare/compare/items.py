@@ -26,8 +26,6 @@ from pdcompare._validation import (
     check_random_state,
 )
 from pdcompare.compare._common import (
-    CONSTANT_DIFFERENCE,
-    IDENTICAL_SCORES,
     check_test_options,
     raw_alternative,
     scores_meta,
@@ -38,9 +36,19 @@ from pdcompare.inputs.items import ItemsData, items_data
 from pdcompare.stats import items as core
 from pdcompare.stats._common import t_confidence_interval, t_pvalue
 
+#: What the tests of items say of pairs with identical scores, and of a constant difference.
+IDENTICAL_SCORES = (
+    " have identical scores on every item, so they do not differ (p-value 1)",
+    "`df[df.duplicated(keep=False)]` lists the models",
+)
+CONSTANT_DIFFERENCE = (
+    " have a score difference that is the same on every item (a point mass: p-values of 0 "
+    "or 1)",
+    "`df.sub(df.loc[a]).nunique(axis=1) == 1` lists those of model `a`",
+)
+
 #: ``weight`` of a t-test on a frame with tasks: every item alike, or every task alike.
 WEIGHTS = ("item", "task")
-
 
 
 def _data(frame: pd.DataFrame, greater_is_better: bool | None = None) -> ItemsData:

@@ -280,3 +280,10 @@ def test_frame_level_invariances(seed, n_clusters, per):
     swapped = wide.cmp.set_design(items=True, cluster=clusters).cmp.ttest("b", "a")
     assert_allclose(swapped["mean_diff"], -base["mean_diff"], atol=1e-12)
     assert_allclose(swapped["pvalue"], base["pvalue"], rtol=1e-9, atol=1e-12)
+
+
+def test_identical_models_warn_in_items_words():
+    frame = pd.DataFrame([[1, 0, 1], [1, 0, 1]], index=["a", "b"]).cmp.set_design(items=True)
+    with pytest.warns(pdcompare.PdcompareWarning, match="identical scores on every item"):
+        out = frame.cmp.ttest()
+    assert out["pvalue"].iloc[0] == 1.0
