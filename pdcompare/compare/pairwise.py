@@ -279,6 +279,12 @@ def matrix(
     if (rows == cols).any():
         msg = "`matrix`: a row compares a model with itself; the result is not pairwise."
         raise ValueError(msg)
+    if meta.get("scope") == "all_ordered_pairs":
+        # every ordered pair has its own row (win_probability): each cell is its row's value
+        table = np.full((len(models), len(models)), np.nan)
+        table[rows, cols] = frame[value].to_numpy(dtype=float)
+        out = pd.DataFrame(table, index=models.copy(), columns=models.copy())
+        return with_attrs(out, {**meta, "value": value})
     lower_key = np.minimum(rows, cols) * len(models) + np.maximum(rows, cols)
     if pd.Index(lower_key).has_duplicates:
         msg = "`matrix`: the result compares some pair twice; keep one row per pair."
