@@ -204,9 +204,8 @@ def battles_data(frame: pd.DataFrame) -> BattlesData:
     bad = ~np.isfinite(wins) | (wins < 0)
     if bad.any() or (ties < 0).any() or not np.isfinite(ties).all():
         rows, cols = np.nonzero(bad)
-        where = _shown(
-            [f"{names[r]!r} over {names[c]!r}" for r, c in zip(rows, cols, strict=True)]
-        )
+        pairs = zip(rows[:5], cols[:5], strict=True)
+        where = ", ".join(f"{names[r]!r} over {names[c]!r}" for r, c in pairs)
         msg = f"Battle counts must be finite and non-negative; check {where or 'the ties'}."
         raise ValueError(msg)
     diagonal = np.flatnonzero(np.diag(wins) + np.diag(ties))

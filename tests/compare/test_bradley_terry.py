@@ -34,15 +34,25 @@ def test_references_of_design_section_24():
 def test_columns_order_and_metadata(battles):
     res = battles.cmp.bradley_terry(random_state=0, n_resamples=300)
     assert list(res.columns) == [
-        "rating", "ci_low", "ci_high", "rank", "rank_low", "rank_high", "n_battles", "n_rounds"
+        "rating",
+        "ci_low",
+        "ci_high",
+        "rank",
+        "rank_low",
+        "rank_high",
+        "n_battles",
+        "n_rounds",
     ]
     assert res["rating"].is_monotonic_decreasing
-    assert (res["ci_low"] < res["rating"]).all() and (res["rating"] < res["ci_high"]).all()
-    assert (res["rank_low"] <= res["rank"]).all() and (res["rank"] <= res["rank_high"]).all()
+    assert (res["ci_low"] < res["rating"]).all()
+    assert (res["rating"] < res["ci_high"]).all()
+    assert (res["rank_low"] <= res["rank"]).all()
+    assert (res["rank"] <= res["rank_high"]).all()
     assert res["n_battles"].sum() == 2 * 3000
     assert (res["n_rounds"] == 300).all()
     meta = res.attrs["pdcompare"]
-    assert meta["test"] == "bradley_terry" and meta["covariance"] == "inverse Fisher information"
+    assert meta["test"] == "bradley_terry"
+    assert meta["covariance"] == "inverse Fisher information"
     assert res["rating"].mean() == pytest.approx(1000)
 
 
@@ -71,8 +81,9 @@ def test_half_ties_equal_the_chatbot_arena_logistic_regression(battles):
 
 
 def test_davidson_nu_and_ratings():
-    res = pdcompare.bradley_terry(three_with_ties(), ties="davidson", n_resamples=50,
-                                  random_state=0)
+    res = pdcompare.bradley_terry(
+        three_with_ties(), ties="davidson", n_resamples=50, random_state=0
+    )
     assert res.attrs["pdcompare"]["nu"] > 0
     half = pdcompare.bradley_terry(three_with_ties(), n_resamples=50, random_state=0)
     assert list(res.index) == list(half.index)
@@ -116,8 +127,8 @@ def test_an_exact_copy_gets_the_same_rating_and_rank_set(battles):
 
 def test_win_probability_formula_and_ordered_pairs():
     res = pdcompare.win_probability(three(), n_resamples=200, random_state=0)
-    assert len(res) == 6 and list(res.columns) == ["model_1", "model_2", "prob", "ci_low",
-                                                   "ci_high"]
+    assert len(res) == 6
+    assert list(res.columns) == ["model_1", "model_2", "prob", "ci_low", "ci_high"]
     ratings = pdcompare.bradley_terry(three(), n_resamples=10, random_state=0)["rating"]
     for row in res.itertuples():
         expected = 1 / (1 + 10 ** ((ratings[row.model_2] - ratings[row.model_1]) / 400))
@@ -129,10 +140,20 @@ def test_win_probability_formula_and_ordered_pairs():
 
 def test_pairwise_on_battles_is_the_fisher_information_z_test(battles):
     res = battles.cmp.pairwise(correction="bonferroni")
-    assert list(res.columns) == ["model_1", "model_2", "rating_diff", "se", "statistic",
-                                 "pvalue", "pvalue_adj", "reject"]
-    fit = bt.newton(battles.to_numpy(dtype=float)[None],
-                    np.asarray(battles.attrs["pdcompare"]["ties"], dtype=float)[None])
+    assert list(res.columns) == [
+        "model_1",
+        "model_2",
+        "rating_diff",
+        "se",
+        "statistic",
+        "pvalue",
+        "pvalue_adj",
+        "reject",
+    ]
+    fit = bt.newton(
+        battles.to_numpy(dtype=float)[None],
+        np.asarray(battles.attrs["pdcompare"]["ties"], dtype=float)[None],
+    )
     cov = bt.covariance(fit[1][0], len(battles)) * (400 / np.log(10)) ** 2
     names = list(battles.index)
     first = res.iloc[0]
@@ -209,10 +230,13 @@ def test_a_sparse_model_is_left_out_of_rounds_not_given_minus_3800():
 @given(st.integers(0, 10_000))
 def test_rank_sets_hold_the_rank_and_intervals_hold_the_rating(seed):
     table = simulated_battles(np.linspace(0.5, -0.5, 4), 400, seed=seed)
-    res = pdcompare.bradley_terry(pdcompare.from_battles(table), n_resamples=100,
-                                  random_state=seed)
-    assert (res["rank_low"] <= res["rank"]).all() and (res["rank"] <= res["rank_high"]).all()
-    assert (res["rank_low"] >= 1).all() and (res["rank_high"] <= 4).all()
+    res = pdcompare.bradley_terry(
+        pdcompare.from_battles(table), n_resamples=100, random_state=seed
+    )
+    assert (res["rank_low"] <= res["rank"]).all()
+    assert (res["rank"] <= res["rank_high"]).all()
+    assert (res["rank_low"] >= 1).all()
+    assert (res["rank_high"] <= 4).all()
     assert (res["ci_low"] <= res["rating"] + 1e-9).all()
     assert (res["rating"] <= res["ci_high"] + 1e-9).all()
     assert res["rating"].mean() == pytest.approx(1000)

@@ -85,7 +85,11 @@ def test_davidson_maximises_its_likelihood_by_scipy():
         out = 0.0
         for i in range(m):
             for j in range(i + 1, m):
-                pi, pj, tie = np.exp(theta[i]), np.exp(theta[j]), nu * np.exp((theta[i] + theta[j]) / 2)
+                pi, pj, tie = (
+                    np.exp(theta[i]),
+                    np.exp(theta[j]),
+                    nu * np.exp((theta[i] + theta[j]) / 2),
+                )
                 den = pi + pj + tie
                 out -= wins[i, j] * np.log(pi / den) + wins[j, i] * np.log(pj / den)
                 out -= ties[i, j] * np.log(tie / den)
@@ -113,8 +117,9 @@ def test_covariance_is_the_pseudo_inverse_of_the_information():
 def test_resampled_fits_equal_full_newton_on_the_same_draws():
     wins, ties = random_wins(6, 11, n=20, tie_rate=0.1)
     params, info, _ = bt.newton(wins[None], ties[None])
-    draws = bt.resampled_fits(wins, ties, params[0], info[0], n_rounds=50,
-                              rng=np.random.default_rng(3))
+    draws = bt.resampled_fits(
+        wins, ties, params[0], info[0], n_rounds=50, rng=np.random.default_rng(3)
+    )
     w, t = bt._multinomial_rounds(wins, ties, 50, np.random.default_rng(3))
     for r in range(0, 50, 7):
         include = bt._finite_rounds(w[r : r + 1], t[r : r + 1])
@@ -130,8 +135,9 @@ def test_a_round_without_losses_leaves_the_model_out():
     ties = np.zeros((3, 3))
     wins[0, 2], wins[2, 0] = 1, 1
     params, info, _ = bt.newton(wins[None], ties[None])
-    draws = bt.resampled_fits(wins, ties, params[0], info[0], n_rounds=400,
-                              rng=np.random.default_rng(0))
+    draws = bt.resampled_fits(
+        wins, ties, params[0], info[0], n_rounds=400, rng=np.random.default_rng(0)
+    )
     left_out = np.isnan(draws[:, 2])
     assert 0 < left_out.sum() < 400
     assert np.isfinite(draws[:, :2]).all()
