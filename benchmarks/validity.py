@@ -34,6 +34,9 @@ Monte Carlo standard errors are sqrt(p (1 - p) / reps). Every replication has
 its own seed (``numpy.random.SeedSequence(seed).spawn``), so the numbers do not
 depend on ``--jobs``.
 
+Battles (``--part battles``, benchmarks/validity_battles.py): coverage of the Bradley–Terry
+intervals and rank sets and the level of the z test, 20 models x 5,000 battles.
+
 Across data sets (``--part datasets``): a benchmark frame of k models x N data
 sets (one score per cell), N = 10, 20, 50 and k = 3, 5, 10. The score of model m
 on data set d is ``difficulty_d + sigma_d * (effect_m + e_md)``: difficulty
@@ -70,6 +73,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import validity_battles
 
 import pdcompare
 
@@ -628,7 +632,9 @@ def to_markdown(table: pd.DataFrame, seed: int, seconds: float) -> str:
 
 def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=["splits", "datasets", "all"], default="all")
+    parser.add_argument(
+        "--part", choices=["splits", "datasets", "battles", "all"], default="all"
+    )
     parser.add_argument("--reps", type=int, default=4000, help="data sets per population")
     parser.add_argument(
         "--dataset-reps", type=int, default=500, help="benchmarks per (k, N) across data sets"
@@ -656,6 +662,12 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
             lambda: run_datasets_study(dataset_reps, seed=args.seed, jobs=args.jobs),
             datasets_markdown,
             "_datasets",
+        ),
+        # ratings from battles (validity_battles.py): 20 models x 5,000 battles per arena
+        "battles": (
+            lambda: validity_battles.run_study(max(dataset_reps // 2, 10), seed=args.seed),
+            validity_battles.to_markdown,
+            "_battles",
         ),
     }
     for part, (run, markdown_of, suffix) in parts.items():
