@@ -26,6 +26,7 @@ from pdcompare.presentation.plotting import (  # noqa: F401  (register kinds)
     cd,
     confidence_set,
     mcm,
+    ratings,
     results,
     runs,
     scores,
