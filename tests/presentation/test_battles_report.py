@@ -33,6 +33,6 @@ def test_formats_and_top(battles):
     assert markdown.startswith("# pdcompare report")
     page = pdcompare.report(battles, format="html", top=2)
     assert "<pre>" in page
-    assert "3 more models (top=2 shown)" in page
+    assert "3 more models (the best 2 shown)" in page
     with pytest.raises(ValueError, match="format"):
         pdcompare.report(battles, format="pdf")

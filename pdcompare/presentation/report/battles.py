@@ -58,7 +58,7 @@ def battles_lines(ratings: pd.DataFrame, pairs: pd.DataFrame, top: int) -> list[
             f"rank set {rank_set}, {int(row['n_battles']):,} battles{rounds}"
         )
     if top < m:
-        lines.append(f"  ... {m - top} more models (top={top} shown).")
+        lines.append(f"  ... and {m - top} more models (the best {top} shown).")
     best = ratings.index[ratings["rank_low"].to_numpy() == 1]
     lines.append("")
     lines.append(
