@@ -240,3 +240,10 @@ def test_rank_sets_hold_the_rank_and_intervals_hold_the_rating(seed):
     assert (res["ci_low"] <= res["rating"] + 1e-9).all()
     assert (res["rating"] <= res["ci_high"] + 1e-9).all()
     assert res["rating"].mean() == pytest.approx(1000)
+
+
+def test_a_battles_frame_is_refused_by_the_tests_of_scores(battles):
+    with pytest.raises(ValueError, match="battles frame .* rate it with `bradley_terry"):
+        battles.cmp.corrected_ttest()
+    with pytest.raises(ValueError, match="battles frame"):
+        battles.cmp.summary()
