@@ -233,32 +233,59 @@ def _finite_rounds(wins: np.ndarray, ties: np.ndarray) -> np.ndarray:
     return include
 
 
+class _Resampler:
+    """One multinomial draw per pair of the pair's battles, for many rounds at once.
+
+    The draw is i's wins ~ Binomial(n, w_ij / n), then the ties among the rest
+    ~ Binomial(n − i's wins, t / (w_ji + t)), j's wins the remainder. The first
+    binomial, the costly one (its probability is near ½), is drawn by inverting
+    its exact CDF, tabulated once for every pair: one ``searchsorted`` of all
+    rounds' uniforms in the pairs' CDFs laid end to end (pair k's shifted by
+    2k). The second has a small probability, where numpy's sampler is fast.
+    """
+
+    def __init__(self, wins: np.ndarray, ties: np.ndarray):
+        from scipy import stats
+
+        self.m = wins.shape[0]
+        i, j = np.triu_indices(self.m, 1)
+        counts = np.stack([wins[i, j], wins[j, i], ties[i, j]], axis=1)
+        n = counts.sum(axis=1)
+        played = n > 0
+        self.i, self.j, counts = i[played], j[played], counts[played]
+        self.n = n[played].astype(np.int64)
+        self.has_ties = bool(counts[:, 2].any())
+        rest = counts[:, 1] + counts[:, 2]
+        self.tie_share = np.divide(counts[:, 2], rest, out=np.zeros(rest.size), where=rest > 0)
+        pair = np.repeat(np.arange(self.n.size), self.n + 1)
+        self.start = np.concatenate([[0], np.cumsum(self.n + 1)[:-1]])
+        value = np.arange(pair.size) - self.start[pair]
+        cdf = stats.binom.cdf(value, self.n[pair], counts[pair, 0] / self.n[pair])
+        cdf[self.start[1:] - 1] = 1.0  # each pair's last entry exactly 1
+        cdf[-1] = 1.0
+        self.table = cdf + 2.0 * pair
+
+    def draw(self, n_rounds: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        k = self.n.size
+        u = rng.random((n_rounds, k))
+        u += 2.0 * np.arange(k)
+        first = np.searchsorted(self.table, u, side="left") - self.start
+        rest = self.n - first
+        tied = rng.binomial(rest, self.tie_share) if self.has_ties else np.zeros_like(rest)
+        second = rest - tied
+        m, i, j = self.m, self.i, self.j
+        new_wins = np.zeros((n_rounds, m, m))
+        new_ties = np.zeros((n_rounds, m, m))
+        new_wins[:, i, j] = first
+        new_wins[:, j, i] = second
+        new_ties[:, i, j] = tied
+        new_ties[:, j, i] = tied
+        return new_wins, new_ties
+
+
 def _multinomial_rounds(wins, ties, n_rounds, rng):
     """Resampled win and tie matrices: one multinomial draw per pair of the pair's battles."""
-    m = wins.shape[0]
-    i, j = np.triu_indices(m, 1)
-    counts = np.stack([wins[i, j], wins[j, i], ties[i, j]], axis=1)
-    n = counts.sum(axis=1)
-    played = n > 0
-    i, j, counts, n = i[played], j[played], counts[played], n[played]
-    # one multinomial draw per pair, as binomials: i's wins, then j's wins among the rest
-    n = n.astype(np.int64)
-    first = rng.binomial(n, counts[:, 0] / n, size=(n_rounds, n.size))
-    rest = n - first
-    if counts[:, 2].any():
-        share = np.divide(counts[:, 1], counts[:, 1] + counts[:, 2],
-                          out=np.zeros(n.size), where=counts[:, 1] + counts[:, 2] > 0)
-        second = rng.binomial(rest, share)
-    else:
-        second = rest
-    draws = (first, second, rest - second)
-    new_wins = np.zeros((n_rounds, m, m))
-    new_ties = np.zeros((n_rounds, m, m))
-    new_wins[:, i, j] = draws[0]
-    new_wins[:, j, i] = draws[1]
-    new_ties[:, i, j] = draws[2]
-    new_ties[:, j, i] = draws[2]
-    return new_wins, new_ties
+    return _Resampler(wins, ties).draw(n_rounds, rng)
 
 
 def resampled_fits(
@@ -291,16 +318,17 @@ def resampled_fits(
     >>> params, info, _ = newton(wins[None], np.zeros((1, 2, 2)))
     >>> draws = resampled_fits(wins, np.zeros((2, 2)), params[0], info[0], n_rounds=200,
     ...                        rng=np.random.default_rng(0))
-    >>> wins_of_0 = np.random.default_rng(0).binomial(40, 0.75, size=(200, 1))[:, 0]
-    >>> bool(np.allclose(draws[:, 0] - draws[:, 1], np.log(wins_of_0 / (40 - wins_of_0))))
+    >>> w, _ = _multinomial_rounds(wins, np.zeros((2, 2)), 200, np.random.default_rng(0))
+    >>> bool(np.allclose(draws[:, 0] - draws[:, 1], np.log(w[:, 0, 1] / w[:, 1, 0])))
     True
     """
     m = wins.shape[0]
     inverse = np.linalg.inv(_constrained(info[None], np.ones((1, m)))[0])
+    resampler = _Resampler(wins, ties)
     out = np.full((n_rounds, m), np.nan)
     for first in range(0, n_rounds, chunk):
         count = min(chunk, n_rounds - first)
-        w, t = _multinomial_rounds(wins, ties, count, rng)
+        w, t = resampler.draw(count, rng)
         include = _finite_rounds(w, t)
         full = include.all(axis=1)
         x = np.repeat(params[None], count, axis=0)

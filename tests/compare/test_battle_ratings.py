@@ -243,7 +243,7 @@ def test_rank_sets_hold_the_rank_and_intervals_hold_the_rating(seed):
 
 
 def test_a_battles_frame_is_refused_by_the_tests_of_scores(battles):
-    with pytest.raises(ValueError, match="battles frame .* rate it with `bradley_terry"):
+    with pytest.raises(ValueError, match=r"battles frame .* rate it with `bradley_terry"):
         battles.cmp.corrected_ttest()
     with pytest.raises(ValueError, match="battles frame"):
         battles.cmp.summary()

@@ -174,3 +174,21 @@ def test_fit_is_equivariant_under_relabelling_scaling_and_reversal(cells, perm, 
     reversed_ = bt.newton(wins.T[None], ties[None])[0][0]
     np.testing.assert_allclose(reversed_, -theta, atol=1e-8)
     assert abs(theta.sum()) < 1e-9
+
+
+def test_resampled_battles_are_multinomial_draws_per_pair():
+    from scipy import stats
+
+    wins = np.array([[0, 5, 1], [3, 0, 0], [2, 4, 0.0]])
+    ties = np.zeros((3, 3))
+    ties[0, 1] = ties[1, 0] = 2
+    w, t = bt._multinomial_rounds(wins, ties, 40000, np.random.default_rng(1))
+    assert (w[:, 0, 1] + w[:, 1, 0] + t[:, 0, 1] == 10).all()
+    assert (w[:, 1, 2] + w[:, 2, 1] == 4).all()
+    assert (w[:, 1, 2] == 0).all()
+    pmf = stats.multinomial(10, [0.5, 0.3, 0.2])
+    for cell in [(5, 3, 2), (4, 4, 2), (6, 2, 2), (5, 5, 0), (3, 3, 4)]:
+        seen = np.mean((w[:, 0, 1] == cell[0]) & (w[:, 1, 0] == cell[1]) & (t[:, 0, 1] == cell[2]))
+        assert seen == pytest.approx(pmf.pmf(cell), abs=4 * np.sqrt(pmf.pmf(cell) / 40000))
+    first = np.bincount(w[:, 0, 2].astype(int), minlength=4) / 40000
+    np.testing.assert_allclose(first, stats.binom(3, 1 / 3).pmf(np.arange(4)), atol=0.01)
