@@ -62,6 +62,7 @@ _OPTIONS = (
     ("cv=, test_size=, or n_train= with n_test=", "--cv or --test-size"),
     ("`cv=` (the same cv as the search), `test_size=`, or `n_train=` with `n_test=`", "--cv"),
     ("`greater_is_better=False`", "--lower-is-better"),
+    ("`cost`", "--cost"),
     ("`hierarchical=True`", "--hierarchical"),
     ("`pairwise(test='nemenyi')`", "--test nemenyi"),
     ("`correction='shaffer'`", "--correction shaffer"),
@@ -205,6 +206,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --rope on --long data (folds of every data set) and --cv or --test-size: "
         "the Bayesian verdicts from the hierarchical test, which keeps every data set's folds, "
         "instead of the signed-rank test of the per-data-set means (seconds per pair)",
+    )
+    parser.add_argument(
+        "--cost",
+        metavar="COLUMN",
+        help="add the trade-off against a cost: a column of a cv_results_ file "
+        "(mean_fit_time, mean_score_time), or of a scores file, one cost per model "
+        "(the column is then no split): which models are worth their cost",
     )
     parser.add_argument(
         "--correction",
@@ -459,6 +467,16 @@ def run(args: argparse.Namespace) -> str:
         design["greater_is_better"] = False
     if args.select:
         return title + "\n\n" + _select(frame, args, design).rstrip("\n") + "\n"
+    cost = None
+    if args.cost is not None and is_cv_results(frame):
+        cost = args.cost  # pareto reads it from the cv_results_ frame's own columns
+    elif args.cost is not None:
+        if args.cost not in frame.columns:
+            shown = ", ".join(map(str, list(frame.columns)[:8]))
+            msg = f"--cost {args.cost}: no such column in this file (it has {shown}, ...)"
+            raise ValueError(msg)
+        cost = pd.to_numeric(frame[args.cost], errors="coerce")
+        frame = frame.drop(columns=[args.cost])
     if is_cv_results(frame):
         design["metric"] = args.metric
     bayes = args.test == "bayes"
@@ -478,6 +496,7 @@ def run(args: argparse.Namespace) -> str:
         alpha=args.alpha,
         correction=args.correction,
         hierarchical=args.hierarchical,
+        cost=cost,
         **design,
     )
     design.pop("metric", None)

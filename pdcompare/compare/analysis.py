@@ -31,6 +31,7 @@ from pdcompare.compare import bayes as bayes_module
 from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
 from pdcompare.compare.pairwise import pairwise
+from pdcompare.compare.pareto import pareto
 from pdcompare.compare.power import detectable_difference
 from pdcompare.compare.random_effects import random_effects
 from pdcompare.compare.ranks import friedman
@@ -100,6 +101,8 @@ class Analysis:
     fallback_test : bool
         Whether the plain t-test stands in for the corrected one because the
         design is unknown and no test was asked for.
+    pareto : pandas.DataFrame or None
+        ``pareto`` of the frame against the cost asked for.
     """
 
     frame: pd.DataFrame
@@ -118,6 +121,7 @@ class Analysis:
     runs: bool = False
     rope: Any = None
     fallback_test: bool = False
+    pareto: pd.DataFrame | None = None
 
     @property
     def best(self) -> Any:
@@ -266,6 +270,7 @@ def analyse(
     pooled: bool = False,
     hierarchical: bool = False,
     random_state: Any = 0,
+    cost: Any = None,
     **design: Any,
 ) -> Analysis | ForecastAnalysis:
     """Run the comparisons a report of ``frame`` rests on, validating the frame once.
@@ -298,6 +303,9 @@ def analyse(
         Seed of every Monte Carlo step (the Bayesian signed-rank test, the
         hierarchical test's sampler), so that the same frame gives the same
         analysis.
+    cost : Series, DataFrame or str, optional
+        Add ``pareto`` of the frame against this cost (one per model,
+        per split, or a ``cv_results_`` column's name).
     **design
         The design keywords and ``greater_is_better=``.
 
@@ -335,6 +343,7 @@ def analyse(
             random_state=random_state,
         )
     check_report_options(frame, test, rope, alpha, ci, correction, alternative)
+    original, asked = frame, dict(design)  # pareto reads a cv_results_ frame's cost column
     frame, design = converted_search(frame, design)
     benchmark = is_benchmark(frame)
     if pooled and not benchmark:
@@ -370,6 +379,11 @@ def analyse(
             found["effect_sizes"] = effect_size(frame, scope, **common)
         if not runs and (known or benchmark):
             found["detectable"] = detectable_difference(frame, significance, **design)
+        if cost is not None:
+            found["pareto"] = pareto(
+                original, cost, alpha=alpha,
+                correction=default_correction("pareto", correction), **asked,
+            )  # fmt: skip
         if pooled:
             correction = default_correction("random_effects", correction)
             found["pooled"] = random_effects(

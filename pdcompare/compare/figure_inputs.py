@@ -21,6 +21,7 @@ from pdcompare._validation import (
 )
 from pdcompare.compare import bayes as bayes_module
 from pdcompare.compare.pairwise import pairwise
+from pdcompare.compare.pareto import pareto
 from pdcompare.compare.summary import summary_table
 from pdcompare.inputs.data import validated_once
 from pdcompare.inputs.kinds import is_benchmark
@@ -172,3 +173,16 @@ def mcm_inputs(
     from pdcompare.compare.mcm import comparison_matrix
 
     return comparison_matrix(frame, correction=correction, alpha=alpha, **design)
+
+
+def pareto_inputs(frame: pd.DataFrame, cost: Any, **options: Any) -> pd.DataFrame:
+    """The ``pareto`` result that ``plot("pareto", cost=...)`` draws (the frame as given).
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> cost = pd.Series({"linear": 1.0, "2_poly": 2.0, "3_poly": 3.0, "rbf": 4.0})
+    >>> pareto_inputs(load_grid_search_scores(), cost).loc["2_poly", "status"]
+    'dominated'
+    """
+    return pareto(frame, cost, **options)

@@ -16,9 +16,11 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import check_correction, check_fraction
-from pdcompare.compare.auc import delong
+from pdcompare.compare.auc import auc_ci, delong
+from pdcompare.compare.bootstrap import accuracy_ci
 from pdcompare.compare.paired import corrected_ttest, ttest
 from pdcompare.compare.permutation import permutation_test
+from pdcompare.compare.summary import summary
 from pdcompare.compare.unpaired import welch_ttest
 from pdcompare.inputs.attrs import pdcompare_attrs, stored_attr, with_attrs
 from pdcompare.inputs.cv_results import cv_results_candidates, is_cv_results
@@ -31,7 +33,7 @@ from pdcompare.stats.multitest import adjust_pvalues
 STATUSES = ("front", "ambiguous", "dominated")
 
 #: The columns of a ``pareto`` result, after its model index.
-COLUMNS = ("score", "cost", "status", "dominated_by", "pvalue")
+COLUMNS = ("score", "cost", "status", "dominated_by", "pvalue", "ci_low", "ci_high")
 
 
 def _frame_test(frame: pd.DataFrame, y: Any) -> tuple[str, Any, str]:
@@ -230,8 +232,10 @@ def pareto(
         AUC or accuracy of predictions), ``cost`` (the mean for per-split
         costs), ``status``, ``dominated_by`` (the dominating models, joined by
         "; "), ``pvalue`` (the smallest corrected p-value among the models that
-        cost no more; NaN when none does). ``attrs["pdcompare"]`` names the
-        test, the correction and alpha.
+        cost no more; NaN when none does), then ``ci_low, ci_high``: the score's
+        interval at 1 - alpha (the frame's ``summary``, ``auc_ci`` or
+        ``accuracy_ci``). ``attrs["pdcompare"]`` names the test, the
+        correction and alpha.
 
     Examples
     --------
@@ -268,6 +272,7 @@ def pareto(
         score = score.loc[models].to_numpy(dtype=float)
     else:
         score = scores.loc[models].mean(axis=1).to_numpy(dtype=float)
+    low, high = _score_intervals(scores, models, test, kind, alpha, y, design)
     mean_cost, per_split = _cost_values(original, cost, models, search, kind)
     p = _better_matrix(better, models, reverse)
     sign = 1.0 if lower_cost_is_better else -1.0
@@ -310,6 +315,8 @@ def pareto(
             "status": pd.Categorical(status, categories=STATUSES),
             "dominated_by": dominated_by,
             "pvalue": pvalue,
+            "ci_low": low,
+            "ci_high": high,
         },
         index=pd.Index(models, name="model"),
     )
@@ -330,6 +337,19 @@ def pareto(
         "unit": meta.get("unit"),
     }
     return with_attrs(out, info)
+
+
+def _score_intervals(scores, models, test, kind, alpha, y, design):
+    """Each model's score interval at 1 - alpha, as its picture draws it."""
+    if kind == "predictions":
+        if test == "delong":
+            table = auc_ci(scores, y=y, ci=1 - alpha)
+        else:
+            table = accuracy_ci(scores, y=y, ci=1 - alpha)
+    else:
+        table = summary(scores, ci=1 - alpha, **design)
+    table = table.loc[models]
+    return table["ci_low"].to_numpy(dtype=float), table["ci_high"].to_numpy(dtype=float)
 
 
 def _cost_is_lower(

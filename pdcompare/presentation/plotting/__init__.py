@@ -26,6 +26,7 @@ from pdcompare.presentation.plotting import (  # noqa: F401  (register kinds)
     cd,
     confidence_set,
     mcm,
+    pareto,
     ratings,
     results,
     runs,
@@ -81,7 +82,8 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
     >>> import matplotlib.pyplot as plt
     >>> plt.close("all")
     """
-    frame, options = converted_search(frame, options)
+    if kind != "pareto":  # pareto reads its cost from a cv_results_ frame's own columns
+        frame, options = converted_search(frame, options)
     meta = pdcompare_attrs(frame)
     if kind is None and is_matrix(frame):
         return plot_matrix(frame, ax=ax, **options)

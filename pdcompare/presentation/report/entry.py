@@ -38,6 +38,7 @@ from pdcompare.presentation.report.bayes import bayes_lines
 from pdcompare.presentation.report.equivalence import equivalence_lines
 from pdcompare.presentation.report.forecasts import forecast_lines
 from pdcompare.presentation.report.gate import gate_report
+from pdcompare.presentation.report.pareto import pareto_lines
 from pdcompare.presentation.report.pooled import pooled_lines
 from pdcompare.presentation.report.rows import rows_of
 from pdcompare.presentation.report.significance import friedman_lines, significance_lines
@@ -101,6 +102,7 @@ def report(
     baseline: Any = None,
     candidate: Any = None,
     margin: float | None = None,
+    cost: Any = None,
     **design: Any,
 ) -> str:
     """The comparison of the models of a scores frame, in plain words with its numbers.
@@ -160,6 +162,10 @@ def report(
         or one self-contained HTML page (the words, the styled tables of
         ``style()`` and the figures that suit the frame inline as SVG, no
         external resource, no script).
+    cost : Series, DataFrame or str, optional
+        Add a paragraph of the trade-off against this cost (``pareto``): one
+        cost per model, per-split costs, or on a ``cv_results_`` frame a
+        column's name such as ``"mean_fit_time"``.
     baseline, candidate, margin : optional
         A release gate instead of the comparison of every model: whether
         ``candidate`` (by default the best model other than the baseline)
@@ -256,6 +262,7 @@ def report(
             pooled=pooled,
             hierarchical=hierarchical,
             random_state=random_state,
+            cost=cost,
             **design,
         )
         return report_text(analysis, top=top, format=format)
@@ -325,4 +332,6 @@ def _report_lines(analysis: Analysis, top: int) -> list[str]:
     if analysis.pooled is not None:
         pooled = rows_of(analysis.pooled)
         lines += ["", *pooled_lines(pooled, analysis.family, best, top_names)]
+    if analysis.pareto is not None:
+        lines += ["", *pareto_lines(analysis.pareto)]
     return lines
