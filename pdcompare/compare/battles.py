@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special
 
 from pdcompare import results
 from pdcompare._validation import (
@@ -300,6 +300,18 @@ def win_probability(
     probability over the bootstrap rounds in which both models have a rating.
     ``.cmp.matrix("prob")`` gives the square form.
 
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A battles frame (:func:`pdcompare.from_battles`).
+    ties, scale, base, ci, n_resamples, random_state
+        As in :func:`bradley_terry`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``model_1, model_2, prob, ci_low, ci_high``, one row per ordered pair, best first.
+
     Examples
     --------
     >>> import pandas as pd
@@ -380,7 +392,7 @@ def battles_pairwise(
     se = np.sqrt(np.maximum(cov[i, i] + cov[j, j] - 2 * cov[i, j], 0.0))
     with np.errstate(divide="ignore", invalid="ignore"):
         z = diff / se
-    pvalue = 2 * stats.norm.sf(np.abs(z))
+    pvalue = 2 * special.ndtr(-np.abs(z))
     meta = {
         **fit.meta,
         "test": "bradley_terry_z",
