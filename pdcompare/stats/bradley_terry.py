@@ -326,6 +326,8 @@ def resampled_fits(
     inverse = np.linalg.inv(_constrained(info[None], np.ones((1, m)))[0])
     resampler = _Resampler(wins, ties)
     out = np.full((n_rounds, m), np.nan)
+    # rounds per chunk: at most about 4 million cells per (rounds, m, m) array (32 MB)
+    chunk = max(1, min(chunk, 4_000_000 // (m * m)))
     for first in range(0, n_rounds, chunk):
         count = min(chunk, n_rounds - first)
         w, t = resampler.draw(count, rng)
