@@ -29,6 +29,7 @@ from pdcompare.compare.equivalence import equivalence
 from pdcompare.compare.pairwise import RANK_TESTS, TEST_FUNCTIONS, pairwise
 from pdcompare.compare.power import detectable_difference
 from pdcompare.compare.random_effects import random_effects
+from pdcompare.compare.rank_sets import ranks
 from pdcompare.compare.ranks import friedman
 from pdcompare.compare.summary import summary_table
 from pdcompare.inputs.attrs import stored_attr
@@ -568,6 +569,26 @@ def simplex_inputs(
 def intervals_inputs(frame: pd.DataFrame, *, ci: float = 0.95, **design: Any) -> pd.DataFrame:
     """The ``summary`` whose intervals ``plot("intervals")`` draws."""
     return summary_table(frame, ci=ci, **design)
+
+
+def ranks_inputs(
+    frame: pd.DataFrame,
+    *,
+    coverage: float = 0.95,
+    simultaneous: bool = True,
+    n_draws: int = 10000,
+    random_state: Any = 0,
+    **design: Any,
+) -> pd.DataFrame:
+    """The rank confidence sets that ``plot("ranks")`` draws (seeded: the same picture twice)."""
+    return ranks(
+        frame,
+        coverage=coverage,
+        simultaneous=simultaneous,
+        n_draws=n_draws,
+        random_state=random_state,
+        **design,
+    )
 
 
 def mcm_inputs(
