@@ -10,7 +10,6 @@ status 2 and one line on stderr, never a traceback.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import warnings
 from pathlib import Path
@@ -19,13 +18,18 @@ from typing import Any
 import pandas as pd
 
 from pdcompare import __version__
+from pdcompare._validation import check_correction
 from pdcompare.compare.analysis import BENCHMARK_REPORT_TESTS, REPORT_TESTS, analyse
 from pdcompare.compare.select import RULES, select
 from pdcompare.inputs.files import read_frame, read_table
-from pdcompare.presentation.labels import BENCHMARK_REPORT_TEST_NAMES, REPORT_TEST_NAMES, plural
+from pdcompare.presentation.labels import (
+    BENCHMARK_REPORT_TEST_NAMES,
+    COMMAND_LINE,
+    REPORT_TEST_NAMES,
+    plural,
+)
 from pdcompare.presentation.report import DEFAULT_TOP, report, report_text
 from pdcompare.results import result_info
-from pdcompare.stats.multitest import check_correction
 
 EXIT_USAGE = 2
 
@@ -46,64 +50,36 @@ Without --cv or --test-size the design is unknown and the (too optimistic)
 plain t-test is used. Commas, tabs (.tsv) and semicolons separate columns.
 """
 
-#: Keyword phrases of the library's messages, in the words of the command line.
-_CLI_WORDS = (
+#: Keywords of the library and the options that give them here. An error or warning that
+#: carries its keyword (``OptionError.keyword``) is named by this table, field by field;
+#: one that carries ``cli_message`` says it in these words already.
+_OPTIONS = (
     ("cv=, test_size=, or n_train= with n_test=", "--cv or --test-size"),
     ("`cv=` (the same cv as the search), `test_size=`, or `n_train=` with `n_test=`", "--cv"),
-    ("`metric=`", "--metric"),
-    ("`model=`", "--model-col"),
-    ("`dataset=`", "--dataset-col"),
-    ("`split=`", "--split-col"),
-    ("`score=`", "--score-col"),
-    ("`model`", "--model-col"),
-    ("`dataset`", "--dataset-col"),
-    ("`split`", "--split-col"),
-    ("`score`", "--score-col"),
-    ("`metric`", "--metric"),
-    ("`cv=`", "--cv"),
-    ("`test_size=`", "--test-size"),
-    ("`hierarchical=True`", "--hierarchical"),
-    ("`rope`", "--rope"),
-    ("`alpha`", "--alpha"),
-    ("`correction`", "--correction"),
-    ("`top`", "--top"),
-    ("`by`", "--by"),
-    ("`test`", "--test"),
-    ("`iteration`", "--iteration"),
     ("`greater_is_better=False`", "--lower-is-better"),
-)
-
-#: Sentences of the library that have no keyword-for-option translation: (regex, CLI words).
-_CLI_PATTERNS = (
-    # The design keywords, however a message lists them ("Pass `cv=` (the k of k-fold, ...)").
-    (
-        r"`?cv=`?(?: \([^)]*\))?,? `?test_size=`?(?: \([^)]*\))?,? or "
-        r"`?n_train=`? with `?n_test=`?",
-        "--cv or --test-size",
+    ("`hierarchical=True`", "--hierarchical"),
+    ("`pairwise(test='nemenyi')`", "--test nemenyi"),
+    ("`correction='shaffer'`", "--correction shaffer"),
+    *(
+        (f"`{keyword}{suffix}`", option)
+        for keyword, option in (
+            ("metric", "--metric"),
+            ("model", "--model-col"),
+            ("dataset", "--dataset-col"),
+            ("split", "--split-col"),
+            ("score", "--score-col"),
+            ("cv", "--cv"),
+            ("test_size", "--test-size"),
+            ("rope", "--rope"),
+            ("alpha", "--alpha"),
+            ("correction", "--correction"),
+            ("top", "--top"),
+            ("by", "--by"),
+            ("test", "--test"),
+            ("iteration", "--iteration"),
+        )
+        for suffix in ("=", "")
     ),
-    (r"[;,]? (?:or )?\(?(?:or )?store it(?: once)? with `(?:df\.cmp\.)?set_design[^`]*`\)?", ""),
-    (r"; on the command line --cv or --test-size", ""),
-    # A design as the report states it: "cv=10" was --cv 10; "cv=KFold(...)" names a splitter.
-    (r"(?<![\w-])cv=(\d+)\b", r"--cv \1"),
-    (r"(?<![\w-])test_size=([\d.]+)", r"--test-size \1"),
-    (r"(?<![\w-])cv=(?=[A-Z])", ""),
-    # The report names the Python call that lists every pair; here it is --top 0.
-    (r"not listed; [^;]*? gives them all\.\)", "not listed; --top 0 lists them all.)"),
-    # The command line keeps every split: missing scores are the file's to mend.
-    (r"see the warning, or pass nan_policy='omit'", "fill in or remove them in the file"),
-    (
-        r"[Pp]ass `?nan_policy='omit'`?(?: to [^.;]+?)?(?:,? or `?nan_policy='propagate'`? "
-        r"to [^.;]+?)?(?: instead)?(?=[.;]|$)",
-        lambda match: ("T" if match.group(0)[0] == "P" else "t")
-        + "he command line compares complete files only: fill in or remove the missing scores",
-    ),
-    (r"use nan_policy='omit' to leave them out", "fill in or remove them in the file"),
-    # Tests the command line runs with --test; one model against the others it cannot run.
-    (r", or one model against the others with `\w+\(a=\.\.\.\)`", ""),
-    (r" or one model against the others \(`\w+\(a=\.\.\.\)`\)", ""),
-    (r"`pairwise\(test='(\w+)'\)`", r"--test \1"),
-    (r"`(corrected_ttest|wilcoxon|sign_test|ttest)`(?=,? (?:cannot|can|whose))", r"--test \1"),
-    (r"`correction='(\w+)'`", r"--correction \1"),
 )
 
 
@@ -449,7 +425,7 @@ def run(args: argparse.Namespace) -> str:
     design.pop("metric", None)
     scores, summary, pairwise = analysis.frame, analysis.summary, analysis.significance
     benchmark, test = analysis.benchmark, analysis.test
-    text = speak_cli(report_text(analysis, top=args.top))
+    text = speak_cli(report_text(analysis, top=args.top, words=COMMAND_LINE))
     meta = pairwise.attrs["pdcompare"]
     correction = meta.get("correction") or (
         "family-wise p-values" if test == "nemenyi" else "no correction"
@@ -497,26 +473,26 @@ def _write_document(analysis: Any, top: int | None, kind: str, path: str) -> Non
         import matplotlib
 
         matplotlib.use("Agg")
-    document = speak_cli(report_text(analysis, top=top, format=kind))
+    document = speak_cli(report_text(analysis, top=top, format=kind, words=COMMAND_LINE))
     Path(path).write_text(document, encoding="utf-8")
 
 
 def speak_cli(text: str) -> str:
-    """``text`` of the library (a message, a report) in the words of the command line.
+    """``text`` of the library (a message, a report) with its keywords named as options.
 
-    Keyword arguments become options (``cv=`` -> ``--cv``); advice the command
-    line cannot follow (``nan_policy='omit'``, ``set_design``) becomes what it can.
+    Each keyword in backticks becomes the option that gives it (``cv=`` ->
+    ``--cv``); nothing else of the sentence changes. Sentences whose advice
+    differs on the command line are written for it where they are made
+    (``cli_message`` of errors and warnings, ``report_text(words=COMMAND_LINE)``).
 
     Examples
     --------
-    >>> speak_cli("Pass `cv=` (the k of k-fold), `test_size=` or `n_train=` with `n_test=`.")
-    'Pass --cv or --test-size.'
-    >>> speak_cli("missing scores (NaN); see the warning, or pass nan_policy='omit'.")
-    'missing scores (NaN); fill in or remove them in the file.'
+    >>> speak_cli("`alpha` must be strictly between 0 and 1; got 1.5.")
+    '--alpha must be strictly between 0 and 1; got 1.5.'
+    >>> speak_cli("Pass `metric=` to choose one.")
+    'Pass --metric to choose one.'
     """
-    for pattern, words in _CLI_PATTERNS:
-        text = re.sub(pattern, words, text)
-    for keyword, option in _CLI_WORDS:
+    for keyword, option in _OPTIONS:
         text = text.replace(keyword, option)
     return text
 
@@ -541,7 +517,8 @@ def _bayes_table(analysis: Any, alpha: float) -> tuple[str, pd.DataFrame]:
 
 
 def _one_line(error: BaseException | Warning) -> str:
-    text = " ".join(str(error).split())
+    # An error or warning about a keyword may carry its own command-line words.
+    text = " ".join((getattr(error, "cli_message", None) or str(error)).split())
     if isinstance(error, KeyError):
         text = text.strip("'\"")
     return speak_cli(text) or type(error).__name__

@@ -8,8 +8,13 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import NAN_POLICIES, apply_nan_policy, check_fraction, check_option
-from pdcompare.compare._common import check_test_options, raw_alternative, warn_pairs
+from pdcompare._validation import NAN_POLICIES, check_fraction, check_option
+from pdcompare.compare._common import (
+    check_test_options,
+    missing_predictions,
+    raw_alternative,
+    warn_pairs,
+)
 from pdcompare.inputs.predictions import score_predictions
 from pdcompare.inputs.scores import ALL_PAIRS, rank_order, select_pairs
 
@@ -34,27 +39,10 @@ def score_arrays(
     """
     check_option("nan_policy", nan_policy, NAN_POLICIES)
     data = score_predictions(predictions, y=y, pos_label=pos_label, test=test)
-    n_models = len(data.names)
-    valid = np.zeros(n_models, dtype=bool)
-    valid[np.arange(n_models) if involved is None else np.asarray(involved)] = True
-    truth_missing = data.missing[:, 0]
-    model_missing = data.missing[:, 1:] & valid
+    keep, valid = missing_predictions(data.missing, data.names, involved, y, nan_policy)
     scores, positive = data.scores, data.positive
-    if truth_missing.any() or model_missing.any():
-        culprits = [f"the truth {y!r}"] if truth_missing.any() else []
-        culprits += [repr(data.names[k]) for k in np.flatnonzero(model_missing.any(axis=0))]
-        where = ", ".join(culprits)
-        apply_nan_policy(
-            nan_policy,
-            f"Missing values (NaN) in {where}",
-            omit="drop those rows",
-            propagate="give the affected models NaN results",
-        )
-        if nan_policy == "omit":
-            keep = ~(truth_missing | model_missing.any(axis=1))
-            scores, positive = scores[keep], positive[keep]
-        else:
-            valid &= ~model_missing.any(axis=0) & ~truth_missing.any()
+    if keep is not None:
+        scores, positive = scores[keep], positive[keep]
     n_pos = int(positive.sum())
     if valid.any() and (n_pos == 0 or n_pos == positive.size):
         msg = (

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import check_fraction, check_option
+from pdcompare._validation import check_fraction, check_option, check_rope
 from pdcompare.compare._common import (
     CONSTANT_DIFFERENCE,
     IDENTICAL_SCORES,
@@ -176,7 +176,7 @@ def bayes(
     from pdcompare.inputs.design import require_ratio
     from pdcompare.stats import bayes as core
 
-    low, high = core.check_rope(rope)
+    low, high = check_rope(rope)
     alpha = check_fraction("alpha", alpha)
     data = scores_data(scores, paired_test="bayes", **design)
     if isinstance(data, BenchmarkData):

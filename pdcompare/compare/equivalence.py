@@ -26,7 +26,7 @@ def check_equivalence_rope(rope: Any) -> tuple[float, float]:
     ...
     ValueError: `rope` must have a width for an equivalence test (...); got 0. ...
     """
-    from pdcompare.stats.bayes import check_rope
+    from pdcompare._validation import check_rope
 
     low, high = check_rope(rope)
     if not low < high:

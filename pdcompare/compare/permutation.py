@@ -156,7 +156,7 @@ def permutation_test(
     >>> float(res.pvalue * 2**15)
     863.0
     """
-    from pdcompare.stats.bootstrap import check_random_state
+    from pdcompare._validation import check_random_state
 
     alpha, correction = check_test_options(
         alternative=alternative, alpha=alpha, correction=correction

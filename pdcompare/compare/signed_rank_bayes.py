@@ -36,8 +36,7 @@ def signed_rank_bayes(
     ``data`` is the validated benchmark frame; the other arguments are those
     of ``bayes``, checked here (the rope must be symmetric, ``prior`` positive).
     """
-    from pdcompare._validation import check_positive_int
-    from pdcompare.stats.bootstrap import check_random_state
+    from pdcompare._validation import check_positive_int, check_random_state
     from pdcompare.stats.signed_rank_bayes import signed_rank_pairs
 
     low, high = rope
@@ -120,7 +119,7 @@ def simplex_samples(result: pd.DataFrame, n_points: int = 3000) -> np.ndarray:
     >>> samples.shape, bool(np.allclose(samples.sum(axis=1), 1.0))
     ((100, 3), True)
     """
-    from pdcompare.stats.bootstrap import check_random_state
+    from pdcompare._validation import check_random_state
     from pdcompare.stats.signed_rank_bayes import signed_rank_samples
 
     meta = pdcompare_attrs(result)

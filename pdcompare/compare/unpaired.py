@@ -416,8 +416,8 @@ def aso(
     0    wide   small              0.0    True
     1    wide    deep              0.0    True
     """
+    from pdcompare._validation import check_random_state
     from pdcompare.stats import aso as core
-    from pdcompare.stats.bootstrap import check_random_state
 
     tau = check_fraction("tau", tau)
     confidence_level = check_fraction("confidence_level", confidence_level)

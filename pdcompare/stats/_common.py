@@ -9,6 +9,23 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
+#: The alternatives of every test of the core, as in scipy.
+TAILS = ("two-sided", "greater", "less")
+
+
+def tails(alternative: str) -> int:
+    """2 for a two-sided test, 1 for a one-sided one; an unknown alternative is refused.
+
+    Examples
+    --------
+    >>> tails("two-sided"), tails("less")
+    (2, 1)
+    """
+    if alternative not in TAILS:
+        msg = f"`alternative` must be one of {', '.join(map(repr, TAILS))}; got {alternative!r}."
+        raise ValueError(msg)
+    return 2 if alternative == "two-sided" else 1
+
 ALTERNATIVES = ("two-sided", "greater", "less")
 
 

@@ -41,11 +41,11 @@ from pdcompare.stats._common import (
     t_pvalue,
 )
 from pdcompare.stats._moments import chunks, pair_moments
+from pdcompare.stats._signed_rank import extreme_pvalue
+from pdcompare.stats._signed_rank import normal_signed_rank_pvalue as _normal_pvalue
 from pdcompare.stats._walsh import walsh_median
-from pdcompare.stats.power import extreme_pvalue
-from pdcompare.stats.power import normal_signed_rank_pvalue as _normal_pvalue
 
-__all__ = ["hodges_lehmann", "pair_matrix", "paired_ttest", "sign_test", "wilcoxon"]
+__all__ = ["hodges_lehmann", "paired_ttest", "sign_test", "wilcoxon"]
 
 
 #: Position of the lowest byte in a uint64 (the sign bit of a signed-rank key).
@@ -670,29 +670,3 @@ def _binomtest_pvalue(k, n, alternative):
     m = np.minimum(k, n - k)
     tails = stats.binom.cdf(m, n, 0.5) + stats.binom.sf(n - m - 1, n, 0.5)
     return np.where(2 * k == n, 1.0, np.minimum(1.0, tails))
-
-
-def pair_matrix(n_models: int, rows, cols, upper, lower, *, boolean: bool = False) -> np.ndarray:
-    """Square ``n_models`` x ``n_models`` array with ``upper`` at (rows, cols), ``lower`` mirrored.
-
-    Cell ``(rows[k], cols[k])`` gets ``upper[k]`` and ``(cols[k], rows[k])``
-    gets ``lower[k]``; the other cells are NaN, except the diagonal, which is
-    False when ``boolean`` (a model does not differ from itself). The array is
-    of object dtype when ``upper`` is not numeric (names in ``decision``).
-
-    Examples
-    --------
-    >>> pair_matrix(3, [0, 0], [1, 2], np.array([0.5, 2.0]), np.array([-0.5, -2.0]))
-    array([[ nan,  0.5,  2. ],
-           [-0.5,  nan,  nan],
-           [-2. ,  nan,  nan]])
-    """
-    upper = np.asarray(upper)
-    lower = np.asarray(lower)
-    numeric = upper.dtype.kind in "fiu" and lower.dtype.kind in "fiu" and not boolean
-    table = np.full((n_models, n_models), np.nan, dtype=float if numeric else object)
-    table[rows, cols] = upper
-    table[cols, rows] = lower
-    if boolean:
-        np.fill_diagonal(table, False)
-    return table

@@ -28,6 +28,7 @@ import math
 
 import numpy as np
 
+from pdcompare._validation import OptionError
 from pdcompare.stats.studentized_range import (
     _studentized_range_isf,
     studentized_range_isf,
@@ -561,11 +562,13 @@ def _ranks(values, greater_is_better, nan_policy, ranked) -> tuple[np.ndarray, b
     if missing.any():
         if nan_policy == "raise":
             where = np.flatnonzero(missing).tolist()
-            msg = (
-                "`values` has missing scores in the data sets at positions "
-                f"{where}; use nan_policy='omit' to leave them out."
+            said = f"`values` has missing scores in the data sets at positions {where}"
+            msg = f"{said}; use nan_policy='omit' to leave them out."
+            raise OptionError(
+                msg,
+                keyword="nan_policy",
+                cli_message=f"{said}; fill in or remove them in the file.",
             )
-            raise ValueError(msg)
         if nan_policy == "propagate":
             complete = False
         table = table[:, ~missing]

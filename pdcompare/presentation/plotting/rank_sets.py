@@ -178,7 +178,7 @@ def plot_ranks(
     >>> import matplotlib.pyplot as plt
     >>> plt.close("all")
     """
-    from pdcompare.compare.analysis import ranks_inputs
+    from pdcompare.compare.figure_inputs import ranks_inputs
 
     result = ranks_inputs(
         frame,

@@ -26,7 +26,11 @@ from pdcompare._validation import check_option, check_positive_int, warnings_onc
 from pdcompare.compare.analysis import Analysis, ForecastAnalysis, analyse
 from pdcompare.inputs.attrs import pdcompare_attrs, read_only
 from pdcompare.presentation.labels import (
+    PYTHON,
+    Spelling,
     join_names,
+    spelling,
+    spoken,
 )
 from pdcompare.presentation.report.bayes import bayes_lines
 from pdcompare.presentation.report.equivalence import equivalence_lines
@@ -36,13 +40,16 @@ from pdcompare.presentation.report.rows import rows_of
 from pdcompare.presentation.report.significance import friedman_lines, significance_lines
 from pdcompare.presentation.report.summary import summary_lines
 
-_UNKNOWN_DESIGN = (
-    "WARNING: the CV design is unknown, so the corrected t-test cannot be used; the plain "
-    "paired t-test is used instead. It treats the CV splits as independent, but they share "
-    "training data, so its p-values are too small and differences look significant too "
-    "often. Pass the design (cv=, test_size=, or n_train= with n_test=; on the command "
-    "line --cv or --test-size) for the corrected test."
-)
+
+def _unknown_design() -> str:
+    words = spelling()
+    where = "" if words.command_line else "; on the command line --cv or --test-size"
+    return (
+        "WARNING: the CV design is unknown, so the corrected t-test cannot be used; the plain "
+        "paired t-test is used instead. It treats the CV splits as independent, but they share "
+        "training data, so its p-values are too small and differences look significant too "
+        f"often. Pass the design ({words.design_keywords()}{where}) for the corrected test."
+    )
 
 #: Default number of models with lines of their own.
 DEFAULT_TOP = 10
@@ -223,12 +230,24 @@ def report(
         return report_text(analysis, top=top, format=format)
 
 
-def report_text(analysis: Analysis, *, top: int | None = DEFAULT_TOP, format: str = "text") -> str:
+def report_text(
+    analysis: Analysis,
+    *,
+    top: int | None = DEFAULT_TOP,
+    format: str = "text",
+    words: Spelling = PYTHON,
+) -> str:
     """The text of ``report`` (plain, Markdown or HTML) from an analysis already run.
 
     The command line prints the tables of the same analysis above it, and
-    writes its ``--html`` and ``--markdown`` documents from it.
+    writes its ``--html`` and ``--markdown`` documents from it, in its own
+    ``words`` (``COMMAND_LINE``: options, not keywords).
     """
+    with spoken(words):
+        return _report_text(analysis, top, format)
+
+
+def _report_text(analysis: Analysis, top: int | None, format: str) -> str:
     top = len(analysis.summary) if top is None else top
     if isinstance(analysis, ForecastAnalysis):
         # The words only read the result frames: views whose metadata pandas need not copy.
@@ -257,7 +276,7 @@ def _report_lines(analysis: Analysis, top: int) -> list[str]:
     lines = ["pdcompare report", "================"]
     lines += summary_lines(summary, summary_design, top, analysis.benchmark)
     if analysis.fallback_test:
-        lines += ["", _UNKNOWN_DESIGN]
+        lines += ["", _unknown_design()]
     if analysis.friedman is not None:
         lines += ["", *friedman_lines(rows_of(analysis.friedman))]
     lines += ["", *significance_lines(analysis, best, top_names)]
@@ -268,7 +287,7 @@ def _report_lines(analysis: Analysis, top: int) -> list[str]:
         lines += [
             "",
             "Practical equivalence: not assessed, because the Bayesian correlated t-test "
-            "needs the CV design (pass cv=, test_size=, or n_train= with n_test=).",
+            f"needs the CV design (pass {spelling().design_keywords()}).",
         ]
     if analysis.equivalence is not None:
         lines += ["", *equivalence_lines(rows_of(analysis.equivalence), best, top_names)]
