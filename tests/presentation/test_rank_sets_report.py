@@ -16,7 +16,7 @@ def test_report_says_which_models_may_be_the_best():
     result = scores.cmp.ranks(random_state=0)  # the report's seed
     best = result.index[result["rank_low"] == 1].tolist()
     assert best == ["rbf", "linear", "3_poly"]
-    assert "May be the best: rbf, linear and 3_poly (95 % simultaneous rank sets)." in text
+    assert "May be the best: rbf, linear and 3_poly (95% simultaneous rank sets)." in text
     assert "Rank sets, best first: rbf 1–3, linear 1–3, 3_poly 1–3, 2_poly 4 " in text
     assert "Nadeau–Bengio corrected covariance" in text
     # opt-in: the default report does not change
@@ -40,10 +40,10 @@ def test_report_of_a_ranks_result_and_its_top():
 def test_benchmark_report_and_marginal_words():
     bench = pdcompare.datasets.load_benchmark()
     text = bench.cmp.report(ranks=True)
-    assert "May be the best: svc_rbf and forest (95 % simultaneous rank sets)." in text
+    assert "May be the best: svc_rbf and forest (95% simultaneous rank sets)." in text
     assert "covariance of the mean scores across data sets" in text
     marginal = bench.cmp.ranks(simultaneous=False, coverage=0.9, random_state=0)
-    assert "(90 % marginal rank sets)" in marginal.cmp.report()
+    assert "(90% marginal rank sets)" in marginal.cmp.report()
 
 
 def test_forecasts_refuse_ranks():

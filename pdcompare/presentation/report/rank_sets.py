@@ -36,7 +36,7 @@ def rank_set_lines(result: pd.DataFrame, top: int) -> list[str]:
     >>> result = pdcompare.datasets.load_grid_search_scores().cmp.ranks(random_state=0)
     >>> first, sets = rank_set_lines(result, top=10)
     >>> print(first)
-    May be the best: rbf, linear and 3_poly (95 % simultaneous rank sets).
+    May be the best: rbf, linear and 3_poly (95% simultaneous rank sets).
     >>> print(sets)  # doctest: +NORMALIZE_WHITESPACE
     Rank sets, best first: rbf 1–3, linear 1–3, 3_poly 1–3, 2_poly 4 (Mogstad et al. 2024,
     from the Nadeau–Bengio corrected covariance of the mean scores; a set says which ranks
@@ -49,7 +49,7 @@ def rank_set_lines(result: pd.DataFrame, top: int) -> list[str]:
     high = result["rank_high"].to_numpy()
     names = result.index.tolist()
     best = [name for name, first in zip(names, low <= 1, strict=True) if first]
-    level = f"{100 * coverage:g} %"
+    level = f"{100 * coverage:g}%"
     first = f"May be the best: {join_names(best, sentence=True)} ({level} {kind} rank sets)."
     shown = min(top, len(names))
     sets = ", ".join(
