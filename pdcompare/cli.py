@@ -199,6 +199,12 @@ def build_parser() -> argparse.ArgumentParser:
         "instead of the signed-rank test of the per-data-set means (seconds per pair)",
     )
     parser.add_argument(
+        "--ranks",
+        action="store_true",
+        help="add each model's 95%% simultaneous rank confidence set and which models may be "
+        "the best (Mogstad et al. 2024)",
+    )
+    parser.add_argument(
         "--correction",
         type=_correction,
         default="default",
@@ -420,6 +426,7 @@ def run(args: argparse.Namespace) -> str:
         alpha=args.alpha,
         correction=args.correction,
         hierarchical=args.hierarchical,
+        ranks=args.ranks,
         **design,
     )
     design.pop("metric", None)
@@ -452,6 +459,16 @@ def run(args: argparse.Namespace) -> str:
     if (~in_top).any():
         rest = plural(int((~in_top).sum()), "more pair", "more pairs")
         parts.append(f"({rest}; --top 0 shows them all)")
+    if analysis.ranks is not None:
+        ranks = analysis.ranks
+        heading = (
+            "Rank sets (95% simultaneous, best first; covariance: "
+            f"{ranks.attrs['pdcompare']['covariance']})"
+        )
+        parts += ["", heading, _table(ranks.iloc[:top])]
+        if len(ranks) > top:
+            rest = plural(len(ranks) - top, "more model", "more models")
+            parts.append(f"({rest}; --top 0 shows them all)")
     parts += ["", text]
     if args.plot:
         if benchmark:

@@ -304,7 +304,7 @@ def analyse(
         hierarchical test's sampler, the rank sets' draws), so that the same
         frame gives the same analysis.
     ranks : bool, default False
-        Add the 95 % simultaneous rank confidence sets (``ranks``).
+        Add the 95% simultaneous rank confidence sets (``ranks``).
     **design
         The design keywords and ``greater_is_better=``.
 

@@ -151,7 +151,7 @@ def report(
         data sets, the hierarchical test's sampler, the rank sets' draws), so
         that the same frame gives the same text on every run.
     ranks : bool, default False
-        Add which models may be the best, from the 95 % simultaneous rank
+        Add which models may be the best, from the 95% simultaneous rank
         confidence sets (``ranks``), and the rank sets of the best ``top``.
         The report of a ``ranks`` result is that paragraph alone.
     format : {"text", "markdown", "html"}, default "text"
