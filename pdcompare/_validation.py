@@ -177,6 +177,17 @@ COMPLETE_FILES = (
 NAN_POLICIES = ("propagate", "omit", "raise")
 
 
+def check_nan_policy(nan_policy: Any, allowed: Sequence[str] = NAN_POLICIES) -> str:
+    """Return ``nan_policy`` if it is one of ``allowed``: checked once, where a call begins.
+
+    Examples
+    --------
+    >>> check_nan_policy("omit")
+    'omit'
+    """
+    return check_option("nan_policy", nan_policy, allowed)
+
+
 def apply_nan_policy(nan_policy: str, problem: str, *, omit: str, propagate: str) -> None:
     """Raise or warn about missing values as ``nan_policy`` says; the one place that does.
 
@@ -184,9 +195,9 @@ def apply_nan_policy(nan_policy: str, problem: str, *, omit: str, propagate: str
     (NaN)"); ``omit`` and ``propagate`` say what each policy would do ("drop the
     missing splits pair by pair", "give those pairs NaN results"). "raise"
     raises a ValueError offering both; "propagate" warns, offering "omit";
-    "omit" is silent (the caller drops the missing values).
+    "omit" is silent (the caller drops the missing values). ``nan_policy`` was
+    checked where the call began (:func:`check_nan_policy`).
     """
-    check_option("nan_policy", nan_policy, NAN_POLICIES)
     if nan_policy == "raise":
         msg = (
             f"{problem}. Pass `nan_policy='omit'` to {omit}, or `nan_policy='propagate'` "

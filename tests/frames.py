@@ -53,3 +53,17 @@ def shuffled_ranked_models(n=60, seed=0):
     order = rng.permutation(n)
     frame = pd.DataFrame(values[order], index=[names[k] for k in order])
     return frame.cmp.set_design(cv=10), names
+
+
+def label_predictions(n=200, accuracies=(0.9, 0.8), seed=0, names=("logistic", "tree")):
+    """A predictions frame of binary labels: truth ``y`` and one column per model.
+
+    Model k is right with probability ``accuracies[k]``, independently per row: the shape of
+    out-of-fold predictions without fitting a model.
+    """
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    frame = {"y": y}
+    for name, accuracy in zip(names, accuracies, strict=True):
+        frame[name] = np.where(rng.random(n) < accuracy, y, 1 - y)
+    return pd.DataFrame(frame)

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import NAN_POLICIES, check_fraction, check_option
+from pdcompare._validation import check_fraction, check_nan_policy
 from pdcompare.compare._common import (
     check_test_options,
     missing_predictions,
@@ -37,7 +37,7 @@ def score_arrays(
 
     Returns ``(data, scores, positive, valid)``.
     """
-    check_option("nan_policy", nan_policy, NAN_POLICIES)
+    check_nan_policy(nan_policy)
     data = score_predictions(predictions, y=y, pos_label=pos_label, test=test)
     keep, valid = missing_predictions(data.missing, data.names, involved, y, nan_policy)
     scores, positive = data.scores, data.positive

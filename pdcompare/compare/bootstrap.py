@@ -10,8 +10,8 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare._validation import (
-    NAN_POLICIES,
     check_fraction,
+    check_nan_policy,
     check_option,
     check_positive_int,
 )
@@ -40,7 +40,7 @@ def _prediction_arrays(
     the involved models with a missing prediction, or all of them when the
     truth is missing, and warns; "raise" raises a ValueError naming them.
     """
-    check_option("nan_policy", nan_policy, NAN_POLICIES)
+    check_nan_policy(nan_policy)
     data = predictions_data(predictions, y=y, labels_for=labels_for)
     keep, valid = missing_predictions(data.missing, data.names, involved, y, nan_policy)
     if keep is None:

@@ -16,6 +16,7 @@ import pandas as pd
 from pdcompare._validation import (
     COMPLETE_FILES,
     OptionError,
+    check_nan_policy,
     check_option,
 )
 from pdcompare.compare import bayes as bayes_module
@@ -50,7 +51,7 @@ def posterior_inputs(
 
     from pdcompare._validation import PdcompareWarning
 
-    check_option("nan_policy", nan_policy, ("propagate", "omit", "raise"))
+    check_nan_policy(nan_policy)
     with validated_once():
         result = bayes_module.bayes(frame, a, b, rope=rope, nan_policy=nan_policy, **design)
         row = result.iloc[0]

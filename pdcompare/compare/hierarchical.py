@@ -9,7 +9,13 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import check_fraction, check_positive_int, check_rope, warn
+from pdcompare._validation import (
+    check_fraction,
+    check_nan_policy,
+    check_positive_int,
+    check_rope,
+    warn,
+)
 from pdcompare.compare._common import pair_list, scores_meta, seed_of, warn_pairs
 from pdcompare.compare.bayes import decision_column
 from pdcompare.inputs.data import scores_data
@@ -322,6 +328,7 @@ def hierarchical(
     ratio = require_ratio(data.design, "hierarchical")
     rho = ratio / (1.0 + ratio)  # n_test / (n_test + n_train)
     i, j, scope = data.pairs(a, b)
+    check_nan_policy(nan_policy)
     incomplete = data.nan_pairs(i, j, nan_policy)
     run = np.ones(len(i), dtype=bool) if nan_policy == "omit" else ~incomplete
     out = hierarchical_pairs(

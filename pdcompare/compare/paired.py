@@ -7,7 +7,7 @@ from typing import Any
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import NAN_POLICIES, check_option
+from pdcompare._validation import check_nan_policy
 from pdcompare.compare._common import (
     CONSTANT_DIFFERENCE,
     IDENTICAL_SCORES,
@@ -42,7 +42,7 @@ def _paired_test(
     alpha, correction = check_test_options(
         alternative=alternative, alpha=alpha, correction=correction
     )
-    check_option("nan_policy", nan_policy, NAN_POLICIES)
+    check_nan_policy(nan_policy)
     data = scores_data(scores, paired_test=test, **design)
     if test == "corrected_ttest":
         refuse_benchmark(data, test)

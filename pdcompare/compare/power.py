@@ -16,7 +16,11 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import NAN_POLICIES, check_fraction, check_option, warn
+from pdcompare._validation import (
+    check_fraction,
+    check_nan_policy,
+    warn,
+)
 from pdcompare.compare._common import check_test_options, scores_meta
 from pdcompare.inputs.data import scores_data
 
@@ -162,7 +166,7 @@ def power(
     delta = _check_delta(delta)
     alpha, _ = check_test_options(alternative=alternative, alpha=alpha)
     target = check_fraction("target", target)
-    check_option("nan_policy", nan_policy, NAN_POLICIES)
+    check_nan_policy(nan_policy)
     data = scores_data(scores, **design)
     benchmark = isinstance(data, BenchmarkData)
     ratio = 0.0 if benchmark else require_ratio(data.design, "power")

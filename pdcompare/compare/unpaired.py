@@ -17,9 +17,8 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare._validation import (
-    NAN_POLICIES,
     check_fraction,
-    check_option,
+    check_nan_policy,
     check_positive_int,
     warn,
 )
@@ -69,7 +68,7 @@ def _unpaired_test(
     alpha, correction = check_test_options(
         alternative=alternative, alpha=alpha, correction=correction
     )
-    check_option("nan_policy", nan_policy, NAN_POLICIES)
+    check_nan_policy(nan_policy)
     data = scores_data(scores, **design)
     asked = alternative
     alternative = raw_alternative(alternative, data.design.greater_is_better)

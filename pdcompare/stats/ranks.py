@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from pdcompare._validation import OptionError
+from pdcompare._validation import NAN_POLICIES, OptionError, check_option
 from pdcompare.stats.studentized_range import (
     _studentized_range_isf,
     studentized_range_isf,
@@ -36,7 +36,6 @@ from pdcompare.stats.studentized_range import (
 )
 
 __all__ = [
-    "NAN_POLICIES",
     "best_counts",
     "conover",
     "critical_difference",
@@ -47,8 +46,6 @@ __all__ = [
     "studentized_range_isf",
     "studentized_range_sf",
 ]
-
-NAN_POLICIES = ("propagate", "omit", "raise")
 
 
 
@@ -550,8 +547,6 @@ def _ranks(values, greater_is_better, nan_policy, ranked) -> tuple[np.ndarray, b
     when nothing is missing) and False when ``nan_policy`` is "propagate"
     and a score is missing (the results are then NaN).
     """
-    from pdcompare._validation import check_option
-
     check_option("nan_policy", nan_policy, NAN_POLICIES)
     table = _as_table(values)
     if table.shape[0] < 2:
