@@ -264,34 +264,47 @@ def _stepdown_joint(t, inv, draws, coverage) -> np.ndarray:
 
 
 def _family_max(draws, inv, up, down, families) -> np.ndarray:
-    """Per family i: max over k of (Z_i − Z_k)/σ_ik (up[i, k]), (Z_k − Z_i)/σ_ik (down[i, k])."""
+    """Per family i: max over k of (Z_i − Z_k)/σ_ik (up[i, k]), (Z_k − Z_i)/σ_ik (down[i, k]).
+
+    Cut at 0 as :func:`max_statistic` (an inactive pair counts as 0).
+    """
     n_draws, m = draws.shape
-    pen_up = np.where(up[families], 0.0, -np.inf)
-    pen_down = np.where(down[families], 0.0, -np.inf)
-    scale = inv[families]
-    out = np.empty((n_draws, families.size))
-    step = max(1, _CHUNK_BYTES // (8 * m * families.size))
+    zero = inv.dtype.type(0)
+    weight_up = np.where(up[families], inv[families], zero)
+    weight_down = np.where(down[families], inv[families], zero)
+    out = np.empty((n_draws, families.size), dtype=draws.dtype)
+    step = max(1, _CHUNK_BYTES // (draws.itemsize * m * families.size))
+    scaled = None
     for start in range(0, n_draws, step):
         z = draws[start : start + step]
-        diff = z[:, families, None] - z[:, None, :]
-        diff *= scale
-        high = (diff + pen_up).max(axis=2)
-        np.negative(diff, out=diff)
-        diff += pen_down
-        out[start : start + step] = np.maximum(high, diff.max(axis=2))
+        diff = z[:, families, None] - z[:, None, :]  # Z_i − Z_k
+        if scaled is None or scaled.shape != diff.shape:
+            scaled = np.empty_like(diff)
+        np.multiply(diff, weight_up, out=scaled)
+        high = scaled.max(axis=2)
+        diff *= weight_down
+        np.maximum(high, -diff.min(axis=2), out=out[start : start + step])
     return out
 
 
 def _stepdown_marginal(t, inv, draws, coverage) -> tuple[np.ndarray, np.ndarray]:
-    """Each model's own family {(i, k), (k, i)} stepped down on its own (csranks' simul=FALSE)."""
+    """Each model's own family {(i, k), (k, i)} stepped down on its own (csranks' simul=FALSE).
+
+    Every family needs the maximum over all its m − 1 pairs in every draw, so
+    the draws are read in single precision (the statistic to about 1e-6,
+    far below the Monte Carlo error of its quantile): half the memory traffic.
+    """
     m = t.shape[0]
+    draws = draws.astype(np.float32)
+    inv = inv.astype(np.float32)
     off = ~np.eye(m, dtype=bool)
     up, down = off.copy(), off.copy()  # up[i, k]: θ_i > θ_k undecided; down[i, k]: θ_k > θ_i
     won = np.zeros((m, m), dtype=bool)  # family i decided θ_i > θ_k
     lost = np.zeros((m, m), dtype=bool)  # family i decided θ_k > θ_i
     families = np.arange(m)
     while families.size:
-        quantile = np.quantile(_family_max(draws, inv, up, down, families), coverage, axis=0)
+        statistic = _family_max(draws, inv, up, down, families).astype(float)
+        quantile = np.quantile(statistic, coverage, axis=0)
         new_up = up[families] & (t[families] > quantile[:, None])
         new_down = down[families] & (t.T[families] > quantile[:, None])
         changed = new_up.any(axis=1) | new_down.any(axis=1)
