@@ -16,6 +16,10 @@ step-down repeats it once per step). At 1,000 models the naive step runs on
 1,000 of the draws and is scaled by 10 (marked "*"). Peak memory is
 tracemalloc's peak of one call.
 
+Without ``--quick``, also the marginal sets (``simultaneous=False``) of 200
+models: each model's family needs its maximum over all its pairs in every
+draw (read in single precision), so they cost about what the naive step does.
+
 Targets (issue 41): 200 models under 1 s; 1,000 models within 10 s.
 
 Run: python benchmarks/bench_ranks.py [--quick]
@@ -90,12 +94,31 @@ def run(m, rounds):
         )
 
 
+def run_marginal(m, rounds):
+    """Marginal sets: every model's own family, each a maximum over its m − 1 pairs per draw."""
+    x_diag, cov_diag = diagonal_case(m)
+    cases = {
+        "marginal": lambda: rank_confidence_sets(
+            x_diag, cov_diag, simultaneous=False, random_state=0
+        ),
+        "naive step": lambda: naive_step(x_diag, cov_diag, N_DRAWS),
+    }
+    best = interleaved(cases, rounds)
+    peak = peak_mib(cases["marginal"])
+    print(
+        f"{m:5d} models  diagonal  marginal {best['marginal']:6.2f} s  naive one step "
+        f"{best['naive step']:6.2f} s  ratio {best['marginal'] / best['naive step']:5.2f}  "
+        f"peak {peak:6.0f} MiB"
+    )
+
+
 def main() -> None:
     quick = "--quick" in sys.argv
     print(f"rank confidence sets, {N_DRAWS} draws, simultaneous, step-down")
     run(200, rounds=2 if quick else 3)
     if not quick:
         run(1000, rounds=1)
+        run_marginal(200, rounds=2)
 
 
 if __name__ == "__main__":
