@@ -31,9 +31,11 @@ from pdcompare.compare.dietterich import ftest_5x2cv, ttest_5x2cv
 from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
 from pdcompare.compare.forecast import confidence_set, diebold_mariano
+from pdcompare.compare.gate import gate
 from pdcompare.compare.hierarchical import hierarchical
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
+from pdcompare.compare.pareto import pareto
 from pdcompare.compare.per_dataset import per_dataset
 from pdcompare.compare.permutation import permutation_test
 from pdcompare.compare.power import power
@@ -73,12 +75,14 @@ __all__ = [
     "from_long",
     "from_search",
     "ftest_5x2cv",
+    "gate",
     "hierarchical",
     "mannwhitney",
     "matrix",
     "mcnemar",
     "means",
     "pairwise",
+    "pareto",
     "per_dataset",
     "permutation_test",
     "plot",

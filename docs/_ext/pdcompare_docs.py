@@ -71,6 +71,18 @@ API_SECTIONS = [
         ["effect_size", "equivalence"],
     ),
     (
+        "Gating a release",
+        "Is a candidate not worse than its baseline by more than a margin: non-inferiority "
+        "(``margin=`` of the t-tests and ``delong``) and the gate's three outcomes.",
+        ["gate"],
+    ),
+    (
+        "Trade-offs",
+        "Which models are worth their cost: the Pareto front of score against cost, each "
+        "domination decided by the frame's one-sided test.",
+        ["pareto"],
+    ),
+    (
         "Choosing a model",
         "The simplest model the evidence allows, in a frame or as GridSearchCV's refit.",
         ["select", "refit_rule"],

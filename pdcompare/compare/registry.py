@@ -31,9 +31,11 @@ from pdcompare.compare import (
     effect_size,
     equivalence,
     forecast,
+    gate,
     hierarchical,
     mcm,
     paired,
+    pareto,
     permutation,
     power,
     predictions,
@@ -232,6 +234,20 @@ TESTS: tuple[Comparison, ...] = (
         label="almost stochastic order",
         # The bound keeps its Bonferroni-adjusted level; `tau` and the level decide, not alpha.
         correction="bonferroni", takes_alpha=False, pairwise=_SCORES_LIKE,
+    ),
+    Comparison(
+        "gate", gate.gate, ("scores", "runs", "predictions"), "gate",
+        ("candidate", "baseline", "test", "mean_diff", "margin", "ci_low", "ci_high", "pvalue",
+         "pvalue_worse", "outcome"),
+        # One candidate against one baseline, by two one-sided tests: no family to correct.
+        label="release gate (non-inferiority)", correction=None, correction_keyword=None,
+        scoped=False, needs=("margin",),
+    ),
+    Comparison(
+        "pareto", pareto.pareto, ("scores", "runs", "predictions"), "trade-off",
+        ("score", "cost", "status", "dominated_by", "pvalue"),
+        # Holm over the models that cost no more than the one decided, each decision at alpha.
+        label="Pareto front of score against cost", scoped=False,
     ),
     Comparison(
         "mcnemar", predictions.mcnemar, ("predictions",), "contingency test",

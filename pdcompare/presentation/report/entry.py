@@ -35,6 +35,7 @@ from pdcompare.presentation.labels import (
 from pdcompare.presentation.report.bayes import bayes_lines
 from pdcompare.presentation.report.equivalence import equivalence_lines
 from pdcompare.presentation.report.forecasts import forecast_lines
+from pdcompare.presentation.report.gate import gate_report
 from pdcompare.presentation.report.pooled import pooled_lines
 from pdcompare.presentation.report.rank_sets import rank_set_lines
 from pdcompare.presentation.report.rows import rows_of
@@ -97,6 +98,9 @@ def report(
     random_state: Any = 0,
     ranks: bool = False,
     format: str = "text",
+    baseline: Any = None,
+    candidate: Any = None,
+    margin: float | None = None,
     **design: Any,
 ) -> str:
     """The comparison of the models of a scores frame, in plain words with its numbers.
@@ -160,6 +164,14 @@ def report(
         or one self-contained HTML page (the words, the styled tables of
         ``style()`` and the figures that suit the frame inline as SVG, no
         external resource, no script).
+    baseline, candidate, margin : optional
+        A release gate instead of the comparison of every model: whether
+        ``candidate`` (by default the best model other than the baseline)
+        is not worse than ``baseline`` by ``margin`` or more (in the units
+        of the score), in the words of ``pdcompare gate`` (see
+        :func:`pdcompare.gate`); also on a predictions frame of scores.
+        Text or Markdown; ``rope``, ``pooled`` and ``hierarchical`` do not
+        apply.
     **design
         ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=``, and
         ``greater_is_better=``; on a ``cv_results_`` frame also ``metric=``,
@@ -211,6 +223,17 @@ def report(
       rbf vs 2_poly: difference +0.2548, 95% CI 0.1441 to 0.3655, t = 4.565, p < 0.001,
       holm-adjusted p < 0.001: SIGNIFICANT, large effect (d_z = 1.59).
     """
+    if baseline is not None or candidate is not None or margin is not None:
+        if baseline is None:
+            msg = "`candidate` and `margin` gate a candidate against a `baseline`: pass it."
+            raise ValueError(msg)
+        if rope is not None or pooled or hierarchical:
+            msg = "`rope`, `pooled` and `hierarchical` do not apply to a gate (`baseline=`)."
+            raise ValueError(msg)
+        return gate_report(
+            frame, baseline=baseline, candidate=candidate, margin=margin, alpha=alpha,
+            test=test, format=format, **design,
+        )  # fmt: skip
     meta = pdcompare_attrs(frame)
     if meta.get("kind") == "result":
         if meta.get("test") == "select":
