@@ -165,3 +165,11 @@ def test_design_keywords_on_a_predictions_frame_are_refused():
     preds = pd.DataFrame({"y": [0, 1, 1, 0], "a": [0, 1, 1, 1], "b": [1, 1, 0, 0]})
     with pytest.raises(ValueError, match=r"\['cv'\] do not apply to a predictions frame"):
         preds.cmp.ranks(cv=5)
+
+
+def test_the_order_of_the_rows_does_not_matter():
+    scores = correlated_scores(n_models=6).cmp.set_design(cv=5)
+    shuffled = scores.iloc[[3, 0, 5, 1, 4, 2]]
+    pd.testing.assert_frame_equal(
+        scores.cmp.ranks(random_state=2), shuffled.cmp.ranks(random_state=2)
+    )

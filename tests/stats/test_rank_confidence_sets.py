@@ -266,3 +266,19 @@ def test_adding_a_constant_changes_nothing_and_permuting_permutes(values, shift,
         assert_array_equal(a[perm], b)
     rank, low, high = base
     assert np.all((low >= 1) & (low <= rank) & (rank <= high) & (high <= m))
+
+
+@given(st.integers(2, 12), st.integers(0, 2**16), st.floats(0.0, 0.9))
+def test_pruned_maximum_equals_brute_force(m, seed, drop):
+    # Any covariance (rank-deficient too) and any set of undecided pairs.
+    rng = np.random.default_rng(seed)
+    cov = random_covariance(m, rng, rank=int(rng.integers(1, m + 1)))
+    draws = normal_draws(cov, 200, rng)
+    var = np.diag(cov)
+    diff_var = var[:, None] + var[None, :] - 2 * cov
+    inv = np.where(diff_var > 1e-12, 1 / np.sqrt(np.maximum(diff_var, 1e-300)), 0.0)
+    np.fill_diagonal(inv, 0.0)
+    active = (rng.random((m, m)) >= drop) & ~np.eye(m, dtype=bool)
+    scaled = (draws[:, :, None] - draws[:, None, :]) * inv
+    brute = np.maximum(np.where(active, scaled, -np.inf).max(axis=(1, 2)), 0.0)
+    np.testing.assert_allclose(max_statistic(draws, inv, active), brute, rtol=1e-12, atol=1e-12)
