@@ -82,9 +82,9 @@ def replicate(seed: np.random.SeedSequence, n_draws: int) -> dict[str, float]:
     best = {name for name, theta in zip(names, THETA, strict=True) if theta == THETA.max()}
     state = int(seed.generate_state(1)[0])
     simultaneous = pdcompare.ranks(frame, n_draws=n_draws, random_state=state).loc[names]
-    marginal = pdcompare.ranks(
-        frame, simultaneous=False, n_draws=n_draws, random_state=state
-    ).loc[names]
+    marginal = pdcompare.ranks(frame, simultaneous=False, n_draws=n_draws, random_state=state).loc[
+        names
+    ]
     joint = bool(
         np.all(simultaneous["rank_low"].to_numpy() <= low_true)
         & np.all(simultaneous["rank_high"].to_numpy() >= high_true)
