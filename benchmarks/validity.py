@@ -52,12 +52,18 @@ pairs, ``pairwise(test="nemenyi")``, ``pairwise(test="conover")`` (Holm), and
 The hierarchical test is left out: its sampler takes seconds per pair, far too
 long for thousands of benchmarks.
 
+Rank confidence sets (``--part ranks``): 1,000 simulated leaderboards with ties
+and near ties, the coverage of ``ranks`` and ``top_set`` beside the field's
+chained McNemar "tie group" (``benchmarks/validity_ranks.py`` says how).
+
 Run: ``.venv/bin/python benchmarks/validity.py [--part all] [--reps 4000]
-[--dataset-reps 500] [--quick] [--jobs -1] [--out docs/validity_table.md]``.
+[--dataset-reps 500] [--ranks-reps 1000] [--quick] [--jobs -1]
+[--out docs/validity_table.md]``.
 ``--out`` writes the Markdown table there and the same numbers, one row per
 estimate, as CSV beside it (``.csv``); the across-data-set tables go to the same
 name with ``_datasets`` (``docs/validity_table_datasets.md`` and ``.csv``); ``--part gate``
-runs the release gate's study (``validity_gate.py``), written with ``_gate``.
+runs the release gate's study (``validity_gate.py``), written with ``_gate``; ``--part
+ranks`` the rank sets' study, written with ``_ranks``.
 """
 
 from __future__ import annotations
@@ -73,6 +79,9 @@ import numpy as np
 import pandas as pd
 
 import pdcompare
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # validity_ranks.py, beside this script
+import validity_ranks
 
 ALPHA = 0.05
 NULL, ALT = "equal", "A better"  # the two scenarios
@@ -641,13 +650,20 @@ def _gate_markdown(table: pd.DataFrame, seed: int, seconds: float) -> str:
 
 def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=["splits", "datasets", "gate", "all"], default="all")
+    parser.add_argument(
+        "--part", choices=["splits", "datasets", "gate", "ranks", "all"], default="all"
+    )
     parser.add_argument("--reps", type=int, default=4000, help="data sets per population")
     parser.add_argument(
         "--dataset-reps", type=int, default=500, help="benchmarks per (k, N) across data sets"
     )
     parser.add_argument(
-        "--quick", action="store_true", help="40 data sets per population, 20 benchmarks"
+        "--ranks-reps", type=int, default=1000, help="simulated leaderboards for rank sets"
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="40 data sets per population, 20 benchmarks, 100 leaderboards",
     )
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--jobs", type=int, default=-1, help="joblib workers (-1: all cores)")
@@ -655,11 +671,12 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
         "--out",
         type=Path,
         help="write the Markdown table here (and .csv); across data "
-        "sets, the same name with _datasets",
+        "sets, the same name with _datasets (rank sets: _ranks)",
     )
     args = parser.parse_args(argv)
     reps = 40 if args.quick else args.reps
     dataset_reps = 20 if args.quick else args.dataset_reps
+    ranks_reps = 100 if args.quick else args.ranks_reps
     if min(reps, dataset_reps) < 2:
         parser.error(f"--reps and --dataset-reps must be at least 2; got {reps}, {dataset_reps}")
     tables = {}
@@ -672,6 +689,11 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
         ),
         # The release gate (validity_gate.py): passes at a true difference of -margin.
         "gate": (lambda: _gate_study(reps, args.seed), _gate_markdown, "_gate"),
+        "ranks": (
+            lambda: validity_ranks.run_ranks_study(ranks_reps, seed=args.seed),
+            validity_ranks.ranks_markdown,
+            "_ranks",
+        ),
     }
     for part, (run, markdown_of, suffix) in parts.items():
         if args.part not in (part, "all"):

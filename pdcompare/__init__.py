@@ -41,6 +41,7 @@ from pdcompare.compare.permutation import permutation_test
 from pdcompare.compare.power import power
 from pdcompare.compare.predictions import cochrans_q, mcnemar, proportions_ztest
 from pdcompare.compare.random_effects import random_effects
+from pdcompare.compare.rank_sets import ranks, top_set
 from pdcompare.compare.ranks import friedman
 from pdcompare.compare.select import refit_rule, select
 from pdcompare.compare.summary import scores, set_design, summary
@@ -89,6 +90,7 @@ __all__ = [
     "power",
     "proportions_ztest",
     "random_effects",
+    "ranks",
     "refit_rule",
     "report",
     "scores",
@@ -97,6 +99,7 @@ __all__ = [
     "sign_test",
     "style",
     "summary",
+    "top_set",
     "ttest",
     "ttest_5x2cv",
     "welch_ttest",

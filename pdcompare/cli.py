@@ -212,6 +212,12 @@ def build_parser() -> argparse.ArgumentParser:
         "(the column is then no split): which models are worth their cost",
     )
     parser.add_argument(
+        "--ranks",
+        action="store_true",
+        help="add each model's 95%% simultaneous rank confidence set and which models may be "
+        "the best (Mogstad et al. 2024)",
+    )
+    parser.add_argument(
         "--correction",
         type=_correction,
         default="default",
@@ -444,6 +450,7 @@ def run(args: argparse.Namespace) -> str:
         correction=args.correction,
         hierarchical=args.hierarchical,
         cost=cost,
+        ranks=args.ranks,
         **design,
     )
     design.pop("metric", None)
@@ -476,6 +483,16 @@ def run(args: argparse.Namespace) -> str:
     if (~in_top).any():
         rest = plural(int((~in_top).sum()), "more pair", "more pairs")
         parts.append(f"({rest}; --top 0 shows them all)")
+    if analysis.ranks is not None:
+        ranks = analysis.ranks
+        heading = (
+            "Rank sets (95% simultaneous, best first; covariance: "
+            f"{ranks.attrs['pdcompare']['covariance']})"
+        )
+        parts += ["", heading, _table(ranks.iloc[:top])]
+        if len(ranks) > top:
+            rest = plural(len(ranks) - top, "more model", "more models")
+            parts.append(f"({rest}; --top 0 shows them all)")
     parts += ["", text]
     if args.plot:
         if benchmark:

@@ -88,6 +88,12 @@ API_SECTIONS = [
         ["select", "refit_rule"],
     ),
     (
+        "Who may be the best",
+        "Confidence sets for every model's rank and the models that may be the best "
+        "(Mogstad, Romano, Shaikh & Wilhelm 2024), on every frame kind.",
+        ["ranks", "top_set"],
+    ),
+    (
         "Training runs",
         "Runs over random seeds (a runs frame, ``set_design(paired=False)``): unpaired "
         "tests and almost stochastic order.",

@@ -28,6 +28,7 @@ from pdcompare._validation import (
     check_option,
 )
 from pdcompare.compare import bayes as bayes_module
+from pdcompare.compare import rank_sets
 from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
 from pdcompare.compare.pairwise import pairwise
@@ -103,6 +104,8 @@ class Analysis:
         design is unknown and no test was asked for.
     pareto : pandas.DataFrame or None
         ``pareto`` of the frame against the cost asked for.
+    ranks : pandas.DataFrame or None
+        ``ranks()`` of the frame (simultaneous rank sets), when asked for.
     """
 
     frame: pd.DataFrame
@@ -122,6 +125,7 @@ class Analysis:
     rope: Any = None
     fallback_test: bool = False
     pareto: pd.DataFrame | None = None
+    ranks: pd.DataFrame | None = None
 
     @property
     def best(self) -> Any:
@@ -271,6 +275,7 @@ def analyse(
     hierarchical: bool = False,
     random_state: Any = 0,
     cost: Any = None,
+    ranks: bool = False,
     **design: Any,
 ) -> Analysis | ForecastAnalysis:
     """Run the comparisons a report of ``frame`` rests on, validating the frame once.
@@ -301,11 +306,13 @@ def analyse(
         with its CV design, and a ``rope``).
     random_state : int, numpy Generator or None, default 0
         Seed of every Monte Carlo step (the Bayesian signed-rank test, the
-        hierarchical test's sampler), so that the same frame gives the same
-        analysis.
+        hierarchical test's sampler, the rank sets' draws), so that the same
+        frame gives the same analysis.
     cost : Series, DataFrame or str, optional
         Add ``pareto`` of the frame against this cost (one per model,
         per split, or a ``cv_results_`` column's name).
+    ranks : bool, default False
+        Add the 95% simultaneous rank confidence sets (``ranks``).
     **design
         The design keywords and ``greater_is_better=``.
 
@@ -327,12 +334,13 @@ def analyse(
             or rope is not None
             or pooled
             or hierarchical
+            or ranks
             or design
         ):
             msg = (
                 "A report of forecasts in time order runs the Diebold–Mariano test and the model "
-                "confidence set; `test`, `rope`, `pooled`, `hierarchical` and design keywords "
-                "do not apply."
+                "confidence set; `test`, `rope`, `pooled`, `hierarchical`, `ranks` and design "
+                "keywords do not apply."
             )
             raise ValueError(msg)
         return analyse_forecasts(
@@ -389,6 +397,8 @@ def analyse(
             found["pooled"] = random_effects(
                 frame, scope, alpha=alpha, correction=correction, **common
             )
+        if ranks:
+            found["ranks"] = rank_sets.ranks(frame, random_state=random_state, **design)
     return Analysis(
         frame=frame,
         benchmark=benchmark,

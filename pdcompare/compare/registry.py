@@ -40,6 +40,7 @@ from pdcompare.compare import (
     power,
     predictions,
     random_effects,
+    rank_sets,
     ranks,
     unpaired,
 )
@@ -337,6 +338,12 @@ TESTS: tuple[Comparison, ...] = (
         "mcm", mcm.comparison_matrix, ("benchmark",), "comparison matrix",
         ("model_1", "model_2", "mean_diff", "wins", "ties", "losses", "pvalue"),
         label="Multiple Comparison Matrix", correction=None, scoped=False,
+    ),
+    Comparison(
+        "ranks", rank_sets.ranks, ("scores", "benchmark", "runs", "predictions"), "rank sets",
+        ("estimate", "rank", "rank_low", "rank_high"),
+        label="rank confidence sets (Mogstad et al.)", correction=None,
+        correction_keyword=None, takes_alpha=False, scoped=False,
     ),
 )  # fmt: skip
 
