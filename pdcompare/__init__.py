@@ -48,6 +48,7 @@ from pdcompare.compare.summary import scores, set_design, summary
 from pdcompare.compare.unpaired import aso, mannwhitney, welch_ttest
 from pdcompare.inputs.benchmark import from_long, means
 from pdcompare.inputs.experiments import cv_predictions, cv_scores
+from pdcompare.inputs.items import from_items
 from pdcompare.inputs.search import from_search
 from pdcompare.presentation.plotting import plot
 from pdcompare.presentation.report import report
@@ -72,6 +73,7 @@ __all__ = [
     "effect_size",
     "equivalence",
     "friedman",
+    "from_items",
     "from_long",
     "from_search",
     "ftest_5x2cv",

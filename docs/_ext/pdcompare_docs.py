@@ -32,7 +32,8 @@ API_SECTIONS = [
         "same splits, or from any frame; benchmark frames (models x data sets) from a long "
         "table; the bundled data sets.",
         [
-            "from_search", "cv_scores", "scores", "set_design", "from_long", "means", "datasets",
+            "from_search", "cv_scores", "scores", "set_design", "from_long", "from_items", "means",
+            "datasets",
             "datasets.load_benchmark",
         ],
     ),

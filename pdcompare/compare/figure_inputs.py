@@ -163,7 +163,12 @@ def simplex_inputs(
 
 
 def intervals_inputs(frame: pd.DataFrame, *, ci: float = 0.95, **design: Any) -> pd.DataFrame:
-    """The ``summary`` whose intervals ``plot("intervals")`` draws."""
+    """The ``summary`` whose intervals ``plot("intervals")`` draws (clustered on items)."""
+    from pdcompare.compare.items import summary as items_summary
+    from pdcompare.inputs.items import is_items
+
+    if is_items(frame):
+        return items_summary(frame, ci=ci, **design)
     return summary_table(frame, ci=ci, **design)
 
 

@@ -336,3 +336,22 @@ def test_rank_sets_study_truth_and_tie_group(validity):
     assert table["joint"].between(0, 1).all()
     assert (table["width_marginal"] <= table["width_simultaneous"]).all()
     assert "chained McNemar" in ranks.ranks_markdown(table, 0, 1.0)
+
+
+def test_items_part_writes_its_table(validity, tmp_path, capsys):
+    out = tmp_path / "validity.md"
+    tables = validity.main(["--part", "items", "--items-reps", "12", "--out", str(out)])
+    capsys.readouterr()
+    table = tables["items"]
+    assert list(table["analysis"]) == [
+        "clustered, clustered ttest", "clustered, unclustered ttest",
+        "samples, per question", "samples, samples as questions",
+    ]  # fmt: skip
+    assert (table["reps"] == 12).all()
+    assert_allclose(table["rejection_rate"] * 12, np.round(table["rejection_rate"] * 12))
+    assert_allclose(
+        table["mc_se"], np.sqrt(table["rejection_rate"] * (1 - table["rejection_rate"]) / 12)
+    )
+    markdown = (tmp_path / "validity_items.md").read_text(encoding="utf-8")
+    assert markdown.startswith("| design | analysis | rejects a true null | MC se |")
+    assert "`ttest`, clustered by passage" in markdown

@@ -18,6 +18,7 @@ import pandas as pd
 
 from pdcompare._validation import check_option
 from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.inputs.items import is_items
 from pdcompare.inputs.scores import converted_search
 from pdcompare.presentation.plotting import (  # noqa: F401  (register kinds)
     auc,
@@ -119,6 +120,8 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
             msg = f"No plot for results of {test!r}; plot the scores frame instead."
             raise ValueError(msg)
         return _RESULT_KINDS[test](frame, ax=ax, **options)
+    if kind is None and is_items(frame):
+        kind = "intervals"  # an items frame's picture: each model's clustered interval
     if kind is None:
         msg = f"`kind` is needed for a scores frame: one of {', '.join(map(repr, _SCORES_KINDS))}."
         raise ValueError(msg)
