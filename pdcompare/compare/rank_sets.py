@@ -22,7 +22,9 @@ from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import require_ratio
 from pdcompare.inputs.frames import check_frame
+from pdcompare.inputs.items import is_items, items_data
 from pdcompare.inputs.predictions import predictions_data
+from pdcompare.stats.items import cluster_sums
 from pdcompare.stats.predictions import correctness
 from pdcompare.stats.rank_sets import rank_confidence_sets
 
@@ -114,6 +116,35 @@ def runs_covariance(data: Any) -> tuple[np.ndarray, np.ndarray]:
     return mean, np.diag(np.nanvar(values, axis=1, ddof=1) / n)
 
 
+def items_covariance(data: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Mean score over the items and its clustered covariance (DESIGN section 22).
+
+    ``C/(C−1) · U Uᵀ / n²`` with ``U_jc`` the sum over cluster ``c``'s items of
+    ``x_ji − x̄_j`` (the CR1 covariance of the paired t over questions); without
+    clusters the sample covariance over the ``n`` items divided by ``n``.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> values = np.array([[1.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 1.0]])
+    >>> data = SimpleNamespace(values=values, cluster=np.array([0, 0, 1, 1]), n_clusters=2,
+    ...                        clustered=True)
+    >>> mean, cov = items_covariance(data)
+    >>> u = np.array([[1 - 1.5, 2 - 1.5], [0 - 1.0, 2 - 1.0]])  # cluster sums minus size x mean
+    >>> bool(np.allclose(cov, 2 / 1 * u @ u.T / 16))
+    True
+    """
+    values = np.asarray(data.values, dtype=float)
+    n = values.shape[1]
+    mean = values.mean(axis=1)
+    if not data.clustered:
+        return mean, np.cov(values) / n
+    c = data.n_clusters
+    sums, sizes = cluster_sums(values, data.cluster, c)
+    centred = sums - mean[:, None] * sizes[None, :]
+    return mean, c / (c - 1) * (centred @ centred.T) / n**2
+
+
 def predictions_covariance(correct: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Accuracy of each model and the covariance of correctness across rows, over n.
 
@@ -129,6 +160,11 @@ def predictions_covariance(correct: np.ndarray) -> tuple[np.ndarray, np.ndarray]
 
 
 def _from_scores(frame: pd.DataFrame, y: Any, design: dict[str, Any]) -> Estimates:
+    if is_items(frame):
+        data = items_data(frame)
+        estimate, cov = items_covariance(data)
+        meta = {**data.meta(), "design": data.design.to_attrs()}
+        return Estimates("items", data.names, estimate, cov, data.design.greater_is_better, meta)
     data = scores_data(frame, **design)
     if isinstance(data, BenchmarkData):
         kind = "benchmark"
@@ -164,6 +200,7 @@ COVARIANCES: dict[str, tuple[str, Callable[..., tuple[np.ndarray, np.ndarray]]]]
     "benchmark": ("across data sets", benchmark_covariance),
     "runs": ("diagonal (independent runs)", runs_covariance),
     "predictions": ("per-row correctness", predictions_covariance),
+    "items": ("clustered (CR1)", items_covariance),
 }
 
 

@@ -245,7 +245,7 @@ TESTS: tuple[Comparison, ...] = (
         scoped=False, needs=("margin",),
     ),
     Comparison(
-        "pareto", pareto.pareto, ("scores", "runs", "predictions"), "trade-off",
+        "pareto", pareto.pareto, ("scores", "runs", "predictions", "items"), "trade-off",
         ("score", "cost", "status", "dominated_by", "pvalue"),
         # Holm over the models that cost no more than the one decided, each decision at alpha.
         label="Pareto front of score against cost", scoped=False,
@@ -342,7 +342,8 @@ TESTS: tuple[Comparison, ...] = (
         label="Multiple Comparison Matrix", correction=None, scoped=False,
     ),
     Comparison(
-        "ranks", rank_sets.ranks, ("scores", "benchmark", "runs", "predictions"), "rank sets",
+        "ranks", rank_sets.ranks, ("scores", "benchmark", "runs", "predictions", "items"),
+        "rank sets",
         ("estimate", "rank", "rank_low", "rank_high"),
         label="rank confidence sets (Mogstad et al.)", correction=None,
         correction_keyword=None, takes_alpha=False, scoped=False,

@@ -173,3 +173,28 @@ def test_the_order_of_the_rows_does_not_matter():
     pd.testing.assert_frame_equal(
         scores.cmp.ranks(random_state=2), shuffled.cmp.ranks(random_state=2)
     )
+
+
+def test_items_frames_use_the_clustered_covariance_of_the_paired_t():
+    # Var(a − b) from the rank sets' covariance equals the clustered (CR1) standard error
+    # of the paired t over questions, squared: the same covariance the items ttest uses.
+    rng = np.random.default_rng(4)
+    rows = []
+    for name, p in (("a", 0.8), ("b", 0.74), ("c", 0.6)):
+        passage_effect = rng.normal(0, 0.2, 30)
+        for item in range(300):
+            chance = np.clip(p + passage_effect[item // 10], 0, 1)
+            rows.append((name, item, item // 10, float(rng.random() < chance)))
+    table = pd.DataFrame(rows, columns=["model", "item", "passage", "score"])
+    items = pdcompare.from_items(table, cluster="passage")
+    result = items.cmp.ranks(random_state=0)
+    assert result.attrs["pdcompare"]["covariance"] == "clustered (CR1)"
+    from pdcompare.compare.rank_sets import estimates_of
+
+    found = estimates_of(items)
+    cov = pd.DataFrame(found.covariance, index=found.names, columns=found.names)
+    tested = items.cmp.ttest(correction=None)
+    for row in tested.itertuples():
+        var = cov.loc[row.model_1, row.model_1] + cov.loc[row.model_2, row.model_2]
+        var -= 2 * cov.loc[row.model_1, row.model_2]
+        assert np.sqrt(var) == pytest.approx(row.se, rel=1e-10)
