@@ -42,6 +42,7 @@ from pdcompare.compare.permutation import permutation_test
 from pdcompare.compare.power import power
 from pdcompare.compare.predictions import cochrans_q, mcnemar, proportions_ztest
 from pdcompare.compare.random_effects import random_effects
+from pdcompare.compare.rank_sets import ranks, top_set
 from pdcompare.compare.ranks import friedman
 from pdcompare.compare.select import refit_rule, select
 from pdcompare.compare.summary import scores, set_design, summary
@@ -49,6 +50,7 @@ from pdcompare.compare.unpaired import aso, mannwhitney, welch_ttest
 from pdcompare.inputs.battles import from_battles
 from pdcompare.inputs.benchmark import from_long, means
 from pdcompare.inputs.experiments import cv_predictions, cv_scores
+from pdcompare.inputs.items import from_items
 from pdcompare.inputs.search import from_search
 from pdcompare.presentation.plotting import plot
 from pdcompare.presentation.report import report
@@ -75,6 +77,7 @@ __all__ = [
     "equivalence",
     "friedman",
     "from_battles",
+    "from_items",
     "from_long",
     "from_search",
     "ftest_5x2cv",
@@ -93,6 +96,7 @@ __all__ = [
     "power",
     "proportions_ztest",
     "random_effects",
+    "ranks",
     "refit_rule",
     "report",
     "scores",
@@ -101,6 +105,7 @@ __all__ = [
     "sign_test",
     "style",
     "summary",
+    "top_set",
     "ttest",
     "ttest_5x2cv",
     "welch_ttest",

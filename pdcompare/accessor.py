@@ -35,6 +35,7 @@ from pdcompare.compare.permutation import permutation_test
 from pdcompare.compare.power import power
 from pdcompare.compare.predictions import cochrans_q, mcnemar, proportions_ztest
 from pdcompare.compare.random_effects import random_effects
+from pdcompare.compare.rank_sets import ranks, top_set
 from pdcompare.compare.ranks import friedman
 from pdcompare.compare.select import select
 from pdcompare.compare.summary import scores, set_design, summary
@@ -130,6 +131,10 @@ class CompareAccessor:
 
     # choosing a model
     select = _method(select)
+
+    # who may be the best: rank confidence sets (every frame kind)
+    ranks = _method(ranks)
+    top_set = _method(top_set)
 
     # runs frames (independent runs over random seeds): unpaired tests
     welch_ttest = _method(welch_ttest)

@@ -29,6 +29,7 @@ from pdcompare.presentation.labels import (
     BENCHMARK_REPORT_TEST_NAMES,
     COMMAND_LINE,
     REPORT_TEST_NAMES,
+    method_label,
     plural,
 )
 from pdcompare.presentation.report import DEFAULT_TOP, report, report_text
@@ -83,6 +84,10 @@ _OPTIONS = (
             ("by", "--by"),
             ("test", "--test"),
             ("iteration", "--iteration"),
+            ("item", "--item-col"),
+            ("cluster", "--cluster-col"),
+            ("sample", "--sample-col"),
+            ("task", "--task-col"),
             ("margin", "--margin"),
             ("candidate", "--candidate"),
             ("baseline", "--baseline"),
@@ -215,6 +220,12 @@ def build_parser() -> argparse.ArgumentParser:
         "(the column is then no split): which models are worth their cost",
     )
     parser.add_argument(
+        "--ranks",
+        action="store_true",
+        help="add each model's 95%% simultaneous rank confidence set and which models may be "
+        "the best (Mogstad et al. 2024)",
+    )
+    parser.add_argument(
         "--correction",
         type=_correction,
         default="default",
@@ -291,6 +302,17 @@ def build_parser() -> argparse.ArgumentParser:
     long.add_argument("--dataset-col", default="dataset", metavar="COL", help="(dataset)")
     long.add_argument("--split-col", metavar="COL", help="(none: one score per data set)")
     long.add_argument("--score-col", default="score", metavar="COL", help="(score)")
+    items = parser.add_argument_group(
+        "questions of an evaluation (a long file, one row per model, item and sample; "
+        "--model-col and --score-col as above)"
+    )
+    items.add_argument(
+        "--items", action="store_true", help="the file is a long table of item scores"
+    )
+    items.add_argument("--item-col", default="item", metavar="COL", help="(item)")
+    items.add_argument("--cluster-col", metavar="COL", help="(none: items are independent)")
+    items.add_argument("--sample-col", metavar="COL", help="(none: one row per model and item)")
+    items.add_argument("--task-col", metavar="COL", help="(none: one task)")
     duels = parser.add_argument_group("battles (a long file, one row per battle)")
     duels.add_argument("--battles", action="store_true", help="Bradley–Terry ratings of battles")
     duels.add_argument("--model-a-col", default="model_a", metavar="COL", help="(model_a)")
@@ -384,6 +406,26 @@ def _load(args: argparse.Namespace) -> tuple[pd.DataFrame, str]:
         title = "Bundled data: the scikit-learn grid-search example (4 SVC kernels, ROC AUC)"
         return load_grid_search_scores(), title
     title = f"File: {args.source}"
+    if args.items:
+        from pdcompare.inputs.items import from_items
+
+        if args.long or args.transpose or args.benchmark:
+            msg = (
+                "--items reads a long table of item scores; leave out --long, --transpose "
+                "and --benchmark"
+            )
+            raise ValueError(msg)
+        frame = from_items(
+            read_table(args.source),
+            model=args.model_col,
+            item=args.item_col,
+            score=args.score_col,
+            sample=args.sample_col,
+            cluster=args.cluster_col,
+            task=args.task_col,
+            greater_is_better=not args.lower_is_better,
+        )
+        return frame, title
     if args.long:
         from pdcompare.inputs.benchmark import from_long
 
@@ -497,6 +539,7 @@ def run(args: argparse.Namespace) -> str:
         correction=args.correction,
         hierarchical=args.hierarchical,
         cost=cost,
+        ranks=args.ranks,
         **design,
     )
     design.pop("metric", None)
@@ -521,7 +564,8 @@ def run(args: argparse.Namespace) -> str:
     if len(summary) > top:
         rest = plural(len(summary) - top, "more model", "more models")
         parts.append(f"({rest}; --top 0 shows them all)")
-    heading = f"Pairwise comparisons: {names[test]}, {correction}, alpha = {args.alpha:g}"
+    name = method_label(meta) if meta.get("unit") in ("item", "cluster means") else names[test]
+    heading = f"Pairwise comparisons: {name}, {correction}, alpha = {args.alpha:g}"
     if bayes:
         heading, pairwise = _bayes_table(analysis, args.alpha)
         in_top = pairwise["model_1"].isin(shown_models) & pairwise["model_2"].isin(shown_models)
@@ -529,11 +573,23 @@ def run(args: argparse.Namespace) -> str:
     if (~in_top).any():
         rest = plural(int((~in_top).sum()), "more pair", "more pairs")
         parts.append(f"({rest}; --top 0 shows them all)")
+    if analysis.ranks is not None:
+        ranks = analysis.ranks
+        heading = (
+            "Rank sets (95% simultaneous, best first; covariance: "
+            f"{ranks.attrs['pdcompare']['covariance']})"
+        )
+        parts += ["", heading, _table(ranks.iloc[:top])]
+        if len(ranks) > top:
+            rest = plural(len(ranks) - top, "more model", "more models")
+            parts.append(f"({rest}; --top 0 shows them all)")
     parts += ["", text]
     if args.plot:
         if benchmark:
             # The critical-difference diagram of the frequentist test.
             _plot_result(analysis.significance, args.plot, args.top)
+        elif args.items:  # each model's clustered interval
+            _plot_result(scores, args.plot, args.top)
         else:
             _plot(scores, args.plot, design, args.top)
         parts.append(f"Figure saved to {args.plot}")

@@ -109,6 +109,43 @@ def gate_predictions(noise, n=400, seed=0):
     )
 
 
+def eval_items_long(
+    n_models=3, n_clusters=8, per_cluster=5, n_samples=3, seed=0, corr=0.5, tasks=None
+):
+    """A long table of an evaluation: models x questions in passages x sampled answers (0/1).
+
+    Each question has a difficulty shared by every model (the passage's plus its own), so
+    item scores of different models correlate and questions of one passage too; model k
+    is ``0.05 k`` less likely to be right. ``tasks`` (an int) splits the passages into tasks.
+    """
+    rng = np.random.default_rng(seed)
+    n_items = n_clusters * per_cluster
+    passage = np.repeat(np.arange(n_clusters), per_cluster)
+    difficulty = rng.normal(0, 1, n_clusters)[passage] * np.sqrt(corr) + rng.normal(
+        0, 1, n_items
+    ) * np.sqrt(1 - corr)
+    rows = []
+    for k in range(n_models):
+        p = 1 / (1 + np.exp(-(0.5 + difficulty - 0.2 * k)))
+        for s in range(n_samples):
+            right = (rng.random(n_items) < p).astype(int)
+            rows.append(
+                pd.DataFrame(
+                    {
+                        "model": f"m{k}",
+                        "item": [f"q{i}" for i in range(n_items)],
+                        "sample": s,
+                        "score": right,
+                        "passage": [f"p{c}" for c in passage],
+                    }
+                )
+            )
+    table = pd.concat(rows, ignore_index=True)
+    if tasks is not None:
+        table["task"] = [f"t{c % tasks}" for c in np.tile(passage, n_models * n_samples)]
+    return table
+
+
 def simulated_battles(strengths, n_battles, *, tie_rate=0.1, seed=0, names=None):
     """A long table of battles between random pairs of models with known Bradley–Terry strengths.
 

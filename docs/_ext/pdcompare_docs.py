@@ -32,7 +32,8 @@ API_SECTIONS = [
         "same splits, or from any frame; benchmark frames (models x data sets) from a long "
         "table; the bundled data sets.",
         [
-            "from_search", "cv_scores", "scores", "set_design", "from_long", "means", "datasets",
+            "from_search", "cv_scores", "scores", "set_design", "from_long", "from_items", "means",
+            "datasets",
             "datasets.load_benchmark",
         ],
     ),
@@ -86,6 +87,12 @@ API_SECTIONS = [
         "Choosing a model",
         "The simplest model the evidence allows, in a frame or as GridSearchCV's refit.",
         ["select", "refit_rule"],
+    ),
+    (
+        "Who may be the best",
+        "Confidence sets for every model's rank and the models that may be the best "
+        "(Mogstad, Romano, Shaikh & Wilhelm 2024), on every frame kind.",
+        ["ranks", "top_set"],
     ),
     (
         "Training runs",

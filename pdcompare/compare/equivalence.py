@@ -9,9 +9,11 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare._validation import check_nan_policy
+from pdcompare.compare import items as _items
 from pdcompare.compare._common import check_test_options, scores_meta, warn_pairs
 from pdcompare.compare.effect_size import is_paired
 from pdcompare.inputs.data import scores_data
+from pdcompare.inputs.items import is_items
 
 
 def check_equivalence_rope(rope: Any) -> tuple[float, float]:
@@ -146,6 +148,11 @@ def equivalence(
     >>> float(scores.cmp.bayes("rbf", "linear", rope=0.01)["prob_worse"].round(3).iloc[0])
     0.068
     """
+    if is_items(frame):
+        rope = check_equivalence_rope(rope)
+        return _items.equivalence(
+            frame, a, b, rope=rope, alpha=alpha, correction=correction, **design
+        )
     from pdcompare.inputs.benchmark import BenchmarkData
     from pdcompare.inputs.design import require_ratio
     from pdcompare.stats import equivalence as core
@@ -158,7 +165,7 @@ def equivalence(
     benchmark = isinstance(data, BenchmarkData)
     ratio = None
     if paired and not benchmark:
-        ratio = require_ratio(data.design, "equivalence")
+        ratio = require_ratio(data.design, "equivalence", len(data.splits))
     i, j, scope = data.pairs(a, b)
     if paired:  # an absent run (NaN) of a runs frame is no pairing problem
         data.nan_pairs(i, j, nan_policy)

@@ -8,6 +8,7 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare._validation import check_nan_policy
+from pdcompare.compare import items as _items
 from pdcompare.compare._common import (
     CONSTANT_DIFFERENCE,
     IDENTICAL_SCORES,
@@ -22,6 +23,7 @@ from pdcompare.compare._common import (
 from pdcompare.compare.margin import check_margin, core_margin, with_margin
 from pdcompare.compare.power import attainable_pvalue
 from pdcompare.inputs.data import scores_data
+from pdcompare.inputs.items import is_items
 
 
 def _paired_test(
@@ -38,6 +40,8 @@ def _paired_test(
     margin: float | None = None,
 ) -> pd.DataFrame:
     """Validate, select the pairs, run one core test of ``stats.paired``, wrap the result."""
+    if is_items(scores):
+        return _items_test(scores, test, a, b, alternative, alpha, correction, design)
     from pdcompare.inputs.design import require_ratio
     from pdcompare.stats import paired
 
@@ -50,7 +54,9 @@ def _paired_test(
     if test == "corrected_ttest":
         refuse_benchmark(data, test)
     refuse_one_dataset(data, test)
-    ratio = require_ratio(data.design, test) if test == "corrected_ttest" else None
+    ratio = (
+        require_ratio(data.design, test, len(data.splits)) if test == "corrected_ttest" else None
+    )
     warn_overlapping_splits(data, test)
     asked = alternative
     alternative = raw_alternative(alternative, data.design.greater_is_better)
@@ -120,6 +126,22 @@ def _paired_test(
     )
     columns = with_margin({name: out[name] for name in names}, margin, len(i))
     return results.pair_result(data.names, i, j, columns, meta, correction=correction, alpha=alpha)
+
+
+def _items_test(frame, test, a, b, alternative, alpha, correction, design):
+    """An items frame's ``ttest``, ``wilcoxon`` or ``sign_test`` (``corrected_ttest`` refused)."""
+    from pdcompare.inputs.items import items_data, refuse_items
+
+    if test == "corrected_ttest":
+        refuse_items(items_data(frame).design, test)
+    options = {"alternative": alternative, "alpha": alpha, "correction": correction}
+    if test == "ttest":
+        return _items.ttest(frame, a, b, **options, **design)
+    for keyword in ("by", "weight"):
+        if keyword in design:
+            msg = f"`{keyword}` applies to `ttest` on an items frame, not to `{test}`."
+            raise TypeError(msg)
+    return _items.rank_test(frame, test, a, b, **options, **design)
 
 
 def corrected_ttest(
@@ -300,6 +322,17 @@ def ttest(
     and ``s`` the mean and standard deviation (ddof=1) of the differences;
     the interval is ``d̄ ± t_q s / sqrt(n)``, as ``scipy.stats.ttest_rel``
     and its ``confidence_interval``.
+
+    On an items frame (``from_items``, ``set_design(items=True)``: models
+    scored on the same questions) this is the paired test over items, and
+    with clusters its standard error is CR1-clustered,
+    ``se = sqrt(C/(C−1) · Σ_c (Σ_{i∈c}(d_i − d̄))²)/n`` on ``C − 1`` degrees
+    of freedom (inspect_ai's ``stderr(cluster=)``; Miller 2024, "Adding
+    error bars to evals"); the result adds ``se, n_items, n_clusters,
+    design_effect`` (clustered over unclustered variance) and ``corr`` (of
+    the two models' item scores). ``by="task"`` gives a row per pair and
+    task (correction over all rows); ``weight="task"`` weighs every task
+    alike (``se = sqrt(Σ_t se_t²)/T`` on ``Σ_t (C_t − 1)`` degrees of freedom).
 
     Examples
     --------

@@ -115,7 +115,10 @@ def pairwise(
     if scores.columns.nlevels == 1 and options.get("y", "y") in scores.columns:
         return _prediction_pairwise(scores, test, correction, alpha, options)
     benchmark = is_benchmark(scores)
-    runs = (stored_attr(scores, "design") or {}).get("paired") is False
+    stored = stored_attr(scores, "design") or {}
+    runs = stored.get("paired") is False
+    if stored.get("items"):  # an items frame: the clustered paired t over items by default
+        return _items_pairwise(scores, test, correction, alpha, options)
     if test is None:
         test = "wilcoxon" if benchmark else "welch_ttest" if runs else "corrected_ttest"
     # The tests of a scores frame run on every frame of scores, where those that do not
@@ -135,6 +138,19 @@ def pairwise(
         raise TypeError(msg)
     correction = registry.default_correction(test, correction)
     return spec.run_all_pairs(scores, correction=correction, alpha=alpha, options=options)
+
+
+def _items_pairwise(
+    frame: pd.DataFrame, test: str | None, correction: Any, alpha: float, options: dict
+) -> pd.DataFrame:
+    """Every pair of an items frame with one of its tests (default the clustered ``ttest``)."""
+    spec = registry.check_pairwise_test("ttest" if test is None else test, pairwise_tests("items"))
+    _refuse_scope(spec.name, options)
+    if "rope" in spec.needs and "rope" not in options:
+        msg = f"`pairwise(test={spec.name!r})` needs `rope=`, such as `rope=0.01`."
+        raise TypeError(msg)
+    correction = registry.default_correction(spec.name, correction)
+    return spec.run_all_pairs(frame, correction=correction, alpha=alpha, options=options)
 
 
 def _refuse_scope(test: str, options: dict[str, Any]) -> None:

@@ -20,6 +20,7 @@ from pdcompare.inputs.benchmark import benchmark_data
 from pdcompare.inputs.cv_results import cv_results_candidates, is_cv_results
 from pdcompare.inputs.design import resolve_design
 from pdcompare.inputs.frames import check_frame
+from pdcompare.inputs.items import SPLIT_TESTS, refuse_items
 from pdcompare.inputs.kinds import is_benchmark
 from pdcompare.inputs.scores import (
     SEARCH_KEYWORDS,
@@ -92,6 +93,8 @@ def scores_data(
         data = cache[key][1]
     if paired_test is not None:
         refuse_runs(data.design, paired_test)
+        if paired_test in SPLIT_TESTS:
+            refuse_items(data.design, paired_test)
     return data
 
 

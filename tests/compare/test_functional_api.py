@@ -93,12 +93,13 @@ FRAME_CALLS = {
     "hierarchical": (_benchmark(), ("a", "b"), {"cv": 3, "n_samples": 2000, "random_state": 0}),
     "power": (SCORES, (), {"delta": 0.02}),
     "gate": (SCORES, ("rbf", "linear"), {"margin": 0.02}),
+    "ranks": (SCORES, (), {"n_draws": 2000, "random_state": 0}),
     "pareto": (SCORES, (pd.Series({"rbf": 3, "linear": 1, "3_poly": 2, "2_poly": 1.5}),), {}),
     "bradley_terry": (_battles(), (), {"random_state": 0, "n_resamples": 100}),
     "win_probability": (_battles(), (), {"random_state": 0, "n_resamples": 100}),
 }
 
-PUBLIC = [*FRAME_CALLS, "matrix", "posterior", "plot", "style", "report"]
+PUBLIC = [*FRAME_CALLS, "matrix", "posterior", "plot", "style", "report", "top_set"]
 
 
 @pytest.mark.parametrize("name", list(FRAME_CALLS))
@@ -175,3 +176,8 @@ def test_accessor_methods_are_exactly_the_public_functions():
     }
     assert methods == set(PUBLIC)
     assert set(PUBLIC) <= set(pdcompare.__all__)
+
+
+def test_top_set_function_equals_accessor():
+    options = {"n_draws": 2000, "random_state": 0}
+    assert pdcompare.top_set(SCORES, 1, **options) == SCORES.cmp.top_set(1, **options)

@@ -318,3 +318,40 @@ def test_family_outcome_invariants(validity, k, data):
     order = np.random.default_rng(k).permutation(len(i))
     shuffled = result.iloc[order].reset_index(drop=True)
     assert validity.family_outcome(shuffled, reject[order], winner[order]) == (some, equal, won)
+
+
+def test_rank_sets_study_truth_and_tie_group(validity):
+    # The true rank range of tied models, the simulated accuracies, the chained tie group.
+    ranks = validity.validity_ranks
+    low, high = ranks.true_rank_bounds(np.array([0.8, 0.8, 0.7, 0.6, 0.6]))
+    assert low.tolist() == [1, 1, 3, 4, 4]
+    assert high.tolist() == [2, 2, 3, 5, 5]
+    frame = ranks.leaderboard(np.random.SeedSequence(1))
+    accuracy = frame.drop(columns="y").mean().to_numpy()
+    se = np.sqrt(ranks.THETA * (1 - ranks.THETA) / ranks.N_QUESTIONS)
+    assert np.all(np.abs(accuracy - ranks.THETA) < 4 * se)
+    group = ranks.chained_tie_group(frame)
+    assert group[0] == frame.drop(columns="y").mean().idxmax()
+    table = ranks.run_ranks_study(3, n_draws=200)
+    assert table["joint"].between(0, 1).all()
+    assert (table["width_marginal"] <= table["width_simultaneous"]).all()
+    assert "chained McNemar" in ranks.ranks_markdown(table, 0, 1.0)
+
+
+def test_items_part_writes_its_table(validity, tmp_path, capsys):
+    out = tmp_path / "validity.md"
+    tables = validity.main(["--part", "items", "--items-reps", "12", "--out", str(out)])
+    capsys.readouterr()
+    table = tables["items"]
+    assert list(table["analysis"]) == [
+        "clustered, clustered ttest", "clustered, unclustered ttest",
+        "samples, per question", "samples, samples as questions",
+    ]  # fmt: skip
+    assert (table["reps"] == 12).all()
+    assert_allclose(table["rejection_rate"] * 12, np.round(table["rejection_rate"] * 12))
+    assert_allclose(
+        table["mc_se"], np.sqrt(table["rejection_rate"] * (1 - table["rejection_rate"]) / 12)
+    )
+    markdown = (tmp_path / "validity_items.md").read_text(encoding="utf-8")
+    assert markdown.startswith("| design | analysis | rejects a true null | MC se |")
+    assert "`ttest`, clustered by passage" in markdown

@@ -40,6 +40,7 @@ from pdcompare.presentation.report.forecasts import forecast_lines
 from pdcompare.presentation.report.gate import gate_report
 from pdcompare.presentation.report.pareto import pareto_lines
 from pdcompare.presentation.report.pooled import pooled_lines
+from pdcompare.presentation.report.rank_sets import rank_set_lines
 from pdcompare.presentation.report.rows import rows_of
 from pdcompare.presentation.report.significance import friedman_lines, significance_lines
 from pdcompare.presentation.report.summary import summary_lines
@@ -98,6 +99,7 @@ def report(
     pooled: bool = False,
     hierarchical: bool = False,
     random_state: Any = 0,
+    ranks: bool = False,
     format: str = "text",
     baseline: Any = None,
     candidate: Any = None,
@@ -154,8 +156,12 @@ def report(
         means (see Notes). Refused on other frames and without ``rope``.
     random_state : int, numpy Generator or None, default 0
         Seed of every Monte Carlo step (the Bayesian signed-rank test across
-        data sets, the hierarchical test's sampler), so that the same frame
-        gives the same text on every run.
+        data sets, the hierarchical test's sampler, the rank sets' draws), so
+        that the same frame gives the same text on every run.
+    ranks : bool, default False
+        Add which models may be the best, from the 95% simultaneous rank
+        confidence sets (``ranks``), and the rank sets of the best ``top``.
+        The report of a ``ranks`` result is that paragraph alone.
     format : {"text", "markdown", "html"}, default "text"
         Plain text; Markdown (the same words, the per-pair lines as lists,
         the tables as pipe tables: for a pull request or an experiment log);
@@ -246,6 +252,9 @@ def report(
     if meta.get("kind") == "result":
         if meta.get("test") == "select":
             return _select_report(frame)
+        if meta.get("test") == "ranks":
+            shown = len(frame) if top is None else check_positive_int("top", top)
+            return "\n".join(rank_set_lines(frame, shown)) + "\n"
         _refuse_result(frame)
     top = len(frame) if top is None else check_positive_int("top", top, minimum=2)
     check_option("format", format, ("text", "markdown", "html"))
@@ -263,6 +272,7 @@ def report(
             hierarchical=hierarchical,
             random_state=random_state,
             cost=cost,
+            ranks=ranks,
             **design,
         )
         return report_text(analysis, top=top, format=format)
@@ -334,4 +344,6 @@ def _report_lines(analysis: Analysis, top: int) -> list[str]:
         lines += ["", *pooled_lines(pooled, analysis.family, best, top_names)]
     if analysis.pareto is not None:
         lines += ["", *pareto_lines(analysis.pareto)]
+    if analysis.ranks is not None:
+        lines += ["", *rank_set_lines(analysis.ranks, top)]
     return lines
