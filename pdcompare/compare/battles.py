@@ -407,3 +407,25 @@ def battles_pairwise(
     return results.pair_result(
         fit.data.names, i, j, columns, meta, correction=correction, alpha=alpha
     )
+
+
+def rating_covariance(data: BattlesData) -> tuple[np.ndarray, np.ndarray]:
+    """Bradley–Terry ratings (ties as halves, Elo scale) and their inverse-Fisher covariance.
+
+    What ``ranks()`` and ``top_set()`` rest on for a battles frame (DESIGN section 22).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdcompare.inputs.battles import battles_data
+    >>> wins = pd.DataFrame([[0, 30], [10, 0]], index=["A", "B"], columns=["A", "B"])
+    >>> rating, cov = rating_covariance(battles_data(wins))
+    >>> variance = cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]   # (400 / ln 10)² (1/30 + 1/10)
+    >>> round(float(rating[0] - rating[1]), 4), round(float(variance), 1)
+    (190.8485, 4023.7)
+    """
+    _refuse_infinite(data)
+    m = len(data.names)
+    params, info, _ = bt.newton(data.wins[None], data.ties[None])
+    unit = 400 / np.log(10)
+    return 1000 + unit * params[0], unit**2 * bt.covariance(info[0], m)

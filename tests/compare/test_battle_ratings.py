@@ -247,3 +247,12 @@ def test_a_battles_frame_is_refused_by_the_tests_of_scores(battles):
         battles.cmp.corrected_ttest()
     with pytest.raises(ValueError, match="battles frame"):
         battles.cmp.summary()
+
+
+def test_ranks_on_a_battles_frame_are_bradley_terrys_rank_sets(battles):
+    res = pdcompare.bradley_terry(battles, n_resamples=10, random_state=0)
+    sets = battles.cmp.ranks(random_state=0)
+    assert sets.attrs["pdcompare"]["covariance"] == "inverse Fisher information"
+    np.testing.assert_allclose(sets["estimate"], res["rating"][sets.index])
+    assert (sets["rank_low"] == res["rank_low"][sets.index]).all()
+    assert (sets["rank_high"] == res["rank_high"][sets.index]).all()
