@@ -34,6 +34,9 @@ Monte Carlo standard errors are sqrt(p (1 - p) / reps). Every replication has
 its own seed (``numpy.random.SeedSequence(seed).spawn``), so the numbers do not
 depend on ``--jobs``.
 
+Battles (``--part battles``, benchmarks/validity_battles.py): coverage of the Bradley–Terry
+intervals and rank sets and the level of the z test, 20 models x 5,000 battles.
+
 Across data sets (``--part datasets``): a benchmark frame of k models x N data
 sets (one score per cell), N = 10, 20, 50 and k = 3, 5, 10. The score of model m
 on data set d is ``difficulty_d + sigma_d * (effect_m + e_md)``: difficulty
@@ -77,6 +80,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import validity_battles
 
 import pdcompare
 
@@ -755,7 +759,9 @@ def _gate_markdown(table: pd.DataFrame, seed: int, seconds: float) -> str:
 def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--part", choices=["splits", "datasets", "gate", "ranks", "items", "all"], default="all"
+        "--part",
+        choices=["splits", "datasets", "gate", "ranks", "items", "battles", "all"],
+        default="all",
     )
     parser.add_argument(
         "--items-reps", type=int, default=2000, help="null replicates per items design"
@@ -803,6 +809,12 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
             "_ranks",
         ),
         "items": (lambda: run_items_study(items_reps, seed=args.seed), items_markdown, "_items"),
+        # ratings from battles (validity_battles.py): 20 models x 5,000 battles per arena
+        "battles": (
+            lambda: validity_battles.run_study(max(dataset_reps // 2, 10), seed=args.seed),
+            validity_battles.to_markdown,
+            "_battles",
+        ),
     }
     for part, (run, markdown_of, suffix) in parts.items():
         if args.part not in (part, "all"):

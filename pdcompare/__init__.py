@@ -25,6 +25,7 @@ Every method is also a function of the frame:
 from pdcompare import accessor as _accessor  # noqa: F401  (registers DataFrame.cmp)
 from pdcompare._validation import PdcompareWarning
 from pdcompare.compare.auc import auc_ci, delong
+from pdcompare.compare.battles import bradley_terry, win_probability
 from pdcompare.compare.bayes import bayes, posterior
 from pdcompare.compare.bootstrap import accuracy_ci, bootstrap, bootstrap_diff
 from pdcompare.compare.dietterich import ftest_5x2cv, ttest_5x2cv
@@ -46,6 +47,7 @@ from pdcompare.compare.ranks import friedman
 from pdcompare.compare.select import refit_rule, select
 from pdcompare.compare.summary import scores, set_design, summary
 from pdcompare.compare.unpaired import aso, mannwhitney, welch_ttest
+from pdcompare.inputs.battles import from_battles
 from pdcompare.inputs.benchmark import from_long, means
 from pdcompare.inputs.experiments import cv_predictions, cv_scores
 from pdcompare.inputs.items import from_items
@@ -62,6 +64,7 @@ __all__ = [
     "bayes",
     "bootstrap",
     "bootstrap_diff",
+    "bradley_terry",
     "cochrans_q",
     "confidence_set",
     "corrected_ttest",
@@ -73,6 +76,7 @@ __all__ = [
     "effect_size",
     "equivalence",
     "friedman",
+    "from_battles",
     "from_items",
     "from_long",
     "from_search",
@@ -106,6 +110,7 @@ __all__ = [
     "ttest_5x2cv",
     "welch_ttest",
     "wilcoxon",
+    "win_probability",
 ]
 __version__ = "0.1.0"
 

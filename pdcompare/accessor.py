@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 
 from pdcompare.compare.auc import auc_ci, delong
+from pdcompare.compare.battles import bradley_terry, win_probability
 from pdcompare.compare.bayes import bayes, posterior
 from pdcompare.compare.bootstrap import accuracy_ci, bootstrap, bootstrap_diff
 from pdcompare.compare.dietterich import ftest_5x2cv, ttest_5x2cv
@@ -154,6 +155,10 @@ class CompareAccessor:
     # forecasts on a time-ordered predictions frame
     diebold_mariano = _method(diebold_mariano)
     confidence_set = _method(confidence_set)
+
+    # battles frames (from_battles)
+    bradley_terry = _method(bradley_terry)
+    win_probability = _method(win_probability)
 
     # presentation
     plot = _method(plot)

@@ -20,8 +20,10 @@ import pandas as pd
 from pdcompare import __version__
 from pdcompare._validation import check_correction
 from pdcompare.compare.analysis import BENCHMARK_REPORT_TESTS, REPORT_TESTS, analyse
+from pdcompare.compare.battles import bradley_terry
 from pdcompare.compare.gate import GATE_TESTS, gate
 from pdcompare.compare.select import RULES, select
+from pdcompare.inputs.battles import from_battles
 from pdcompare.inputs.files import read_frame, read_table
 from pdcompare.presentation.labels import (
     BENCHMARK_REPORT_TEST_NAMES,
@@ -31,6 +33,7 @@ from pdcompare.presentation.labels import (
     plural,
 )
 from pdcompare.presentation.report import DEFAULT_TOP, report, report_text
+from pdcompare.presentation.report.battles import battles_report
 from pdcompare.presentation.report.gate import gate_text
 from pdcompare.results import result_info
 
@@ -310,7 +313,55 @@ def build_parser() -> argparse.ArgumentParser:
     items.add_argument("--cluster-col", metavar="COL", help="(none: items are independent)")
     items.add_argument("--sample-col", metavar="COL", help="(none: one row per model and item)")
     items.add_argument("--task-col", metavar="COL", help="(none: one task)")
+    duels = parser.add_argument_group("battles (a long file, one row per battle)")
+    duels.add_argument("--battles", action="store_true", help="Bradley–Terry ratings of battles")
+    duels.add_argument("--model-a-col", default="model_a", metavar="COL", help="(model_a)")
+    duels.add_argument("--model-b-col", default="model_b", metavar="COL", help="(model_b)")
+    duels.add_argument("--winner-col", default="winner", metavar="COL", help="(winner)")
+    duels.add_argument("--ties", choices=["half", "davidson"], default="half", help="(half)")
     return parser
+
+
+def _battles(args: argparse.Namespace) -> str:
+    """The ratings table, the pairs and the report of a file of battles (``--battles``)."""
+    if args.long or args.transpose or args.benchmark:
+        msg = "--battles reads a long table of battles: drop --long, --transpose and --benchmark"
+        raise ValueError(msg)
+    table = read_table(args.source)
+    battles = from_battles(
+        table, model_a=args.model_a_col, model_b=args.model_b_col, winner=args.winner_col
+    )
+    top = len(battles) if args.top is None else args.top
+    ratings = bradley_terry(battles, ties=args.ties, random_state=0)
+    words = battles_report(
+        battles, ties=args.ties, alpha=args.alpha, correction=args.correction, top=top
+    )
+    parts = [
+        f"File: {args.source}",
+        "",
+        "Bradley–Terry ratings (best first)",
+        _table(ratings.iloc[:top]),
+        "",
+        words,
+    ]
+    if args.plot:
+        _plot_result(ratings, args.plot, args.top)
+        parts.append(f"Figure saved to {args.plot}")
+    for path, kind in ((args.html, "html"), (args.markdown, "markdown")):
+        if path:
+            Path(path).write_text(
+                battles_report(
+                    battles,
+                    ties=args.ties,
+                    alpha=args.alpha,
+                    correction=args.correction,
+                    top=top,
+                    format=kind,
+                ),
+                encoding="utf-8",
+            )
+            parts.append(f"Report ({'HTML' if kind == 'html' else 'Markdown'}) saved to {path}")
+    return "\n".join(parts).rstrip("\n") + "\n"
 
 
 def _table(frame: pd.DataFrame, index: bool = True) -> str:
@@ -443,6 +494,8 @@ def run(args: argparse.Namespace) -> str:
     """
     from pdcompare.inputs.cv_results import is_cv_results
 
+    if args.battles:
+        return _battles(args)
     frame, title = _load(args)
     if args.metric is not None and not is_cv_results(frame):
         msg = "`--metric` applies to cv_results_ files only; this file holds fold scores"

@@ -144,3 +144,22 @@ def eval_items_long(
     if tasks is not None:
         table["task"] = [f"t{c % tasks}" for c in np.tile(passage, n_models * n_samples)]
     return table
+
+
+def simulated_battles(strengths, n_battles, *, tie_rate=0.1, seed=0, names=None):
+    """A long table of battles between random pairs of models with known Bradley–Terry strengths.
+
+    ``strengths`` are natural-log odds θ: P(i beats j | no tie) = 1 / (1 + exp(θ_j − θ_i));
+    a battle is a tie with probability ``tie_rate``. Columns model_a, model_b, winner.
+    """
+    rng = np.random.default_rng(seed)
+    strengths = np.asarray(strengths, dtype=float)
+    m = len(strengths)
+    names = np.array([f"m{k:02d}" for k in range(m)] if names is None else names, dtype=object)
+    a = rng.integers(0, m, n_battles)
+    b = (a + rng.integers(1, m, n_battles)) % m
+    p = 1.0 / (1.0 + np.exp(strengths[b] - strengths[a]))
+    u = rng.random(n_battles)
+    tie = rng.random(n_battles) < tie_rate
+    winner = np.where(tie, "tie", np.where(u < p, "model_a", "model_b"))
+    return pd.DataFrame({"model_a": names[a], "model_b": names[b], "winner": winner})

@@ -101,6 +101,13 @@ API_SECTIONS = [
         ["welch_ttest", "mannwhitney", "aso"],
     ),
     (
+        "Ratings from preferences",
+        "Battles (model A against model B, won by one or tied) as a square frame of wins: "
+        "Bradley–Terry ratings with bootstrap intervals and rank sets, win probabilities; "
+        "``pairwise`` on a battles frame runs the z test of every pair of ratings.",
+        ["from_battles", "bradley_terry", "win_probability", "datasets.load_battles"],
+    ),
+    (
         "Tests on a predictions frame",
         "One row per test sample: the truth column and one column of predictions per model "
         "(labels, or scores of a binary problem for ``delong``, ``auc_ci`` and the scores "

@@ -18,6 +18,8 @@ import pandas as pd
 from pdcompare import results
 from pdcompare._validation import check_fraction, check_positive_int, warn
 from pdcompare.compare._common import scores_meta, seed_of
+from pdcompare.compare.battles import rating_covariance
+from pdcompare.inputs.battles import battles_data, is_battles
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import require_ratio
@@ -160,6 +162,10 @@ def predictions_covariance(correct: np.ndarray) -> tuple[np.ndarray, np.ndarray]
 
 
 def _from_scores(frame: pd.DataFrame, y: Any, design: dict[str, Any]) -> Estimates:
+    if is_battles(frame):
+        battles = battles_data(frame)
+        estimate, cov = COVARIANCES["battles"][1](battles)
+        return Estimates("battles", battles.names, estimate, cov, True, {"unit": "battles"})
     if is_items(frame):
         data = items_data(frame)
         estimate, cov = items_covariance(data)
@@ -201,6 +207,7 @@ COVARIANCES: dict[str, tuple[str, Callable[..., tuple[np.ndarray, np.ndarray]]]]
     "runs": ("diagonal (independent runs)", runs_covariance),
     "predictions": ("per-row correctness", predictions_covariance),
     "items": ("clustered (CR1)", items_covariance),
+    "battles": ("inverse Fisher information", rating_covariance),
 }
 
 

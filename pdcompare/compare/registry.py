@@ -11,8 +11,9 @@ test is one row here and one module of its own.
 
 Frame kinds: ``"scores"`` (models x CV splits), ``"benchmark"`` (models x data
 sets), ``"runs"`` (independent runs, ``paired=False``), ``"predictions"`` (one
-row per test sample, a truth column) and ``"forecasts"`` (predictions in time
-order) and ``"items"`` (models x questions of an evaluation, DESIGN section 21).
+row per test sample, a truth column), ``"forecasts"`` (predictions in time
+order), ``"items"`` (models x questions of an evaluation, DESIGN section 21) and
+``"battles"`` (square counts of wins, ``from_battles``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 from pdcompare._validation import OptionError, check_option
 from pdcompare.compare import (
     auc,
+    battles,
     bayes,
     bootstrap,
     dietterich,
@@ -47,7 +49,9 @@ from pdcompare.compare import (
 from pdcompare.inputs.scores import ALL_PAIRS
 
 #: Every frame kind a comparison can take.
-FRAME_KINDS = ("scores", "benchmark", "runs", "predictions", "forecasts", "items")
+FRAME_KINDS = (
+    "scores", "benchmark", "runs", "predictions", "forecasts", "items", "battles",
+)  # fmt: skip
 
 #: The leading columns of a t-test's result (section 4 of the design).
 T_COLUMNS = (
@@ -249,6 +253,26 @@ TESTS: tuple[Comparison, ...] = (
         ("score", "cost", "status", "dominated_by", "pvalue"),
         # Holm over the models that cost no more than the one decided, each decision at alpha.
         label="Pareto front of score against cost", scoped=False,
+    ),
+    Comparison(
+        "bradley_terry", battles.bradley_terry, ("battles",), "ratings",
+        ("rating", "ci_low", "ci_high", "rank", "rank_low", "rank_high", "n_battles",
+         "n_rounds"),
+        label="Bradley–Terry ratings", correction=None, correction_keyword=None,
+        takes_alpha=False, scoped=False,
+    ),
+    Comparison(
+        "bradley_terry_z", battles.battles_pairwise, ("battles",), "z-test",
+        ("model_1", "model_2", "rating_diff", "se", "statistic", "pvalue", "pvalue_adj",
+         "reject"),
+        # What pairwise() runs on a battles frame (compare/pairwise.py dispatches on the kind).
+        label="z test of Bradley–Terry ratings", scoped=False,
+    ),
+    Comparison(
+        "win_probability", battles.win_probability, ("battles",), "ratings",
+        ("model_1", "model_2", "prob", "ci_low", "ci_high"),
+        label="Bradley–Terry win probability", correction=None, correction_keyword=None,
+        takes_alpha=False, scoped=False,
     ),
     Comparison(
         "mcnemar", predictions.mcnemar, ("predictions", "items"), "contingency test",

@@ -10,7 +10,7 @@ from pdcompare.inputs.attrs import with_attrs
 from pdcompare.inputs.design import Design
 from pdcompare.inputs.files import read_csv
 
-__all__ = ["load_benchmark", "load_grid_search_scores"]
+__all__ = ["load_battles", "load_benchmark", "load_grid_search_scores"]
 
 
 def load_grid_search_scores() -> pd.DataFrame:
@@ -110,3 +110,39 @@ def load_benchmark() -> pd.DataFrame:
         n_folds=10,
     )
     return with_attrs(scores, {"design": design.to_attrs()})
+
+
+def load_battles(*, return_truth: bool = False) -> pd.DataFrame | tuple[pd.DataFrame, pd.Series]:
+    """6,000 simulated battles between 12 models of known strength, with ties.
+
+    One row per battle: ``model_a``, ``model_b`` and ``winner`` (``"model_a"``,
+    ``"model_b"``, ``"tie"``, ``"tie (bothbad)"`` or, for a tenth of the decided
+    battles, the winning model's name), the shape of a Chatbot Arena export.
+    The battles are drawn from Davidson's model with tie parameter ν = 0.5 and
+    known ratings (1000 + 400 θ / ln 10, θ summing to zero); ``cirrus`` and
+    ``delta`` are exactly equally strong. Regenerate with ``scripts/make_battles.py``.
+
+    Parameters
+    ----------
+    return_truth : bool, default False
+        Also return the true ratings (a Series indexed by model, best first).
+
+    Returns
+    -------
+    pandas.DataFrame, or (pandas.DataFrame, pandas.Series)
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_battles
+    >>> table, truth = load_battles(return_truth=True)
+    >>> table.shape, truth.round(1).head(3).to_dict()
+    ((6000, 3), {'atlas': 1236.2, 'borealis': 1163.3, 'cirrus': 1131.3})
+    """
+    folder = resources.files("pdcompare.datasets") / "data"
+    with resources.as_file(folder / "battles.csv") as csv:
+        table = pd.read_csv(csv)
+    if not return_truth:
+        return table
+    with resources.as_file(folder / "battles_truth.csv") as csv:
+        truth = pd.read_csv(csv, index_col="model")["rating"]
+    return table, truth.sort_values(ascending=False)

@@ -48,6 +48,15 @@ def _benchmark():
 
 
 # name -> (frame, args, kwargs): every method of DESIGN sections 4-6 that returns a frame.
+def _battles():
+    table = pd.DataFrame(
+        {"model_a": ["x", "y", "z", "x", "y", "z", "x"],
+         "model_b": ["y", "z", "x", "z", "x", "y", "y"],
+         "winner": ["model_a", "model_a", "model_a", "tie", "model_a", "z", "model_b"]}
+    )  # fmt: skip
+    return pdcompare.from_battles(table)
+
+
 FRAME_CALLS = {
     "scores": (SCORES, (), {}),
     "set_design": (SCORES, (), {"cv": 10}),
@@ -86,6 +95,8 @@ FRAME_CALLS = {
     "gate": (SCORES, ("rbf", "linear"), {"margin": 0.02}),
     "ranks": (SCORES, (), {"n_draws": 2000, "random_state": 0}),
     "pareto": (SCORES, (pd.Series({"rbf": 3, "linear": 1, "3_poly": 2, "2_poly": 1.5}),), {}),
+    "bradley_terry": (_battles(), (), {"random_state": 0, "n_resamples": 100}),
+    "win_probability": (_battles(), (), {"random_state": 0, "n_resamples": 100}),
 }
 
 PUBLIC = [*FRAME_CALLS, "matrix", "posterior", "plot", "style", "report", "top_set"]

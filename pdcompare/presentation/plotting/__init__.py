@@ -29,6 +29,7 @@ from pdcompare.presentation.plotting import (  # noqa: F401  (register kinds)
     mcm,
     pareto,
     rank_sets,
+    ratings,
     results,
     runs,
     scores,

@@ -25,6 +25,7 @@ import pandas as pd
 from pdcompare._validation import check_option, check_positive_int, warnings_once
 from pdcompare.compare.analysis import Analysis, ForecastAnalysis, analyse
 from pdcompare.inputs.attrs import pdcompare_attrs, read_only
+from pdcompare.inputs.battles import is_battles
 from pdcompare.presentation.labels import (
     PYTHON,
     Spelling,
@@ -32,6 +33,7 @@ from pdcompare.presentation.labels import (
     spelling,
     spoken,
 )
+from pdcompare.presentation.report.battles import battles_report
 from pdcompare.presentation.report.bayes import bayes_lines
 from pdcompare.presentation.report.equivalence import equivalence_lines
 from pdcompare.presentation.report.forecasts import forecast_lines
@@ -239,6 +241,12 @@ def report(
         return gate_report(
             frame, baseline=baseline, candidate=candidate, margin=margin, alpha=alpha,
             test=test, format=format, **design,
+        )  # fmt: skip
+    if is_battles(frame):
+        # A battles frame: Bradley–Terry ratings, rank sets and the pairs told apart.
+        return battles_report(
+            frame, alpha=alpha, correction=correction, ci=ci, top=top,
+            random_state=random_state, format=format, **design,
         )  # fmt: skip
     meta = pdcompare_attrs(frame)
     if meta.get("kind") == "result":
