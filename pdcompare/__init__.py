@@ -50,7 +50,9 @@ from pdcompare.compare.unpaired import aso, mannwhitney, welch_ttest
 from pdcompare.inputs.battles import from_battles
 from pdcompare.inputs.benchmark import from_long, means
 from pdcompare.inputs.experiments import cv_predictions, cv_scores
+from pdcompare.inputs.inspect_logs import from_inspect
 from pdcompare.inputs.items import from_items
+from pdcompare.inputs.lm_eval import from_lm_eval
 from pdcompare.inputs.search import from_search
 from pdcompare.presentation.plotting import plot
 from pdcompare.presentation.report import report
@@ -77,7 +79,9 @@ __all__ = [
     "equivalence",
     "friedman",
     "from_battles",
+    "from_inspect",
     "from_items",
+    "from_lm_eval",
     "from_long",
     "from_search",
     "ftest_5x2cv",

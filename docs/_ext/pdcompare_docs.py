@@ -30,11 +30,13 @@ API_SECTIONS = [
         "Building a frame",
         "Scores frames (models x splits) from a fitted search, from estimators run on the "
         "same splits, or from any frame; benchmark frames (models x data sets) from a long "
-        "table; the bundled data sets.",
+        "table; items frames (models x questions) from inspect_ai logs and "
+        "lm-evaluation-harness samples files; the bundled data sets.",
         [
             "from_search", "cv_scores", "scores", "set_design", "from_long", "from_items", "means",
             "datasets",
             "datasets.load_benchmark",
+            "from_inspect", "from_lm_eval", "datasets.load_eval_items",
         ],
     ),
     (

@@ -10,7 +10,7 @@ from pdcompare.inputs.attrs import with_attrs
 from pdcompare.inputs.design import Design
 from pdcompare.inputs.files import read_csv
 
-__all__ = ["load_battles", "load_benchmark", "load_grid_search_scores"]
+__all__ = ["load_battles", "load_benchmark", "load_eval_items", "load_grid_search_scores"]
 
 
 def load_grid_search_scores() -> pd.DataFrame:
@@ -146,3 +146,75 @@ def load_battles(*, return_truth: bool = False) -> pd.DataFrame | tuple[pd.DataF
     with resources.as_file(folder / "battles_truth.csv") as csv:
         truth = pd.read_csv(csv, index_col="model")["rating"]
     return table, truth.sort_values(ascending=False)
+def load_eval_items() -> pd.DataFrame:
+    """Five language models' answers to 300 questions on 60 passages, five samples each.
+
+    An evaluation-shaped data set: the same 300 reading-comprehension
+    questions (``q000`` to ``q299``), five on each of 60 passages (``p00`` to
+    ``p59``), answered five times (``sample`` 1 to 5) by each of five models
+    (``large_tuned``, ``large``, ``medium``, ``small_distilled``, ``small``);
+    ``correct`` is 1 for a right answer, 0 for a wrong one. The answers are
+    simulated with the structure of real evaluations: questions on one
+    passage are hard or easy together (clusters), the models' question
+    scores are correlated (about 0.5 to 0.6), and each sample is a fresh
+    draw. Regenerate with ``scripts/make_eval_items.py`` (seeded), which
+    documents the simulation.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Long table of 7,500 rows (model x question x sample), columns
+        ``model, passage, question, sample, correct``. Pass it to
+        :func:`pdcompare.from_items` with ``item="question",
+        score="correct", sample="sample", cluster="passage"`` for an items
+        frame (5 models x 300 questions, each cell the mean of five samples).
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_eval_items
+    >>> answers = load_eval_items()
+    >>> answers.head(3)
+             model passage question  sample  correct
+    0  large_tuned     p00     q000       1        1
+    1  large_tuned     p00     q000       2        0
+    2  large_tuned     p00     q000       3        1
+    >>> answers.groupby("model", sort=False)["correct"].mean().round(3)
+    model
+    large_tuned        0.738
+    large              0.698
+    medium             0.636
+    small_distilled    0.515
+    small              0.517
+    Name: correct, dtype: float64
+
+    The items frame: each cell a question's mean over its five samples, the
+    passages as clusters.
+
+    >>> import pdcompare
+    >>> items = pdcompare.from_items(
+    ...     answers, item="question", score="correct", sample="sample", cluster="passage"
+    ... )
+    >>> items.shape
+    (5, 300)
+    >>> items.cmp.summary()[["mean", "se", "n_items", "n_clusters"]].round(4)
+                       mean      se  n_items  n_clusters
+    model
+    large_tuned      0.7380  0.0286      300          60
+    large            0.6980  0.0303      300          60
+    medium           0.6360  0.0309      300          60
+    small            0.5167  0.0329      300          60
+    small_distilled  0.5147  0.0316      300          60
+    """
+    path = resources.files("pdcompare.datasets") / "data" / "eval_items.csv.gz"
+    with resources.as_file(path) as csv:
+        return read_csv(
+            csv,
+            compression="gzip",
+            dtype={
+                "model": str,
+                "passage": str,
+                "question": str,
+                "sample": "int64",
+                "correct": "int64",
+            },
+        )
