@@ -24,6 +24,7 @@ Every method is also a function of the frame:
 
 from pdcompare import accessor as _accessor  # noqa: F401  (registers DataFrame.cmp)
 from pdcompare._validation import PdcompareWarning
+from pdcompare.compare.aggregates import aggregate, performance_profile, prob_improvement
 from pdcompare.compare.auc import auc_ci, delong
 from pdcompare.compare.bayes import bayes, posterior
 from pdcompare.compare.bootstrap import accuracy_ci, bootstrap, bootstrap_diff
@@ -45,6 +46,7 @@ from pdcompare.compare.summary import scores, set_design, summary
 from pdcompare.compare.unpaired import aso, mannwhitney, welch_ttest
 from pdcompare.inputs.benchmark import from_long, means
 from pdcompare.inputs.experiments import cv_predictions, cv_scores
+from pdcompare.inputs.rliable import from_rliable, to_rliable
 from pdcompare.inputs.search import from_search
 from pdcompare.presentation.plotting import plot
 from pdcompare.presentation.report import report
@@ -53,6 +55,7 @@ from pdcompare.presentation.styling import style
 __all__ = [
     "PdcompareWarning",
     "accuracy_ci",
+    "aggregate",
     "aso",
     "auc_ci",
     "bayes",
@@ -70,6 +73,7 @@ __all__ = [
     "equivalence",
     "friedman",
     "from_long",
+    "from_rliable",
     "from_search",
     "ftest_5x2cv",
     "hierarchical",
@@ -79,10 +83,12 @@ __all__ = [
     "means",
     "pairwise",
     "per_dataset",
+    "performance_profile",
     "permutation_test",
     "plot",
     "posterior",
     "power",
+    "prob_improvement",
     "proportions_ztest",
     "random_effects",
     "refit_rule",
@@ -93,6 +99,7 @@ __all__ = [
     "sign_test",
     "style",
     "summary",
+    "to_rliable",
     "ttest",
     "ttest_5x2cv",
     "welch_ttest",
