@@ -94,9 +94,7 @@ class _Runs:
         return self.valid[None].astype(float)
 
 
-def _metric_values(
-    runs: _Runs, w: np.ndarray, metrics: Sequence[str], gamma: float
-) -> np.ndarray:
+def _metric_values(runs: _Runs, w: np.ndarray, metrics: Sequence[str], gamma: float) -> np.ndarray:
     """Every metric of every model for a block of count cubes ``w`` (block, models, tasks, runs).
 
     Returns shape (block, models, metrics). A task without runs in ``w`` (the
@@ -149,9 +147,7 @@ def _blocks(
         block = min(size, n_resamples - start)
         u = rng.random((block, *shape))
         drawn = np.floor(u * runs.n_runs[..., None]).astype(np.intp)
-        flat = (np.arange(block)[:, None, None, None] * cells + offsets + drawn)[
-            :, runs.valid
-        ]
+        flat = (np.arange(block)[:, None, None, None] * cells + offsets + drawn)[:, runs.valid]
         counts = np.bincount(flat.ravel(), minlength=block * cells)
         yield counts.reshape(block, *shape).astype(float)
 
