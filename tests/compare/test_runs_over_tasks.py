@@ -78,8 +78,8 @@ def test_aggregate_columns_order_and_values():
         alone.to_numpy(), out["optimality_gap"].loc[alone.index].to_numpy(), rtol=0, atol=0
     )
     meta = out.attrs["pdcompare"]
-    assert meta["test"] == "aggregate" and meta["metrics"] == ["iqm", "optimality_gap"]
-    assert meta["unit"] == "run" and meta["n_tasks"] == 6 and meta["random_state"] == 0
+    assert (meta["test"], meta["metrics"]) == ("aggregate", ["iqm", "optimality_gap"])
+    assert (meta["unit"], meta["n_tasks"], meta["random_state"]) == ("run", 6, 0)
 
 
 def test_aggregate_intervals_are_the_cores():
@@ -183,7 +183,8 @@ def test_performance_profile_frame_and_bands():
     frame = pdcompare.from_rliable(rliable_score_dict())
     taus = np.linspace(0, 1.4, 8)
     out = frame.cmp.performance_profile(taus)
-    assert out.index.name == "tau" and out.columns.tolist() == ["a", "b", "c"]
+    assert out.index.name == "tau"
+    assert out.columns.tolist() == ["a", "b", "c"]
     x = rliable_score_dict()["b"]
     assert_allclose(out["b"], [np.mean(x > tau) for tau in taus])  # rliable's formula
     banded = frame.cmp.performance_profile(taus, ci=0.9, n_resamples=300, random_state=0)
@@ -191,4 +192,5 @@ def test_performance_profile_frame_and_bands():
     assert_allclose(banded["profile"].to_numpy(), out.to_numpy())
     assert (banded["ci_low"] <= banded["ci_high"]).all().all()
     default = frame.cmp.performance_profile()
-    assert len(default) == 101 and default.iloc[-1].eq(0).all()
+    assert len(default) == 101
+    assert default.iloc[-1].eq(0).all()

@@ -198,7 +198,7 @@ def test_bootstrap_equals_written_out_stratified_bootstrap():
     )
     ref = _written_out_bootstrap(cube, _draws(cube, 300, 7))
     assert_allclose(dist, ref, rtol=1e-12, atol=1e-12)
-    est, low, high = agg.aggregate_intervals(
+    _, low, high = agg.aggregate_intervals(
         cube, agg.METRICS, n_resamples=300, rng=np.random.default_rng(7)
     )
     assert_allclose(low, np.percentile(ref, 2.5, axis=0), rtol=1e-12)
