@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
-from scipy import special
+from scipy import sparse, special
 
 #: The aggregate metrics, in rliable's names.
 METRICS = ("mean", "median", "iqm", "optimality_gap")
@@ -74,7 +74,16 @@ def compact_runs(cube: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 class _Runs:
-    """The cube prepared once: zero-padded scores, the valid mask, each model's runs sorted."""
+    """The cube prepared once, in two layouts of the same runs.
+
+    The task layout ``(models, tasks, runs)`` (``x0``, zero-padded, with the
+    ``valid`` mask) serves the probability of improvement; the sorted layout
+    (each model's runs of all tasks sorted by score, N the most runs of a
+    model) serves the metrics and the profile. Counts in the sorted layout
+    are arrays (N, models, resamples), so that sums and cumulative sums over
+    the runs run along the first axis: task sums are one sparse product, the
+    trimmed sum of the IQM a sum by parts over cumulative counts.
+    """
 
     def __init__(self, x: np.ndarray) -> None:
         x, n_runs = compact_runs(x)
@@ -82,30 +91,63 @@ class _Runs:
         self.n_runs = n_runs
         self.valid = np.arange(self.width) < n_runs[..., None]
         self.x0 = np.where(self.valid, x, 0.0)
+        cells = np.arange(self.x0.size).reshape(self.x0.shape)
+        self.starts = cells - np.arange(self.width)  # flat index of each cell's first run
         flat = np.where(self.valid, x, np.inf).reshape(self.n_models, -1)
-        total = self.valid.reshape(self.n_models, -1).sum(axis=1)
-        size = int(total.max())
-        # Each model's runs sorted once (absent runs last, weight 0 in every resample).
-        self.perm = np.argsort(flat, axis=1, kind="stable")[:, :size]
-        self.sorted = np.take_along_axis(self.x0.reshape(self.n_models, -1), self.perm, axis=1)
+        self.total = self.valid.reshape(self.n_models, -1).sum(axis=1)
+        size = self.size = int(self.total.max())
+        perm = np.argsort(flat, axis=1, kind="stable")[:, :size]
+        present = np.arange(size) < self.total[:, None]
+        values = np.take_along_axis(self.x0.reshape(self.n_models, -1), perm, axis=1)
+        last = values[np.arange(self.n_models), self.total - 1]
+        # Padding repeats a model's highest run (never drawn: weight 0), so that the
+        # differences of neighbours below are 0 there.
+        self.sorted = np.where(present, values, last[:, None])
+        self.sorted_valid = present
+        task = np.where(present, perm // self.width, -1)
+        self.task_of = np.maximum(task, 0)  # each sorted run's task (0 for padding)
+        self.steps = np.append(self.sorted[:, :-1] - self.sorted[:, 1:], self.sorted[:, -1:], 1)
+        # Position of every (model, task, run) slot in the flat sorted layout of one resample.
+        rank = np.zeros((self.n_models, self.n_tasks * self.width), dtype=np.intp)
+        np.put_along_axis(rank, perm, np.arange(size)[None, :] + 0, axis=1)
+        # Counts are laid out (N, models, resamples): bin k * models + m of one resample.
+        rank = (rank * self.n_models + np.arange(self.n_models)[:, None]).ravel()
+        self.rank = np.append(rank, self.n_models * size)  # the last: a discarded bin
+        self.slots = np.where(self.valid, self.starts, rank.size)
+        # Task sums as one sparse product: rows (task, model), columns (k, model).
+        k, m = np.nonzero(present.T)
+        rows = task.T[k, m] * self.n_models + m
+        shape = (self.n_tasks * self.n_models, size * self.n_models)
+        columns = k * self.n_models + m
+        self.task_counts = sparse.csr_array((np.ones(k.size), (rows, columns)), shape=shape)
+        self.task_sums = sparse.csr_array((self.sorted.T[k, m], (rows, columns)), shape=shape)
 
     def ones(self) -> np.ndarray:
-        """The counts of the original sample: every present run once."""
+        """The counts of the original sample in the sorted layout (N, models, 1)."""
+        return self.sorted_valid.T[..., None].astype(float)
+
+    def ones_by_task(self) -> np.ndarray:
+        """The counts of the original sample in the task layout."""
         return self.valid[None].astype(float)
 
 
 def _metric_values(runs: _Runs, w: np.ndarray, metrics: Sequence[str], gamma: float) -> np.ndarray:
-    """Every metric of every model for a block of count cubes ``w`` (block, models, tasks, runs).
+    """Every metric of every model for counts ``w`` (N, models, block) in the sorted layout.
 
     Returns shape (block, models, metrics). A task without runs in ``w`` (the
     jackknife leaving out the only run of a task) leaves the task-level
     metrics (mean, median) over the other tasks.
     """
-    out = np.empty((*w.shape[:2], len(metrics)))
-    n = w.sum(axis=-1)
+    size, n_models, block = w.shape
+    out = np.empty((block, n_models, len(metrics)))
+    empty = False
     with np.errstate(invalid="ignore", divide="ignore"):
-        task_means = np.einsum("bmtr,mtr->bmt", w, runs.x0) / n
-        empty = (n == 0).any()
+        if "mean" in metrics or "median" in metrics:
+            flat = w.reshape(size * n_models, block)
+            n = runs.task_counts @ flat
+            task_means = (runs.task_sums @ flat) / n  # (tasks x models, block)
+            task_means = task_means.reshape(runs.n_tasks, n_models, block).transpose(2, 1, 0)
+            empty = bool((n == 0).any())
         for k, metric in enumerate(metrics):
             if metric == "mean":
                 out[..., k] = np.nanmean(task_means, axis=-1) if empty else task_means.mean(-1)
@@ -114,42 +156,69 @@ def _metric_values(runs: _Runs, w: np.ndarray, metrics: Sequence[str], gamma: fl
                     np.nanmedian(task_means, axis=-1) if empty else np.median(task_means, -1)
                 )
             elif metric == "optimality_gap":
-                clipped = np.minimum(runs.x0, gamma)
-                total = np.einsum("bmtr,mtr->bm", w, clipped)
-                out[..., k] = gamma - total / n.sum(axis=-1)
-            else:  # iqm: the trimmed sum from cumulative counts of the sorted runs
-                flat = w.reshape(*w.shape[:2], -1)
-                counts = np.take_along_axis(flat, runs.perm[None], axis=-1)
-                upto = np.cumsum(counts, axis=-1)
-                before = upto - counts
-                size = upto[..., -1:]
-                low = np.floor(0.25 * size)
-                high = size - low
-                kept = np.clip(np.minimum(upto, high) - np.maximum(before, low), 0.0, None)
-                out[..., k] = (kept * runs.sorted[None]).sum(axis=-1) / (high - low)[..., 0]
+                clipped = np.minimum(runs.sorted, gamma).T[..., None]
+                out[..., k] = (gamma - (w * clipped).sum(axis=0) / w.sum(axis=0)).T
+            else:  # iqm: trim_mean(0.25) by parts over the cumulative counts of sorted runs
+                kept = np.cumsum(w, axis=0)
+                total = kept[-1].copy()
+                low = np.floor(0.25 * total)
+                width = total - 2 * low
+                kept -= low
+                np.clip(kept, 0.0, width, out=kept)
+                kept *= runs.steps.T[..., None]
+                out[..., k] = (kept.sum(axis=0) / width).T
     return out
+
+
+def _draws(
+    runs: _Runs, n_resamples: int, rng: np.random.Generator, per_resample: int
+) -> Iterator[np.ndarray]:
+    """The stratified bootstrap's draws, block by block: run positions (block, models, tasks, runs).
+
+    One uniform number (float32) per (resample, model, task, run slot): the
+    slot draws run ``floor(u * n_runs)`` among its cell's own runs; slots
+    beyond the cell's runs draw 0 and are never used. A block is a slice of
+    one stream, so the block size never changes a result.
+    """
+    shape = (runs.n_models, runs.n_tasks, runs.width)
+    size = max(1, min(n_resamples, _BLOCK_ELEMENTS // max(per_resample, 1)))
+    n_runs = np.where(runs.valid, runs.n_runs[..., None], 0).astype(np.float32)
+    for start in range(0, n_resamples, size):
+        block = min(size, n_resamples - start)
+        u = rng.random((block, *shape), dtype=np.float32)
+        u *= n_runs
+        yield u.astype(np.intp)  # floor: u >= 0
+
+
+def _counts(runs: _Runs, drawn: np.ndarray) -> np.ndarray:
+    """Counts of a block of draws in the sorted layout (N, models, block): one ``bincount``.
+
+    Slots beyond a cell's runs draw 0 and point to a last, discarded bin.
+    """
+    block = drawn.shape[0]
+    bins = runs.n_models * runs.size + 1
+    positions = np.take(runs.rank, runs.slots + drawn)
+    positions = positions * block + np.arange(block)[:, None, None, None]
+    counts = np.bincount(positions.ravel(), minlength=bins * block)[: (bins - 1) * block]
+    return counts.reshape(runs.size, runs.n_models, block).astype(float)
+
+
+def _counts_by_task(runs: _Runs, drawn: np.ndarray) -> np.ndarray:
+    """Counts of a block of draws in the task layout (block, models, tasks, runs)."""
+    block = drawn.shape[0]
+    cells = runs.n_models * runs.n_tasks * runs.width
+    slots = (np.arange(cells).reshape(runs.valid.shape) - np.arange(runs.width))[runs.valid]
+    positions = slots + drawn[:, runs.valid] + cells * np.arange(block)[:, None]
+    counts = np.bincount(positions.ravel(), minlength=block * cells)
+    return counts.reshape(block, *runs.valid.shape).astype(float)
 
 
 def _blocks(
     runs: _Runs, n_resamples: int, rng: np.random.Generator, per_resample: int
 ) -> Iterator[np.ndarray]:
-    """Count cubes of the stratified bootstrap, block by block (block, models, tasks, runs).
-
-    One uniform number per (resample, model, task, run slot): the slot's draw
-    is ``floor(u * n_runs)`` among the cell's own runs; slots beyond the
-    cell's runs are not drawn. The counts are one ``bincount``.
-    """
-    shape = (runs.n_models, runs.n_tasks, runs.width)
-    cells = int(np.prod(shape))
-    size = max(1, min(n_resamples, _BLOCK_ELEMENTS // max(per_resample, 1)))
-    offsets = np.arange(cells).reshape(shape) - np.arange(runs.width)  # start of each cell
-    for start in range(0, n_resamples, size):
-        block = min(size, n_resamples - start)
-        u = rng.random((block, *shape))
-        drawn = np.floor(u * runs.n_runs[..., None]).astype(np.intp)
-        flat = (np.arange(block)[:, None, None, None] * cells + offsets + drawn)[:, runs.valid]
-        counts = np.bincount(flat.ravel(), minlength=block * cells)
-        yield counts.reshape(block, *shape).astype(float)
+    """Count blocks of the stratified bootstrap in the sorted layout."""
+    for drawn in _draws(runs, n_resamples, rng, per_resample):
+        yield _counts(runs, drawn)
 
 
 def _quantile_sorted(values: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -170,20 +239,17 @@ def _quantile_sorted(values: np.ndarray, q: np.ndarray) -> np.ndarray:
 def jackknife(runs_or_cube, statistic: Callable[[_Runs, np.ndarray], np.ndarray]) -> np.ndarray:
     """Leave-one-run-out values of ``statistic``: shape (max runs per model, models, ...).
 
-    Row ``l`` of model ``m`` leaves out model ``m``'s ``l``-th run (over tasks,
-    then runs); rows beyond a model's number of runs are NaN.
+    Row ``l`` of model ``m`` leaves out model ``m``'s ``l``-th run in the
+    sorted layout (one run of one task); rows beyond a model's number of runs
+    are NaN. ``statistic(runs, w)`` takes counts (N, models, rows) in the
+    sorted layout.
     """
     runs = runs_or_cube if isinstance(runs_or_cube, _Runs) else _Runs(runs_or_cube)
-    valid = runs.valid.reshape(runs.n_models, -1)
-    total = valid.sum(axis=1)
-    size = int(total.max())
-    w = np.repeat(valid[None].astype(float), size, axis=0)  # (rows, models, cells)
-    slot = np.argsort(~valid, axis=1, kind="stable")[:, :size]  # each model's runs, in order
-    rows = np.arange(size)[:, None]
-    w[rows, np.arange(runs.n_models)[None, :], slot.T] = 0.0
-    w = w.reshape(size, runs.n_models, runs.n_tasks, runs.width)
+    w = np.repeat(runs.ones(), runs.size, axis=2)  # (N, models, rows)
+    rows = np.arange(runs.size)
+    w[rows, :, rows] = 0.0
     out = statistic(runs, w)
-    out[np.arange(size)[:, None] >= total[None, :]] = np.nan
+    out[rows[:, None] >= runs.total[None, :]] = np.nan
     return out
 
 
@@ -303,19 +369,20 @@ def bootstrap_distribution(
 ) -> np.ndarray:
     """``statistic`` over ``n_resamples`` stratified resamples: shape (n_resamples, ...).
 
-    ``statistic(runs, w)`` maps a block of count cubes (block, models, tasks,
-    runs) to an array with the block first.
+    ``statistic(runs, w)`` maps a block of counts in the sorted layout
+    (N, models, block) to an array with the block first.
 
     Examples
     --------
     >>> rng = np.random.default_rng(1)
     >>> x = np.array([[[1.0, 2.0, 3.0]]])
-    >>> mean = lambda runs, w: np.einsum("bmtr,mtr->bm", w, runs.x0) / w.sum((-2, -1))
+    >>> mean = lambda runs, w: (np.einsum("nmb,mn->bm", w, runs.sorted)
+    ...                         / w.sum(axis=0).T)
     >>> bootstrap_distribution(x, mean, 4, rng).shape
     (4, 1)
     """
     runs = runs_or_cube if isinstance(runs_or_cube, _Runs) else _Runs(runs_or_cube)
-    per_resample = runs.n_models * runs.n_tasks * runs.width * max(runs.width, 4)
+    per_resample = runs.n_models * (runs.n_tasks * runs.width * 2 + runs.size * 3)
     parts = [statistic(runs, w) for w in _blocks(runs, n_resamples, rng, per_resample)]
     return np.concatenate(parts, axis=0)
 
@@ -372,14 +439,14 @@ def prob_improvement(
     """
     runs = _Runs(x)
     kernel = _improvement_kernel(runs, i, j, greater_is_better)
-    estimate = _improvement(runs, runs.ones(), kernel, i, j)[0]
+    estimate = _improvement(runs, runs.ones_by_task(), kernel, i, j)[0]
     if n_resamples == 0:
         nan = np.full(estimate.shape, np.nan)
         return estimate, nan, nan.copy()
     per_resample = len(i) * runs.n_tasks * runs.width * runs.width * 3
     parts = [
-        _improvement(runs, w, kernel, i, j)
-        for w in _blocks(runs, n_resamples, rng or np.random.default_rng(), per_resample)
+        _improvement(runs, _counts_by_task(runs, drawn), kernel, i, j)
+        for drawn in _draws(runs, n_resamples, rng or np.random.default_rng(), per_resample)
     ]
     distribution = np.sort(np.concatenate(parts, axis=0), axis=0)
     low = _quantile_sorted(distribution, np.full(estimate.shape, (1 - ci) / 2))
@@ -388,11 +455,12 @@ def prob_improvement(
 
 
 def _profile(runs: _Runs, w: np.ndarray, above: np.ndarray) -> np.ndarray:
-    """Share of runs above each threshold, per task, averaged over tasks: (block, models, taus)."""
-    weights = w / w.sum(axis=-1, keepdims=True)
-    flat = weights.reshape(w.shape[0], runs.n_models, -1).transpose(1, 0, 2)
-    shares = np.matmul(flat, above)  # (models, block, taus)
-    return shares.transpose(1, 0, 2) / runs.n_tasks
+    """Share of runs above each threshold, per task, averaged over tasks: (block, models, taus).
+
+    ``above[m, tau, k]`` is ``[run k > tau] / (its task's runs x tasks)``, so
+    one product per model gives the profile of every resample.
+    """
+    return np.matmul(above, w.transpose(1, 0, 2)).transpose(2, 0, 1)
 
 
 def performance_profile(
@@ -421,15 +489,14 @@ def performance_profile(
     """
     runs = _Runs(x)
     taus = np.asarray(taus, dtype=float)
-    above = (runs.x0.reshape(runs.n_models, -1, 1) > taus) & runs.valid.reshape(
-        runs.n_models, -1, 1
-    )
-    above = above.astype(float)  # (models, cells, taus)
+    per_task = np.take_along_axis(runs.n_runs.astype(float), runs.task_of, axis=1)
+    above = (runs.sorted[:, None, :] > taus[:, None]) & runs.sorted_valid[:, None, :]
+    above = above / (per_task * runs.n_tasks)[:, None, :]  # (models, taus, N)
     estimate = _profile(runs, runs.ones(), above)[0].T
     if n_resamples == 0:
         nan = np.full(estimate.shape, np.nan)
         return estimate, nan, nan.copy()
-    per_resample = runs.n_models * runs.n_tasks * runs.width * 2 + runs.n_models * len(taus)
+    per_resample = runs.n_models * (runs.n_tasks * runs.width * 2 + len(taus))
     parts = [
         _profile(runs, w, above)
         for w in _blocks(runs, n_resamples, rng or np.random.default_rng(), per_resample)

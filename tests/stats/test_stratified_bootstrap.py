@@ -156,8 +156,8 @@ def test_live_against_rliable():
 
 
 def _draws(cube, n_resamples, seed):
-    """The uniform numbers the core draws (one per resample, model, task, run slot)."""
-    return np.random.default_rng(seed).random((n_resamples, *cube.shape))
+    """The uniform numbers the core draws (float32, one per resample, model, task, run slot)."""
+    return np.random.default_rng(seed).random((n_resamples, *cube.shape), dtype=np.float32)
 
 
 def _written_out_metrics(runs_per_task, gamma=1.0):
