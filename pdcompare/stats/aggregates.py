@@ -173,7 +173,7 @@ def _metric_values(runs: _Runs, w: np.ndarray, metrics: Sequence[str], gamma: fl
 def _draws(
     runs: _Runs, n_resamples: int, rng: np.random.Generator, per_resample: int
 ) -> Iterator[np.ndarray]:
-    """The stratified bootstrap's draws, block by block: run positions (block, models, tasks, runs).
+    """The stratified bootstrap's draws, block by block: (block, models, tasks, runs).
 
     One uniform number (float32) per (resample, model, task, run slot): the
     slot draws run ``floor(u * n_runs)`` among its cell's own runs; slots

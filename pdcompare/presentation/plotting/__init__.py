@@ -20,6 +20,7 @@ from pdcompare._validation import check_option
 from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.inputs.scores import converted_search
 from pdcompare.presentation.plotting import (  # noqa: F401  (register kinds)
+    aggregates,
     auc,
     bayes,
     bootstrap,
