@@ -56,7 +56,7 @@ def aggregate_plot(
     random_state: int = 0,
     **kwargs: Any,
 ):
-    """rliable's interval plot: each model's estimate and interval, one panel per metric.
+    """The interval plot of rliable: each model's estimate and interval, one panel per metric.
 
     Parameters
     ----------
@@ -115,8 +115,8 @@ def aggregate_plot(
     if ax is None:
         import matplotlib.pyplot as plt
 
-        width, height = row_figsize(len(shown), max(map(len, names)))
-        fig, axes = plt.subplots(
+        _, height = row_figsize(len(shown), max(map(len, names)))
+        _, axes = plt.subplots(
             1,
             len(metrics),
             figsize=(min(2.0 + 2.6 * len(metrics), 16.0), height),
