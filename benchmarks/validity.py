@@ -52,6 +52,11 @@ pairs, ``pairwise(test="nemenyi")``, ``pairwise(test="conover")`` (Holm), and
 The hierarchical test is left out: its sampler takes seconds per pair, far too
 long for thousands of benchmarks.
 
+Runs over tasks (``--part aggregates``, ``benchmarks/validity_aggregates.py``):
+coverage of the IQM's and the mean's 95 % stratified bootstrap intervals
+(percentile and BCa) on known task distributions, 10 or 30 tasks, 3 to 10
+runs per task.
+
 Run: ``.venv/bin/python benchmarks/validity.py [--part all] [--reps 4000]
 [--dataset-reps 500] [--quick] [--jobs -1] [--out docs/validity_table.md]``.
 ``--out`` writes the Markdown table there and the same numbers, one row per
@@ -72,6 +77,9 @@ import numpy as np
 import pandas as pd
 
 import pdcompare
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from validity_aggregates import aggregates_markdown, run_aggregates_study
 
 ALPHA = 0.05
 NULL, ALT = "equal", "A better"  # the two scenarios
@@ -628,13 +636,18 @@ def to_markdown(table: pd.DataFrame, seed: int, seconds: float) -> str:
 
 def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=["splits", "datasets", "all"], default="all")
+    parser.add_argument(
+        "--part", choices=["splits", "datasets", "aggregates", "all"], default="all"
+    )
     parser.add_argument("--reps", type=int, default=4000, help="data sets per population")
     parser.add_argument(
         "--dataset-reps", type=int, default=500, help="benchmarks per (k, N) across data sets"
     )
     parser.add_argument(
         "--quick", action="store_true", help="40 data sets per population, 20 benchmarks"
+    )
+    parser.add_argument(
+        "--aggregate-reps", type=int, default=400, help="agents per setting, runs over tasks"
     )
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--jobs", type=int, default=-1, help="joblib workers (-1: all cores)")
@@ -647,6 +660,7 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
     args = parser.parse_args(argv)
     reps = 40 if args.quick else args.reps
     dataset_reps = 20 if args.quick else args.dataset_reps
+    aggregate_reps = 40 if args.quick else args.aggregate_reps
     if min(reps, dataset_reps) < 2:
         parser.error(f"--reps and --dataset-reps must be at least 2; got {reps}, {dataset_reps}")
     tables = {}
@@ -656,6 +670,11 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
             lambda: run_datasets_study(dataset_reps, seed=args.seed, jobs=args.jobs),
             datasets_markdown,
             "_datasets",
+        ),
+        "aggregates": (
+            lambda: run_aggregates_study(aggregate_reps, seed=args.seed),
+            aggregates_markdown,
+            "_aggregates",
         ),
     }
     for part, (run, markdown_of, suffix) in parts.items():
