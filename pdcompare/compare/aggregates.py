@@ -11,6 +11,7 @@ runs resampled within each task, each model on its own.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -169,8 +170,8 @@ def aggregate(
     >>> runs.cmp.aggregate("iqm", n_resamples=2000, random_state=0).round(3)
            estimate  ci_low  ci_high
     model
-    ppo       1.017   0.968    1.067
-    dqn       0.800   0.736    0.863
+    ppo       1.017   0.969    1.066
+    dqn       0.800   0.740    0.864
     """
     metrics = _check_metrics(metric)
     ci = check_fraction("ci", ci)
@@ -387,3 +388,75 @@ def performance_profile(
         random_state=seed_of(random_state),
     )
     return with_attrs(out, meta)
+
+
+def is_task_runs_frame(frame: pd.DataFrame) -> bool:
+    """Whether ``frame`` is a runs-over-tasks frame: ``(dataset, split)`` columns, ``paired=False``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pdcompare.inputs.rliable import from_rliable
+    >>> is_task_runs_frame(from_rliable({"a": np.ones((2, 3))}))
+    True
+    """
+    from pdcompare.inputs.attrs import stored_attr
+    from pdcompare.inputs.kinds import is_benchmark
+
+    paired = (stored_attr(frame, "design") or {}).get("paired")
+    return is_benchmark(frame) and frame.columns.nlevels == 2 and paired is False
+
+
+@dataclass(frozen=True)
+class TaskRunsAnalysis:
+    """The result frames a report of runs over tasks rests on.
+
+    Attributes
+    ----------
+    frame : pandas.DataFrame
+        The runs-over-tasks frame.
+    summary : pandas.DataFrame
+        ``aggregate`` of rliable's four metrics, best first by IQM.
+    significance : pandas.DataFrame
+        ``prob_improvement`` of the best model by IQM against every other.
+    """
+
+    frame: pd.DataFrame
+    summary: pd.DataFrame
+    significance: pd.DataFrame
+    family: str = "vs_best"
+    test: str = "prob_improvement"
+    benchmark: bool = False
+    bayes: Any = None
+    equivalence: Any = None
+    pooled: Any = None
+
+    @property
+    def best(self) -> Any:
+        """The best model by IQM."""
+        return self.summary.index[0]
+
+
+#: The metrics of a report of runs over tasks, the IQM first (it orders the models).
+REPORT_METRICS = ["iqm", "median", "mean", "optimality_gap"]
+
+
+def analyse_task_runs(
+    frame: pd.DataFrame, *, ci: float = 0.95, random_state: Any = 0, n_resamples: int = 10000
+) -> TaskRunsAnalysis:
+    """The aggregates and probabilities of improvement of a runs-over-tasks frame's report.
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_rl_runs
+    >>> found = analyse_task_runs(load_rl_runs(), n_resamples=500)
+    >>> found.best, len(found.significance)
+    ('rainbow', 4)
+    """
+    summary = aggregate(
+        frame, REPORT_METRICS, ci=ci, n_resamples=n_resamples, random_state=random_state
+    )
+    improvement = prob_improvement(
+        frame, ci=ci, n_resamples=n_resamples, random_state=random_state
+    )
+    return TaskRunsAnalysis(frame=frame, summary=summary, significance=improvement)
