@@ -21,8 +21,8 @@ import pandas as pd
 from pdcompare import __version__
 from pdcompare.compare.aggregates import TaskRunsAnalysis
 from pdcompare.compare.analysis import BENCHMARK_REPORT_TESTS, REPORT_TESTS, analyse
-from pdcompare.compare.summary import set_design
 from pdcompare.compare.select import RULES, select
+from pdcompare.compare.summary import set_design
 from pdcompare.inputs.files import read_frame, read_table
 from pdcompare.presentation.labels import BENCHMARK_REPORT_TEST_NAMES, REPORT_TEST_NAMES, plural
 from pdcompare.presentation.report import DEFAULT_TOP, report, report_text

@@ -391,7 +391,7 @@ def performance_profile(
 
 
 def is_task_runs_frame(frame: pd.DataFrame) -> bool:
-    """Whether ``frame`` is a runs-over-tasks frame: ``(dataset, split)`` columns, ``paired=False``.
+    """Whether ``frame`` is a runs-over-tasks frame: ``(dataset, split)`` columns, not paired.
 
     Examples
     --------

@@ -23,8 +23,9 @@ def task_runs_lines(analysis: Any, top: int) -> list[str]:
     >>> from pdcompare.compare.aggregates import analyse_task_runs
     >>> from pdcompare.datasets import load_rl_runs
     >>> lines = task_runs_lines(analyse_task_runs(load_rl_runs(), n_resamples=500), 10)
-    >>> lines[2]
-    '5 models, 26 tasks, 5 runs per task (independent runs: paired=False); higher scores are better.'
+    >>> print(lines[2])  # doctest: +NORMALIZE_WHITESPACE
+    5 models, 26 tasks, 5 runs per task (independent runs: paired=False);
+    higher scores are better.
     """
     summary, improvement = analysis.summary, analysis.significance
     meta = pdcompare_attrs(summary)
