@@ -61,7 +61,8 @@ Run: ``.venv/bin/python benchmarks/validity.py [--part all] [--reps 4000]
 [--dataset-reps 500] [--quick] [--jobs -1] [--out docs/validity_table.md]``.
 ``--out`` writes the Markdown table there and the same numbers, one row per
 estimate, as CSV beside it (``.csv``); the across-data-set tables go to the same
-name with ``_datasets`` (``docs/validity_table_datasets.md`` and ``.csv``).
+name with ``_datasets`` (``docs/validity_table_datasets.md`` and ``.csv``); ``--part gate``
+runs the release gate's study (``validity_gate.py``), written with ``_gate``.
 """
 
 from __future__ import annotations
@@ -634,10 +635,22 @@ def to_markdown(table: pd.DataFrame, seed: int, seconds: float) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _gate_study(reps: int, seed: int) -> pd.DataFrame:
+    from validity_gate import run_study as gate_study
+
+    return gate_study(reps, seed=seed)
+
+
+def _gate_markdown(table: pd.DataFrame, seed: int, seconds: float) -> str:
+    from validity_gate import to_markdown as gate_markdown
+
+    return gate_markdown(table, seed, seconds)
+
+
 def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--part", choices=["splits", "datasets", "aggregates", "all"], default="all"
+        "--part", choices=["splits", "datasets", "gate", "aggregates", "all"], default="all"
     )
     parser.add_argument("--reps", type=int, default=4000, help="data sets per population")
     parser.add_argument(
@@ -676,6 +689,8 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
             aggregates_markdown,
             "_aggregates",
         ),
+        # The release gate (validity_gate.py): passes at a true difference of -margin.
+        "gate": (lambda: _gate_study(reps, args.seed), _gate_markdown, "_gate"),
     }
     for part, (run, markdown_of, suffix) in parts.items():
         if args.part not in (part, "all"):

@@ -25,6 +25,7 @@ import pdcompare  # noqa: E402
 pdcompare_docs.write_api_page()
 pdcompare_docs.write_cli_output()
 pdcompare_docs.write_snippet_outputs()
+pdcompare_docs.write_registry_table()
 
 project = "pdcompare"
 author = "the pdcompare authors"

@@ -32,6 +32,7 @@ from pdcompare.compare.dietterich import ftest_5x2cv, ttest_5x2cv
 from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
 from pdcompare.compare.forecast import confidence_set, diebold_mariano
+from pdcompare.compare.gate import gate
 from pdcompare.compare.hierarchical import hierarchical
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
@@ -76,6 +77,7 @@ __all__ = [
     "from_rliable",
     "from_search",
     "ftest_5x2cv",
+    "gate",
     "hierarchical",
     "mannwhitney",
     "matrix",

@@ -25,6 +25,7 @@ from pdcompare.compare.dietterich import ftest_5x2cv, ttest_5x2cv
 from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
 from pdcompare.compare.forecast import confidence_set, diebold_mariano
+from pdcompare.compare.gate import gate
 from pdcompare.compare.hierarchical import hierarchical
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
@@ -120,6 +121,9 @@ class CompareAccessor:
     # how large, and whether equal
     effect_size = _method(effect_size)
     equivalence = _method(equivalence)
+
+    # gating a release: non-inferiority by a margin
+    gate = _method(gate)
 
     # choosing a model
     select = _method(select)

@@ -10,7 +10,6 @@ status 2 and one line on stderr, never a traceback.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import warnings
 from pathlib import Path
@@ -19,15 +18,22 @@ from typing import Any
 import pandas as pd
 
 from pdcompare import __version__
+from pdcompare._validation import check_correction
 from pdcompare.compare.aggregates import TaskRunsAnalysis
 from pdcompare.compare.analysis import BENCHMARK_REPORT_TESTS, REPORT_TESTS, analyse
+from pdcompare.compare.gate import GATE_TESTS, gate
 from pdcompare.compare.select import RULES, select
 from pdcompare.compare.summary import set_design
 from pdcompare.inputs.files import read_frame, read_table
-from pdcompare.presentation.labels import BENCHMARK_REPORT_TEST_NAMES, REPORT_TEST_NAMES, plural
+from pdcompare.presentation.labels import (
+    BENCHMARK_REPORT_TEST_NAMES,
+    COMMAND_LINE,
+    REPORT_TEST_NAMES,
+    plural,
+)
 from pdcompare.presentation.report import DEFAULT_TOP, report, report_text
+from pdcompare.presentation.report.gate import gate_text
 from pdcompare.results import result_info
-from pdcompare.stats.multitest import check_correction
 
 EXIT_USAGE = 2
 
@@ -48,66 +54,39 @@ Without --cv or --test-size the design is unknown and the (too optimistic)
 plain t-test is used. Commas, tabs (.tsv) and semicolons separate columns.
 """
 
-#: Keyword phrases of the library's messages, in the words of the command line.
-_CLI_WORDS = (
+#: Keywords of the library and the options that give them here. An error or warning that
+#: carries its keyword (``OptionError.keyword``) is named by this table, field by field;
+#: one that carries ``cli_message`` says it in these words already.
+_OPTIONS = (
     ("cv=, test_size=, or n_train= with n_test=", "--cv or --test-size"),
     ("`cv=` (the same cv as the search), `test_size=`, or `n_train=` with `n_test=`", "--cv"),
-    ("`metric=`", "--metric"),
-    ("`model=`", "--model-col"),
-    ("`dataset=`", "--dataset-col"),
-    ("`split=`", "--split-col"),
-    ("`score=`", "--score-col"),
-    ("`model`", "--model-col"),
-    ("`dataset`", "--dataset-col"),
-    ("`split`", "--split-col"),
-    ("`score`", "--score-col"),
-    ("`metric`", "--metric"),
-    ("`cv=`", "--cv"),
-    ("`test_size=`", "--test-size"),
-    ("`hierarchical=True`", "--hierarchical"),
-    ("`rope`", "--rope"),
-    ("`alpha`", "--alpha"),
-    ("`correction`", "--correction"),
-    ("`top`", "--top"),
-    ("`by`", "--by"),
-    ("`test`", "--test"),
-    ("`iteration`", "--iteration"),
     ("`greater_is_better=False`", "--lower-is-better"),
-)
-
-#: Sentences of the library that have no keyword-for-option translation: (regex, CLI words).
-_CLI_PATTERNS = (
-    # The design keywords, however a message lists them ("Pass `cv=` (the k of k-fold, ...)").
-    (
-        r"`?cv=`?(?: \([^)]*\))?,? `?test_size=`?(?: \([^)]*\))?,? or "
-        r"`?n_train=`? with `?n_test=`?",
-        "--cv or --test-size",
+    ("`hierarchical=True`", "--hierarchical"),
+    ("`pairwise(test='nemenyi')`", "--test nemenyi"),
+    ("`correction='shaffer'`", "--correction shaffer"),
+    *(
+        (f"`{keyword}{suffix}`", option)
+        for keyword, option in (
+            ("metric", "--metric"),
+            ("model", "--model-col"),
+            ("dataset", "--dataset-col"),
+            ("split", "--split-col"),
+            ("score", "--score-col"),
+            ("cv", "--cv"),
+            ("test_size", "--test-size"),
+            ("rope", "--rope"),
+            ("alpha", "--alpha"),
+            ("correction", "--correction"),
+            ("top", "--top"),
+            ("by", "--by"),
+            ("test", "--test"),
+            ("iteration", "--iteration"),
+            ("margin", "--margin"),
+            ("candidate", "--candidate"),
+            ("baseline", "--baseline"),
+        )
+        for suffix in ("=", "")
     ),
-    (r"[;,]? (?:or )?\(?(?:or )?store it(?: once)? with `(?:df\.cmp\.)?set_design[^`]*`\)?", ""),
-    (r"; on the command line --cv or --test-size", ""),
-    # A design as the report states it: "cv=10" was --cv 10; "cv=KFold(...)" names a splitter.
-    (r"(?<![\w-])cv=(\d+)\b", r"--cv \1"),
-    (r"(?<![\w-])test_size=([\d.]+)", r"--test-size \1"),
-    (r"(?<![\w-])cv=(?=[A-Z])", ""),
-    # The report names the Python call that lists every pair; here it is --top 0.
-    (r"not listed; [^;]*? gives them all\.\)", "not listed; --top 0 lists them all.)"),
-    # The command line keeps every split: missing scores are the file's to mend.
-    (r"see the warning, or pass nan_policy='omit'", "fill in or remove them in the file"),
-    (
-        r"[Pp]ass `?nan_policy='omit'`?(?: to [^.;]+?)?(?:,? or `?nan_policy='propagate'`? "
-        r"to [^.;]+?)?(?: instead)?(?=[.;]|$)",
-        lambda match: (
-            ("T" if match.group(0)[0] == "P" else "t")
-            + "he command line compares complete files only: fill in or remove the missing scores"
-        ),
-    ),
-    (r"use nan_policy='omit' to leave them out", "fill in or remove them in the file"),
-    # Tests the command line runs with --test; one model against the others it cannot run.
-    (r", or one model against the others with `\w+\(a=\.\.\.\)`", ""),
-    (r" or one model against the others \(`\w+\(a=\.\.\.\)`\)", ""),
-    (r"`pairwise\(test='(\w+)'\)`", r"--test \1"),
-    (r"`(corrected_ttest|wilcoxon|sign_test|ttest)`(?=,? (?:cannot|can|whose))", r"--test \1"),
-    (r"`correction='(\w+)'`", r"--correction \1"),
 )
 
 
@@ -466,7 +445,7 @@ def run(args: argparse.Namespace) -> str:
         return _task_runs_output(analysis, title, args)
     scores, summary, pairwise = analysis.frame, analysis.summary, analysis.significance
     benchmark, test = analysis.benchmark, analysis.test
-    text = speak_cli(report_text(analysis, top=args.top))
+    text = speak_cli(report_text(analysis, top=args.top, words=COMMAND_LINE))
     meta = pairwise.attrs["pdcompare"]
     correction = meta.get("correction") or (
         "family-wise p-values" if test == "nemenyi" else "no correction"
@@ -541,26 +520,26 @@ def _write_document(analysis: Any, top: int | None, kind: str, path: str) -> Non
         import matplotlib
 
         matplotlib.use("Agg")
-    document = speak_cli(report_text(analysis, top=top, format=kind))
+    document = speak_cli(report_text(analysis, top=top, format=kind, words=COMMAND_LINE))
     Path(path).write_text(document, encoding="utf-8")
 
 
 def speak_cli(text: str) -> str:
-    """``text`` of the library (a message, a report) in the words of the command line.
+    """``text`` of the library (a message, a report) with its keywords named as options.
 
-    Keyword arguments become options (``cv=`` -> ``--cv``); advice the command
-    line cannot follow (``nan_policy='omit'``, ``set_design``) becomes what it can.
+    Each keyword in backticks becomes the option that gives it (``cv=`` ->
+    ``--cv``); nothing else of the sentence changes. Sentences whose advice
+    differs on the command line are written for it where they are made
+    (``cli_message`` of errors and warnings, ``report_text(words=COMMAND_LINE)``).
 
     Examples
     --------
-    >>> speak_cli("Pass `cv=` (the k of k-fold), `test_size=` or `n_train=` with `n_test=`.")
-    'Pass --cv or --test-size.'
-    >>> speak_cli("missing scores (NaN); see the warning, or pass nan_policy='omit'.")
-    'missing scores (NaN); fill in or remove them in the file.'
+    >>> speak_cli("`alpha` must be strictly between 0 and 1; got 1.5.")
+    '--alpha must be strictly between 0 and 1; got 1.5.'
+    >>> speak_cli("Pass `metric=` to choose one.")
+    'Pass --metric to choose one.'
     """
-    for pattern, words in _CLI_PATTERNS:
-        text = re.sub(pattern, words, text)
-    for keyword, option in _CLI_WORDS:
+    for keyword, option in _OPTIONS:
         text = text.replace(keyword, option)
     return text
 
@@ -585,7 +564,8 @@ def _bayes_table(analysis: Any, alpha: float) -> tuple[str, pd.DataFrame]:
 
 
 def _one_line(error: BaseException | Warning) -> str:
-    text = " ".join(str(error).split())
+    # An error or warning about a keyword may carry its own command-line words.
+    text = " ".join((getattr(error, "cli_message", None) or str(error)).split())
     if isinstance(error, KeyError):
         text = text.strip("'\"")
     return speak_cli(text) or type(error).__name__
@@ -602,8 +582,12 @@ def main(argv: list[str] | None = None) -> int:
     Returns
     -------
     int
-        0 on success, 2 on bad input (with one line on stderr).
+        0 on success, 2 on bad input (with one line on stderr); ``pdcompare
+        gate`` exits as :func:`gate_main` says.
     """
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["gate"]:
+        return gate_main(argv[1:])
     args = build_parser().parse_args(argv)
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -617,3 +601,150 @@ def main(argv: list[str] | None = None) -> int:
         print(f"pdcompare: warning: {message}", file=sys.stderr)
     sys.stdout.write(text)
     return 0
+
+
+#: Exit status of ``pdcompare gate`` by outcome; 3 when the gate cannot run.
+GATE_EXIT = {"non-inferior": 0, "worse": 1, "inconclusive": 2}
+EXIT_GATE_ERROR = 3
+
+_GATE_EPILOG = """\
+exit status:
+  0  non-inferior: the lower one-sided bound of candidate - baseline is above -margin
+  1  significantly worse: the upper bound is below 0 (non-inferiority not shown)
+  2  inconclusive: neither; the evaluation cannot tell a regression of the margin from none
+  3  cannot run: a file, model or option the gate cannot use (one line on stderr)
+
+examples:
+  pdcompare gate scores.csv --candidate new --baseline prod --margin 0.01 --cv 10
+  pdcompare gate runs.csv --runs --candidate new --baseline prod --margin 0.5
+  pdcompare gate predictions.csv --y label --candidate new --baseline prod --margin 0.02 \\
+      --markdown gate.md
+"""
+
+
+class _GateParser(_Parser):
+    """The gate's parser: a usage error is one line on stderr and exit status 3."""
+
+    def error(self, message: str):
+        self.exit(EXIT_GATE_ERROR, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
+def build_gate_parser() -> argparse.ArgumentParser:
+    """The parser of ``pdcompare gate``.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        Parser whose usage errors print one line and exit with status 3.
+
+    Examples
+    --------
+    >>> args = build_gate_parser().parse_args(
+    ...     ["s.csv", "--candidate", "new", "--baseline", "old", "--margin", "0.01"])
+    >>> args.candidate, args.margin, args.alpha, args.test
+    ('new', 0.01, 0.05, None)
+    """
+    parser = _GateParser(
+        prog="pdcompare gate",
+        description="Gate a release: is the candidate not worse than the baseline by more "
+        "than the margin? One paragraph, and the answer as the exit status.",
+        epilog=_GATE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("source", metavar="FILE", help="scores, runs or predictions file")
+    parser.add_argument("--candidate", required=True, help="the model to release")
+    parser.add_argument("--baseline", required=True, help="the model it replaces")
+    parser.add_argument(
+        "--margin",
+        required=True,
+        type=_non_negative,
+        help="how much worse the candidate may be, in the units of the score",
+    )
+    parser.add_argument("--cv", type=_folds, help="k of the k-fold CV of the scores")
+    parser.add_argument("--test-size", type=_fraction, help="test fraction of each split")
+    parser.add_argument(
+        "--test", choices=GATE_TESTS, help="the test (default: the file's own, as the report's)"
+    )
+    parser.add_argument(
+        "--alpha", type=_fraction, default=0.05, help="both bounds at 1 - alpha (0.05)"
+    )
+    parser.add_argument("--markdown", metavar="FILE", help="write the paragraph as Markdown")
+    parser.add_argument(
+        "--y", metavar="COLUMN", help="truth column of a predictions file (default: y)"
+    )
+    parser.add_argument(
+        "--runs", action="store_true", help="rows hold independent runs (seeds), not CV splits"
+    )
+    parser.add_argument("--lower-is-better", action="store_true", help="scores are losses")
+    parser.add_argument("--transpose", action="store_true", help="models are the columns")
+    return parser
+
+
+def run_gate(args: argparse.Namespace) -> tuple[str, str]:
+    """Gate as the parsed command line asks; return the paragraph and the outcome.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed by :func:`build_gate_parser`.
+
+    Returns
+    -------
+    (str, str)
+        The text to print and the outcome of :func:`pdcompare.gate`.
+    """
+    table = read_table(args.source)
+    truth = args.y if args.y is not None else "y"
+    design: dict[str, Any] = {}
+    if truth in table.columns:
+        frame, y = table, truth
+    elif args.y is not None:
+        msg = f"--y: {args.source} has no column {args.y!r}"
+        raise ValueError(msg)
+    else:
+        frame, y = read_frame(args.source, transpose=args.transpose), None
+        if args.runs:
+            design["paired"] = False
+    if args.cv is not None:
+        design["cv"] = args.cv
+    if args.test_size is not None:
+        design["test_size"] = args.test_size
+    if args.lower_is_better:
+        design["greater_is_better"] = False
+    result = gate(
+        frame, args.candidate, args.baseline, margin=args.margin, alpha=args.alpha,
+        test=args.test, y=y, **design,
+    )  # fmt: skip
+    text = f"File: {args.source}\n\n" + gate_text(result, words=COMMAND_LINE)
+    if args.markdown:
+        markdown = gate_text(result, format="markdown", words=COMMAND_LINE)
+        Path(args.markdown).write_text(markdown, encoding="utf-8")
+        text += f"Gate (Markdown) saved to {args.markdown}\n"
+    return text, str(result["outcome"].iloc[0])
+
+
+def gate_main(argv: list[str]) -> int:
+    """``pdcompare gate``: exit 0 non-inferior, 1 significantly worse, 2 inconclusive, 3 error.
+
+    Parameters
+    ----------
+    argv : list of str
+        The arguments after ``gate``.
+
+    Returns
+    -------
+    int
+        The exit status (see the epilog of ``pdcompare gate --help``).
+    """
+    args = build_gate_parser().parse_args(argv)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            text, outcome = run_gate(args)
+    except (ValueError, TypeError, OSError, ImportError, KeyError) as error:
+        print(f"pdcompare gate: error: {_one_line(error)}", file=sys.stderr)
+        return EXIT_GATE_ERROR
+    for message in dict.fromkeys(_one_line(warning.message) for warning in caught):
+        print(f"pdcompare gate: warning: {message}", file=sys.stderr)
+    sys.stdout.write(text)
+    return GATE_EXIT[outcome]

@@ -77,3 +77,55 @@ def runs_over_tasks(n_models=4, n_tasks=8, n_runs=5, seed=0, shift=0.05):
     long = pd.DataFrame(rows, columns=["algorithm", "task", "seed", "score"])
     return pdcompare.from_long(long, model="algorithm", dataset="task", split="seed",
                                paired=False)
+def label_predictions(n=200, accuracies=(0.9, 0.8), seed=0, names=("logistic", "tree")):
+    """A predictions frame of binary labels: truth ``y`` and one column per model.
+
+    Model k is right with probability ``accuracies[k]``, independently per row: the shape of
+    out-of-fold predictions without fitting a model.
+    """
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    frame = {"y": y}
+    for name, accuracy in zip(names, accuracies, strict=True):
+        frame[name] = np.where(rng.random(n) < accuracy, y, 1 - y)
+    return pd.DataFrame(frame)
+
+
+def gate_scores(shift, noise=0.01, seed=0, n_splits=10):
+    """A candidate and a baseline over ``n_splits`` folds: candidate = baseline + shift + noise."""
+    rng = np.random.default_rng(seed)
+    base = 0.8 + rng.normal(0.0, 0.03, n_splits)
+    diff = rng.normal(0.0, 1.0, n_splits)
+    diff = (diff - diff.mean()) / diff.std(ddof=1) * noise  # exactly mean 0, sd `noise`
+    return pd.DataFrame(
+        [base + shift + diff, base],
+        index=["candidate", "baseline"],
+        columns=[f"fold{k}" for k in range(n_splits)],
+    )
+
+
+def gate_runs(shift, seed=0):
+    """A runs frame (``paired=False``): 8 runs of the candidate, 10 of the baseline, sd 0.02."""
+    rng = np.random.default_rng(seed)
+    runs = [rng.normal(0.0, 1.0, 8), rng.normal(0.0, 1.0, 10)]
+    runs = [(r - r.mean()) / r.std(ddof=1) * 0.02 for r in runs]  # exact means and sds
+    frame = pd.DataFrame(
+        [np.r_[0.8 + shift + runs[0], np.nan, np.nan], 0.8 + runs[1]],
+        index=["candidate", "baseline"],
+        columns=[f"seed{k}" for k in range(10)],
+    )
+    return frame.cmp.set_design(paired=False)
+
+
+def gate_predictions(noise, n=400, seed=0):
+    """A predictions frame of scores: the baseline's noise 1.0, the candidate's ``noise``."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    shared = rng.normal(0.0, 0.7, n)
+    return pd.DataFrame(
+        {
+            "y": y,
+            "candidate": y + shared + rng.normal(0.0, noise, n),
+            "baseline": y + shared + rng.normal(0.0, 1.0, n),
+        }
+    )

@@ -71,6 +71,12 @@ API_SECTIONS = [
         ["effect_size", "equivalence"],
     ),
     (
+        "Gating a release",
+        "Is a candidate not worse than its baseline by more than a margin: non-inferiority "
+        "(``margin=`` of the t-tests and ``delong``) and the gate's three outcomes.",
+        ["gate"],
+    ),
+    (
         "Choosing a model",
         "The simplest model the evidence allows, in a frame or as GridSearchCV's refit.",
         ["select", "refit_rule"],
@@ -220,6 +226,28 @@ def write_cli_output() -> None:
     GENERATED.mkdir(exist_ok=True)
     (GENERATED / "cli_help.txt").write_text(_run_cli("--help"), encoding="utf-8")
     (GENERATED / "cli_demo.txt").write_text(_run_cli("demo", "--rope", "0.01"), encoding="utf-8")
+
+
+def write_registry_table() -> None:
+    """The "which test when" page's table of every comparison, from the registry of tests."""
+    from pdcompare.compare.registry import FRAME_KINDS, TESTS
+
+    def names(kinds):
+        return ", ".join(kinds) if kinds else "—"
+
+    lines = [
+        "| Comparison | Family | Frame kinds | In `pairwise(test=...)` on | Default correction |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for test in TESTS:
+        correction = test.correction if test.correction_keyword else "—"
+        lines.append(
+            f"| `{test.name}` ({test.label}) | {test.family} | {names(test.kinds)} | "
+            f"{names(test.pairwise)} | {correction or 'none'} |"
+        )
+    lines += ["", f"Frame kinds: {', '.join(FRAME_KINDS)}."]
+    GENERATED.mkdir(exist_ok=True)
+    (GENERATED / "registry_table.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 # --- sphinx-gallery hooks ------------------------------------------------------------

@@ -22,28 +22,36 @@ from typing import Any
 
 import pandas as pd
 
-from pdcompare._validation import check_fraction, check_option
+from pdcompare._validation import (
+    check_correction,
+    check_fraction,
+    check_option,
+)
 from pdcompare.compare import bayes as bayes_module
 from pdcompare.compare.aggregates import TaskRunsAnalysis, analyse_task_runs, is_task_runs_frame
 from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
-from pdcompare.compare.pairwise import RANK_TESTS, TEST_FUNCTIONS, pairwise
+from pdcompare.compare.pairwise import pairwise
 from pdcompare.compare.power import detectable_difference
 from pdcompare.compare.random_effects import random_effects
 from pdcompare.compare.ranks import friedman
+from pdcompare.compare.registry import BY_NAME, default_correction, report_tests
 from pdcompare.compare.summary import summary_table
 from pdcompare.inputs.attrs import stored_attr
 from pdcompare.inputs.data import validated_once
 from pdcompare.inputs.kinds import is_benchmark
 from pdcompare.inputs.scores import ALL_PAIRS, converted_search
-from pdcompare.stats.multitest import check_correction
 
-#: Tests a report can use for its significance part, on a scores frame.
-REPORT_TESTS = ("corrected_ttest", "ttest", "wilcoxon", "sign_test")
+#: Tests a report can use for its significance part, on a scores frame (the registry's).
+REPORT_TESTS = report_tests("scores")
 #: ... on a runs frame (independent runs over seeds).
-RUNS_REPORT_TESTS = ("welch_ttest", "mannwhitney")
+RUNS_REPORT_TESTS = report_tests("runs")
 #: ... and across the data sets of a benchmark frame.
-BENCHMARK_REPORT_TESTS = ("wilcoxon", "sign_test", "ttest", "nemenyi", "conover")
+BENCHMARK_REPORT_TESTS = report_tests("benchmark")
+#: The mean-rank tests: their family is every pair, at any number of models.
+RANK_TESTS = tuple(
+    name for name in BENCHMARK_REPORT_TESTS if BY_NAME[name].family == "mean-rank test"
+)
 #: Up to this many models a report's family is every pair; beyond, the best against the rest.
 ALL_PAIRS_UP_TO = 10
 
@@ -182,7 +190,7 @@ def analyse_forecasts(
     """Diebold–Mariano of the report's family and the model confidence set of a forecast frame."""
     from pdcompare.compare.forecast import confidence_set, diebold_mariano
 
-    correction = "holm" if correction == "default" else correction
+    correction = default_correction("diebold_mariano", correction)
     mcs = confidence_set(frame, random_state=random_state)
     family = report_family(len(mcs), "diebold_mariano")
     scope = ALL_PAIRS if family == "all_pairs" else None
@@ -224,7 +232,7 @@ def check_report_options(
     check_fraction("alpha", alpha)
     check_fraction("ci", ci)
     if rope is not None:
-        from pdcompare.stats.bayes import check_rope
+        from pdcompare._validation import check_rope
 
         check_rope(rope)  # the one rule bayes applies
     if test is not None:
@@ -351,48 +359,31 @@ def analyse(
         if runs and nan_policy == "propagate":
             nan_policy = "omit"  # on a runs frame NaN is an absent run, not a missing score
         fallback = test is None and not (known or benchmark or runs)
-        if test is None and runs:
-            test = "welch_ttest"
-        elif test is None:
-            test = "wilcoxon" if benchmark else ("corrected_ttest" if known else "ttest")
+        test = test or _default_test(known, benchmark, runs)
         family = report_family(len(summary), test)
         scope = ALL_PAIRS if family == "all_pairs" else None
+        common = {"nan_policy": nan_policy, **design}
         found: dict[str, Any] = {}
         if benchmark:
-            found["friedman"] = friedman(frame, nan_policy=nan_policy, **design)
-        if test in RANK_TESTS:
-            significance = pairwise(
-                frame, test=test, correction=correction, alpha=alpha, nan_policy=nan_policy,
-                **design,
-            )  # fmt: skip
-        else:
-            if correction == "default":
-                correction = "holm"
-            significance = TEST_FUNCTIONS[test](
-                frame, scope, alternative=alternative, alpha=alpha, correction=correction,
-                nan_policy=nan_policy, **design,
-            )  # fmt: skip
+            found["friedman"] = friedman(frame, **common)
+        significance = _significance(frame, test, scope, correction, alternative, alpha, common)
         if rope is not None and runs:
-            found["equivalence"] = equivalence(
-                frame, scope, rope=rope, alpha=alpha, nan_policy=nan_policy, **design
-            )
+            found["equivalence"] = equivalence(frame, scope, rope=rope, alpha=alpha, **common)
         elif hierarchical:
-            found["bayes"] = _hierarchical_family(
-                frame, scope, rope, alpha, nan_policy, random_state, design
-            )
+            found["bayes"] = _hierarchical_family(frame, scope, rope, alpha, random_state, common)
         elif rope is not None and (known or benchmark):
             options = {"random_state": random_state} if benchmark else {"ci": ci}
             found["bayes"] = bayes_module.bayes(
-                frame, scope, rope=rope, alpha=alpha, nan_policy=nan_policy, **options, **design
+                frame, scope, rope=rope, alpha=alpha, **options, **common
             )
         if test not in RANK_TESTS:
-            found["effect_sizes"] = effect_size(frame, scope, nan_policy=nan_policy, **design)
+            found["effect_sizes"] = effect_size(frame, scope, **common)
         if not runs and (known or benchmark):
             found["detectable"] = detectable_difference(frame, significance, **design)
         if pooled:
-            holm = "holm" if correction == "default" else correction
+            correction = default_correction("random_effects", correction)
             found["pooled"] = random_effects(
-                frame, scope, alpha=alpha, correction=holm, nan_policy=nan_policy, **design
+                frame, scope, alpha=alpha, correction=correction, **common
             )
     return Analysis(
         frame=frame,
@@ -407,6 +398,33 @@ def analyse(
         fallback_test=fallback,
         **found,
     )
+
+
+def _default_test(known: bool, benchmark: bool, runs: bool) -> str:
+    """The family's test when none is asked for: the one the frame's design supports."""
+    if runs:
+        return "welch_ttest"
+    if benchmark:
+        return "wilcoxon"
+    return "corrected_ttest" if known else "ttest"
+
+
+def _significance(
+    frame: pd.DataFrame,
+    test: str,
+    scope: Any,
+    correction: str | None,
+    alternative: str,
+    alpha: float,
+    common: dict[str, Any],
+) -> pd.DataFrame:
+    """The family's frequentist test: every pair (mean-rank tests) or the report's scope."""
+    if test in RANK_TESTS:
+        return pairwise(frame, test=test, correction=correction, alpha=alpha, **common)
+    return BY_NAME[test].function(
+        frame, scope, alternative=alternative, alpha=alpha,
+        correction=default_correction(test, correction), **common,
+    )  # fmt: skip
 
 
 def _check_hierarchical(benchmark: bool, rope: Any) -> None:
@@ -427,163 +445,14 @@ def _check_hierarchical(benchmark: bool, rope: Any) -> None:
         raise ValueError(msg)
 
 
-def _hierarchical_family(frame, scope, rope, alpha, nan_policy, random_state, design):
+def _hierarchical_family(frame, scope, rope, alpha, random_state, common):
     """``hierarchical`` of the report's family; its refusals name ``hierarchical=True``."""
     from pdcompare.compare.hierarchical import hierarchical
 
     try:
         return hierarchical(
-            frame, scope, rope=rope, alpha=alpha, nan_policy=nan_policy,
-            random_state=random_state, **design,
-        )  # fmt: skip
+            frame, scope, rope=rope, alpha=alpha, random_state=random_state, **common
+        )
     except ValueError as error:
         msg = f"`hierarchical=True`: {error}"
         raise ValueError(msg) from None
-
-
-# The comparisons a picture of a scores or benchmark frame rests on. plotting/ draws
-# what these return and runs no comparison of its own.
-
-
-def posterior_inputs(
-    frame: pd.DataFrame,
-    a: Any = None,
-    b: Any = None,
-    *,
-    rope: float | tuple[float, float] = 0.0,
-    nan_policy: str = "propagate",
-    **design: Any,
-) -> tuple[pd.DataFrame, Any]:
-    """The one-pair ``bayes`` result and its frozen posterior, for ``plot("posterior")``.
-
-    Examples
-    --------
-    >>> from pdcompare.datasets import load_grid_search_scores
-    >>> result, posterior = posterior_inputs(load_grid_search_scores(), "rbf", "linear")
-    >>> round(float(posterior.mean()), 4) == round(float(result["mean_diff"].iloc[0]), 4)
-    True
-    """
-    import warnings
-
-    import numpy as np
-
-    from pdcompare._validation import PdcompareWarning
-
-    check_option("nan_policy", nan_policy, ("propagate", "omit", "raise"))
-    with validated_once():
-        result = bayes_module.bayes(frame, a, b, rope=rope, nan_policy=nan_policy, **design)
-        row = result.iloc[0]
-        model_1, model_2 = row["model_1"], row["model_2"]
-        if np.isnan(float(row["mean_diff"])):
-            msg = (
-                f"The posterior of {model_1!r} − {model_2!r} is undefined: some of their "
-                f"scores are missing and `nan_policy` is {nan_policy!r}. Pass "
-                "nan_policy='omit' to leave those splits out."
-            )
-            raise ValueError(msg)
-        with warnings.catch_warnings():
-            # bayes has already warned about a point mass.
-            warnings.simplefilter("ignore", PdcompareWarning)
-            posterior = bayes_module.posterior(
-                frame,
-                model_1,
-                model_2,
-                nan_policy="omit" if nan_policy == "omit" else "raise",
-                **design,
-            )
-    return result, posterior
-
-
-def pvalue_inputs(
-    frame: pd.DataFrame,
-    *,
-    test: str = "corrected_ttest",
-    value: str = "pvalue_adj",
-    **options: Any,
-) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame | None]:
-    """``pairwise(test)``, its ``matrix(value)`` and its matrix of ``reject``, for ``"pvalues"``.
-
-    Examples
-    --------
-    >>> from pdcompare.datasets import load_grid_search_scores
-    >>> result, table, reject = pvalue_inputs(load_grid_search_scores())
-    >>> table.shape, reject.shape
-    ((4, 4), (4, 4))
-    """
-    from pdcompare.compare.pairwise import matrix
-
-    result = pairwise(frame, test=test, **options)
-    reject = matrix(result, "reject") if "reject" in result.columns else None
-    return result, matrix(result, value), reject
-
-
-def cd_inputs(
-    frame: pd.DataFrame,
-    *,
-    test: str = "nemenyi",
-    alpha: float = 0.05,
-    correction: str | None = "default",
-    nan_policy: str = "propagate",
-) -> pd.DataFrame:
-    """The all-pairs result whose verdicts the bars of a critical-difference diagram follow."""
-    return pairwise(frame, test, alpha=alpha, correction=correction, nan_policy=nan_policy)
-
-
-def simplex_inputs(
-    frame: pd.DataFrame,
-    a: Any = None,
-    b: Any = None,
-    *,
-    rope: float = 0.0,
-    test: str = "signed_rank",
-    prior: float | None = None,
-    n_samples: int | None = None,
-    random_state: Any = 0,
-    nan_policy: str = "propagate",
-) -> pd.DataFrame:
-    """The one-pair Bayesian result of a benchmark frame whose posterior ``"simplex"`` draws.
-
-    ``test="signed_rank"``: the Bayesian signed-rank test of ``bayes``;
-    ``test="hierarchical"``: the hierarchical test of ``hierarchical`` (the
-    folds of a ``(dataset, split)`` frame and the CV design needed; ``prior``
-    does not apply). Without ``b``, ``a`` against the best other model;
-    without either, the best model against the runner-up (by mean rank).
-    """
-    from pdcompare.compare.hierarchical import hierarchical
-
-    check_option("test", test, ("signed_rank", "hierarchical"))
-    if not is_benchmark(frame):
-        msg = (
-            'plot("simplex") draws a Bayesian test across data sets: it needs a benchmark '
-            'frame; for the folds of one data set use plot("posterior").'
-        )
-        raise ValueError(msg)
-    if test == "hierarchical" and prior is not None:
-        msg = (
-            "`prior` is the signed-rank test's pseudo-observation; the hierarchical test has "
-            "its own priors (see `hierarchical`): leave `prior` out with test='hierarchical'."
-        )
-        raise ValueError(msg)
-    options = {"rope": rope, "random_state": random_state, "nan_policy": nan_policy}
-    with validated_once():
-        if b is None:
-            first = bayes_module.bayes(frame, a, **{**options, "n_samples": 200}).iloc[0]
-            a, b = first["model_1"], first["model_2"]
-        if test == "hierarchical":
-            extra = {} if n_samples is None else {"n_samples": n_samples}
-            return hierarchical(frame, a, b, **options, **extra)
-        return bayes_module.bayes(frame, a, b, prior=prior, n_samples=n_samples, **options)
-
-
-def intervals_inputs(frame: pd.DataFrame, *, ci: float = 0.95, **design: Any) -> pd.DataFrame:
-    """The ``summary`` whose intervals ``plot("intervals")`` draws."""
-    return summary_table(frame, ci=ci, **design)
-
-
-def mcm_inputs(
-    frame: pd.DataFrame, *, correction: str | None = None, alpha: float = 0.05, **design: Any
-) -> pd.DataFrame:
-    """The cells of the Multiple Comparison Matrix of a benchmark frame, for ``"mcm"``."""
-    from pdcompare.compare.mcm import comparison_matrix
-
-    return comparison_matrix(frame, correction=correction, alpha=alpha, **design)

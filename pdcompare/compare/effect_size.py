@@ -9,7 +9,11 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import NAN_POLICIES, check_fraction, check_option, check_positive_int
+from pdcompare._validation import (
+    check_fraction,
+    check_nan_policy,
+    check_positive_int,
+)
 from pdcompare.compare._common import scores_meta, seed_of, warn_pairs
 from pdcompare.inputs.data import scores_data
 
@@ -250,7 +254,7 @@ def effect_size(
     from pdcompare.inputs.design import require_ratio
     from pdcompare.stats import effect_size as core
 
-    check_option("nan_policy", nan_policy, NAN_POLICIES)
+    check_nan_policy(nan_policy)
     data = scores_data(frame, **design)
     paired = is_paired(data)
     measure = core.check_measure(measure, paired=paired)

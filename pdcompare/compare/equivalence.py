@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import NAN_POLICIES, check_option
+from pdcompare._validation import check_nan_policy
 from pdcompare.compare._common import check_test_options, scores_meta, warn_pairs
 from pdcompare.compare.effect_size import is_paired
 from pdcompare.inputs.data import scores_data
@@ -26,7 +26,7 @@ def check_equivalence_rope(rope: Any) -> tuple[float, float]:
     ...
     ValueError: `rope` must have a width for an equivalence test (...); got 0. ...
     """
-    from pdcompare.stats.bayes import check_rope
+    from pdcompare._validation import check_rope
 
     low, high = check_rope(rope)
     if not low < high:
@@ -152,7 +152,7 @@ def equivalence(
 
     low, high = check_equivalence_rope(rope)
     alpha, correction = check_test_options(alpha=alpha, correction=correction)
-    check_option("nan_policy", nan_policy, NAN_POLICIES)
+    check_nan_policy(nan_policy)
     data = scores_data(frame, **design)
     paired = is_paired(data)
     benchmark = isinstance(data, BenchmarkData)

@@ -390,7 +390,7 @@ def confidence_set(
     >>> round(float(preds.cmp.diebold_mariano("good", "close")["pvalue"].iloc[0]), 4)
     0.0072
     """
-    from pdcompare.stats.bootstrap import check_random_state
+    from pdcompare._validation import check_random_state
     from pdcompare.stats.forecast import (
         MCS_METHODS,
         model_confidence_set,

@@ -7,7 +7,7 @@ from typing import Any
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import NAN_POLICIES, check_option
+from pdcompare._validation import check_nan_policy
 from pdcompare.compare._common import (
     CONSTANT_DIFFERENCE,
     IDENTICAL_SCORES,
@@ -19,6 +19,7 @@ from pdcompare.compare._common import (
     warn_overlapping_splits,
     warn_pairs,
 )
+from pdcompare.compare.margin import check_margin, core_margin, with_margin
 from pdcompare.compare.power import attainable_pvalue
 from pdcompare.inputs.data import scores_data
 
@@ -34,6 +35,7 @@ def _paired_test(
     correction: str | None,
     nan_policy: str,
     design: dict[str, Any],
+    margin: float | None = None,
 ) -> pd.DataFrame:
     """Validate, select the pairs, run one core test of ``stats.paired``, wrap the result."""
     from pdcompare.inputs.design import require_ratio
@@ -42,7 +44,8 @@ def _paired_test(
     alpha, correction = check_test_options(
         alternative=alternative, alpha=alpha, correction=correction
     )
-    check_option("nan_policy", nan_policy, NAN_POLICIES)
+    check_nan_policy(nan_policy)
+    margin = check_margin(margin, alternative)
     data = scores_data(scores, paired_test=test, **design)
     if test == "corrected_ttest":
         refuse_benchmark(data, test)
@@ -63,6 +66,7 @@ def _paired_test(
             alternative=alternative,
             confidence=1.0 - alpha,
             nan_policy=policy,
+            margin=core_margin(margin, asked),
         )
         names = ("mean_diff", "statistic", "df", "pvalue", "ci_low", "ci_high")
     elif test == "wilcoxon":
@@ -112,8 +116,9 @@ def _paired_test(
         correction=correction,
         nan_policy=nan_policy,
         **attainable,
+        **({} if margin is None else {"margin": margin}),
     )
-    columns = {name: out[name] for name in names}
+    columns = with_margin({name: out[name] for name in names}, margin, len(i))
     return results.pair_result(data.names, i, j, columns, meta, correction=correction, alpha=alpha)
 
 
@@ -126,6 +131,7 @@ def corrected_ttest(
     alpha: float = 0.05,
     correction: str | None = "holm",
     nan_policy: str = "propagate",
+    margin: float | None = None,
     **design: Any,
 ) -> pd.DataFrame:
     """Nadeau–Bengio corrected resampled t-test of model_1 − model_2.
@@ -157,6 +163,16 @@ def corrected_ttest(
     nan_policy : {"propagate", "omit", "raise"}, default "propagate"
         A pair with a missing score: NaN results left out of the correction
         (with a warning), computed on the splits both models have, or an error.
+    margin : float, optional
+        Non-inferiority margin (≥ 0, in the units of the score), only with
+        ``alternative="better"``: H0 is μ₁ − μ₂ ≤ −margin (for losses
+        μ₁ − μ₂ ≥ margin), so ``reject`` means model_1 is shown to be not
+        worse than model_2 by the margin or more. The statistic becomes
+        ``(mean_diff + margin) / se`` (for losses ``(margin − mean_diff) / se``,
+        positive in favour of model_1), the p-value its upper tail, and the
+        result gains a ``margin`` column; the interval stays the one-sided
+        interval of the difference. None (the default): no ``margin`` column,
+        the test as it is; ``margin=0`` gives the one-sided test's p-values.
     **design
         ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=`` (required
         unless stored with :func:`set_design`), and ``greater_is_better=``.
@@ -216,6 +232,7 @@ def corrected_ttest(
         correction=correction,
         nan_policy=nan_policy,
         design=design,
+        margin=margin,
     )
 
 
@@ -228,6 +245,7 @@ def ttest(
     alpha: float = 0.05,
     correction: str | None = "holm",
     nan_policy: str = "propagate",
+    margin: float | None = None,
     **design: Any,
 ) -> pd.DataFrame:
     """Plain paired t-test of model_1 − model_2 over the splits (``scipy.stats.ttest_rel``).
@@ -255,6 +273,16 @@ def ttest(
         Multiple-testing correction over the rows (``multipletests`` methods).
     nan_policy : {"propagate", "omit", "raise"}, default "propagate"
         As in :func:`corrected_ttest`.
+    margin : float, optional
+        Non-inferiority margin (≥ 0, in the units of the score), only with
+        ``alternative="better"``: H0 is μ₁ − μ₂ ≤ −margin (for losses
+        μ₁ − μ₂ ≥ margin), so ``reject`` means model_1 is shown to be not
+        worse than model_2 by the margin or more. The statistic becomes
+        ``(mean_diff + margin) / se`` (for losses ``(margin − mean_diff) / se``,
+        positive in favour of model_1), the p-value its upper tail, and the
+        result gains a ``margin`` column; the interval stays the one-sided
+        interval of the difference. None (the default): no ``margin`` column,
+        the test as it is; ``margin=0`` gives the one-sided test's p-values.
     **design
         Only ``greater_is_better=`` matters here (which model is best and
         the rank order); ``cv=`` and the other design keywords are accepted
@@ -304,6 +332,7 @@ def ttest(
         correction=correction,
         nan_policy=nan_policy,
         design=design,
+        margin=margin,
     )
 
 

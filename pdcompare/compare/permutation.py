@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import NAN_POLICIES, check_option, check_positive_int
+from pdcompare._validation import check_nan_policy, check_positive_int
 from pdcompare.compare._common import (
     check_test_options,
     raw_alternative,
@@ -156,13 +156,13 @@ def permutation_test(
     >>> float(res.pvalue * 2**15)
     863.0
     """
-    from pdcompare.stats.bootstrap import check_random_state
+    from pdcompare._validation import check_random_state
 
     alpha, correction = check_test_options(
         alternative=alternative, alpha=alpha, correction=correction
     )
     n_resamples = check_positive_int("n_resamples", n_resamples)
-    check_option("nan_policy", nan_policy, NAN_POLICIES)
+    check_nan_policy(nan_policy)
     rng = check_random_state(random_state)
     options = {
         "alternative": alternative,

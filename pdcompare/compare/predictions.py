@@ -9,7 +9,11 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import NAN_POLICIES, apply_nan_policy, check_option, warn
+from pdcompare._validation import (
+    apply_nan_policy,
+    check_nan_policy,
+    warn,
+)
 from pdcompare.compare._common import check_test_options, raw_alternative, warn_pairs
 from pdcompare.inputs.attrs import with_attrs
 from pdcompare.inputs.predictions import label_blocks
@@ -32,7 +36,7 @@ def _predictions(
     """
     from pdcompare.stats.predictions import CorrectnessBits, correctness
 
-    check_option("nan_policy", nan_policy, NAN_POLICIES)
+    check_nan_policy(nan_policy)
     data = label_blocks(predictions, y=y, models=models, labels_for=test)
     n_models = len(data.names)
     store = None

@@ -228,11 +228,16 @@ def summary(
             "out-of-sample predictions (`cv_predictions`)."
         )
     elif meta.get("interval") == "t" and meta.get("unit") != "run":
-        warn(
+        said = (
             "The CV design is unknown, so `ci_low`/`ci_high` are the plain t interval, "
-            "which is too narrow: CV splits share training data. Pass `cv=`, `test_size=` "
-            "or `n_train=` with `n_test=` (or store it with `set_design`) for the "
-            "Nadeau–Bengio corrected interval."
+            "which is too narrow: CV splits share training data."
+        )
+        warn(
+            f"{said} Pass `cv=`, `test_size=` or `n_train=` with `n_test=` (or store it "
+            "with `set_design`) for the Nadeau–Bengio corrected interval.",
+            keyword="cv",
+            cli_message=f"{said} Pass --cv or --test-size for the Nadeau–Bengio corrected "
+            "interval.",
         )
     return frame
 

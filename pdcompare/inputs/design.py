@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from pdcompare._validation import check_fraction
+from pdcompare._validation import OptionError, check_fraction
 
 #: The keywords that describe a CV design, accepted by every test that needs one.
 DESIGN_KEYWORDS = ("cv", "test_size", "n_train", "n_test")
@@ -382,12 +382,15 @@ def require_ratio(design: Design, method: str) -> float:
         )
         raise ValueError(msg)
     if design.test_train_ratio is None:
-        msg = (
+        problem = (
             f"`{method}` needs the cross-validation design to correct for overlapping "
-            "training sets, and none is known. Pass `cv=` (the k of k-fold, or the "
+            "training sets, and none is known."
+        )
+        msg = (
+            f"{problem} Pass `cv=` (the k of k-fold, or the "
             "scikit-learn splitter), `test_size=` (fraction of the data in each test "
             "split) or `n_train=` with `n_test=`; or store it once with "
             "`df.cmp.set_design(...)`."
         )
-        raise ValueError(msg)
+        raise OptionError(msg, keyword="cv", cli_message=f"{problem} Pass --cv or --test-size.")
     return design.test_train_ratio

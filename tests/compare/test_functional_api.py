@@ -83,6 +83,7 @@ FRAME_CALLS = {
     "permutation_test": (_predictions(), (), {"random_state": 0, "n_resamples": 199}),
     "hierarchical": (_benchmark(), ("a", "b"), {"cv": 3, "n_samples": 2000, "random_state": 0}),
     "power": (SCORES, (), {"delta": 0.02}),
+    "gate": (SCORES, ("rbf", "linear"), {"margin": 0.02}),
 }
 
 PUBLIC = [*FRAME_CALLS, "matrix", "posterior", "plot", "style", "report"]

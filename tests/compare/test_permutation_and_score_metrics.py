@@ -105,6 +105,7 @@ def test_scores_of_probabilities_equal_sklearn(probabilities, score, reference):
     assert perm.attrs["pdcompare"]["greater_is_better"] is (not loss)
 
 
+@pytest.mark.slow
 def test_roc_auc_permutation_exact_against_scipy():
     rng = np.random.default_rng(2)
     y = np.array([0, 1] * 10)
@@ -206,6 +207,7 @@ def test_pairwise_label_tests_on_predictions(labels):
         labels.cmp.pairwise(test="corrected_ttest")
 
 
+@pytest.mark.slow
 def test_large_frame_best_against_the_rest():
     # A million rows (their speed is benchmarks/bench_auc.py's business, not a test's):
     # accuracies 0.80 ... 0.84 differ by far more than chance, so no resample reaches

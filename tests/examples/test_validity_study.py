@@ -193,6 +193,7 @@ def datasets_run(validity):
     return validity.run_datasets_study(20, seed=5, jobs=1, ns=(8, 16), ks=(3, 5))
 
 
+@pytest.mark.slow
 def test_datasets_quick_run_shape_and_bounds(validity, datasets_run):
     table = datasets_run
     tests = [test for test, _ in validity.DATASET_TESTS]
@@ -254,6 +255,7 @@ def test_datasets_markdown_tables(validity, datasets_run):
     assert "20 benchmarks per (k, N)" in markdown
 
 
+@pytest.mark.slow
 def test_conover_on_a_partial_null_matches_scikit_posthocs(validity):
     # The configuration where Conover's test fails: M0 dominates, M1..M4 are equal. Its
     # p-values, raw and Holm-adjusted, are scikit-posthocs' posthoc_conover_friedman, so

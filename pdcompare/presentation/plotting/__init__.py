@@ -59,7 +59,7 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
         Where to draw; by default a new figure sized to the content (two calls
         give two figures).
     **options
-        Options of the picture (see the functions of :mod:`pdcompare.presentation.plotting`),
+        Options of the picture (see the functions of ``pdcompare.presentation.plotting``),
         among them ``top=``: the best ``top`` models (by mean score, or mean
         rank on a benchmark frame); by default at most 20. On a
         ``cv_results_`` frame also ``metric=``, ``names=`` and ``iteration=``

@@ -374,7 +374,7 @@ def plot_intervals(
     """
     import numpy as np
 
-    from pdcompare.compare.analysis import intervals_inputs
+    from pdcompare.compare.figure_inputs import intervals_inputs
 
     summary = intervals_inputs(frame, ci=ci, **design)
     meta = pdcompare_attrs(summary)
@@ -460,7 +460,7 @@ def plot_pvalues(
     -------
     matplotlib.axes.Axes
     """
-    from pdcompare.compare.analysis import pvalue_inputs
+    from pdcompare.compare.figure_inputs import pvalue_inputs
 
     result, full, reject = pvalue_inputs(frame, test=test, value=value, **options)
     shown, note = top_models(full.index.tolist(), top)

@@ -27,24 +27,32 @@ from pdcompare.compare.aggregates import TaskRunsAnalysis
 from pdcompare.compare.analysis import Analysis, ForecastAnalysis, analyse
 from pdcompare.inputs.attrs import pdcompare_attrs, read_only
 from pdcompare.presentation.labels import (
+    PYTHON,
+    Spelling,
     join_names,
+    spelling,
+    spoken,
 )
 from pdcompare.presentation.report.bayes import bayes_lines
 from pdcompare.presentation.report.equivalence import equivalence_lines
 from pdcompare.presentation.report.forecasts import forecast_lines
+from pdcompare.presentation.report.gate import gate_report
 from pdcompare.presentation.report.pooled import pooled_lines
 from pdcompare.presentation.report.rows import rows_of
 from pdcompare.presentation.report.runs_over_tasks import task_runs_lines
 from pdcompare.presentation.report.significance import friedman_lines, significance_lines
 from pdcompare.presentation.report.summary import summary_lines
 
-_UNKNOWN_DESIGN = (
-    "WARNING: the CV design is unknown, so the corrected t-test cannot be used; the plain "
-    "paired t-test is used instead. It treats the CV splits as independent, but they share "
-    "training data, so its p-values are too small and differences look significant too "
-    "often. Pass the design (cv=, test_size=, or n_train= with n_test=; on the command "
-    "line --cv or --test-size) for the corrected test."
-)
+
+def _unknown_design() -> str:
+    words = spelling()
+    where = "" if words.command_line else "; on the command line --cv or --test-size"
+    return (
+        "WARNING: the CV design is unknown, so the corrected t-test cannot be used; the plain "
+        "paired t-test is used instead. It treats the CV splits as independent, but they share "
+        "training data, so its p-values are too small and differences look significant too "
+        f"often. Pass the design ({words.design_keywords()}{where}) for the corrected test."
+    )
 
 #: Default number of models with lines of their own.
 DEFAULT_TOP = 10
@@ -90,6 +98,9 @@ def report(
     hierarchical: bool = False,
     random_state: Any = 0,
     format: str = "text",
+    baseline: Any = None,
+    candidate: Any = None,
+    margin: float | None = None,
     **design: Any,
 ) -> str:
     """The comparison of the models of a scores frame, in plain words with its numbers.
@@ -149,6 +160,14 @@ def report(
         or one self-contained HTML page (the words, the styled tables of
         ``style()`` and the figures that suit the frame inline as SVG, no
         external resource, no script).
+    baseline, candidate, margin : optional
+        A release gate instead of the comparison of every model: whether
+        ``candidate`` (by default the best model other than the baseline)
+        is not worse than ``baseline`` by ``margin`` or more (in the units
+        of the score), in the words of ``pdcompare gate`` (see
+        :func:`pdcompare.gate`); also on a predictions frame of scores.
+        Text or Markdown; ``rope``, ``pooled`` and ``hierarchical`` do not
+        apply.
     **design
         ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=``, and
         ``greater_is_better=``; on a ``cv_results_`` frame also ``metric=``,
@@ -200,6 +219,17 @@ def report(
       rbf vs 2_poly: difference +0.2548, 95% CI 0.1441 to 0.3655, t = 4.565, p < 0.001,
       holm-adjusted p < 0.001: SIGNIFICANT, large effect (d_z = 1.59).
     """
+    if baseline is not None or candidate is not None or margin is not None:
+        if baseline is None:
+            msg = "`candidate` and `margin` gate a candidate against a `baseline`: pass it."
+            raise ValueError(msg)
+        if rope is not None or pooled or hierarchical:
+            msg = "`rope`, `pooled` and `hierarchical` do not apply to a gate (`baseline=`)."
+            raise ValueError(msg)
+        return gate_report(
+            frame, baseline=baseline, candidate=candidate, margin=margin, alpha=alpha,
+            test=test, format=format, **design,
+        )  # fmt: skip
     meta = pdcompare_attrs(frame)
     if meta.get("kind") == "result":
         if meta.get("test") == "select":
@@ -225,12 +255,24 @@ def report(
         return report_text(analysis, top=top, format=format)
 
 
-def report_text(analysis: Analysis, *, top: int | None = DEFAULT_TOP, format: str = "text") -> str:
+def report_text(
+    analysis: Analysis,
+    *,
+    top: int | None = DEFAULT_TOP,
+    format: str = "text",
+    words: Spelling = PYTHON,
+) -> str:
     """The text of ``report`` (plain, Markdown or HTML) from an analysis already run.
 
     The command line prints the tables of the same analysis above it, and
-    writes its ``--html`` and ``--markdown`` documents from it.
+    writes its ``--html`` and ``--markdown`` documents from it, in its own
+    ``words`` (``COMMAND_LINE``: options, not keywords).
     """
+    with spoken(words):
+        return _report_text(analysis, top, format)
+
+
+def _report_text(analysis: Analysis, top: int | None, format: str) -> str:
     top = len(analysis.summary) if top is None else top
     if isinstance(analysis, ForecastAnalysis):
         # The words only read the result frames: views whose metadata pandas need not copy.
@@ -261,7 +303,7 @@ def _report_lines(analysis: Analysis, top: int) -> list[str]:
     lines = ["pdcompare report", "================"]
     lines += summary_lines(summary, summary_design, top, analysis.benchmark)
     if analysis.fallback_test:
-        lines += ["", _UNKNOWN_DESIGN]
+        lines += ["", _unknown_design()]
     if analysis.friedman is not None:
         lines += ["", *friedman_lines(rows_of(analysis.friedman))]
     lines += ["", *significance_lines(analysis, best, top_names)]
@@ -272,7 +314,7 @@ def _report_lines(analysis: Analysis, top: int) -> list[str]:
         lines += [
             "",
             "Practical equivalence: not assessed, because the Bayesian correlated t-test "
-            "needs the CV design (pass cv=, test_size=, or n_train= with n_test=).",
+            f"needs the CV design (pass {spelling().design_keywords()}).",
         ]
     if analysis.equivalence is not None:
         lines += ["", *equivalence_lines(rows_of(analysis.equivalence), best, top_names)]

@@ -12,6 +12,7 @@ from pdcompare.presentation.labels import (
     REPORT_TEST_NAMES,
     join_names,
     plural,
+    spelling,
 )
 from pdcompare.presentation.labels import format_number as _number
 from pdcompare.presentation.labels import format_signed as _signed
@@ -192,7 +193,7 @@ def conclusion_lines(
     if missing.any():
         lines.append(
             f"No result for {best} vs {join_names(others[missing], sentence=True)}: missing "
-            "scores (NaN); see the warning, or pass nan_policy='omit'."
+            f"scores (NaN); {spelling().missing_scores()}."
         )
     return lines
 
@@ -251,8 +252,9 @@ def _unreachable_lines(result: Rows, test: str, benchmark: bool) -> list[str]:
     over = over if correction else ""
     needed = meta.get("n_needed_to_reject")
     more = f"; at least {needed} {unit} would make a rejection possible" if needed else ""
-    other = "`pairwise(test='nemenyi')`" if benchmark else "`corrected_ttest`"
-    if benchmark and meta.get("scope") == "all_pairs":
+    words = spelling()
+    other = words.test_call("nemenyi") if benchmark else words.test_name("corrected_ttest")
+    if benchmark and meta.get("scope") == "all_pairs" and not words.command_line:
         # One model against the others is a smaller family only when this one is every pair.
         other += " or one model against the others (`wilcoxon(a=...)`)"
     names = BENCHMARK_REPORT_TEST_NAMES if benchmark else REPORT_TEST_NAMES

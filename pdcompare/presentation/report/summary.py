@@ -10,6 +10,7 @@ from pdcompare.presentation.labels import format_number as _number
 from pdcompare.presentation.labels import (
     join_names,
     plural,
+    spelling,
 )
 from pdcompare.presentation.report.rows import Rows
 
@@ -67,7 +68,7 @@ def summary_lines(summary: Rows, design: dict[str, Any], top: int, benchmark: bo
         lines = [f"Data: {n_models} models x {n_splits} CV splits; {direction} scores are better."]
     if design.get("test_train_ratio") is not None:
         lines.append(
-            f"CV design: {design.get('source')} (test/train size ratio "
+            f"CV design: {spelling().design_source(design.get('source'))} (test/train size ratio "
             f"{design['test_train_ratio']:.4f})."
         )
     elif not benchmark and "n_runs" not in summary:
