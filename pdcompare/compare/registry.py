@@ -24,6 +24,7 @@ from typing import Any
 
 from pdcompare._validation import OptionError, check_option
 from pdcompare.compare import (
+    aggregates,
     auc,
     bayes,
     bootstrap,
@@ -45,7 +46,7 @@ from pdcompare.compare import (
 from pdcompare.inputs.scores import ALL_PAIRS
 
 #: Every frame kind a comparison can take.
-FRAME_KINDS = ("scores", "benchmark", "runs", "predictions", "forecasts")
+FRAME_KINDS = ("scores", "benchmark", "runs", "predictions", "forecasts", "task_runs")
 
 #: The leading columns of a t-test's result (section 4 of the design).
 T_COLUMNS = (
@@ -330,6 +331,24 @@ TESTS: tuple[Comparison, ...] = (
         "mcm", mcm.comparison_matrix, ("benchmark",), "comparison matrix",
         ("model_1", "model_2", "mean_diff", "wins", "ties", "losses", "pvalue"),
         label="Multiple Comparison Matrix", correction=None, scoped=False,
+    ),
+    # Runs over tasks (a benchmark frame with paired=False): rliable's estimates.
+    Comparison(
+        "aggregate", aggregates.aggregate, ("task_runs",), "runs over tasks",
+        ("estimate", "ci_low", "ci_high"),
+        label="aggregate with stratified bootstrap intervals", correction=None,
+        correction_keyword=None, takes_alpha=False, scoped=False,
+    ),
+    Comparison(
+        "prob_improvement", aggregates.prob_improvement, ("task_runs",), "runs over tasks",
+        ("model_1", "model_2", "prob_improvement", "ci_low", "ci_high"),
+        label="probability of improvement", correction=None, correction_keyword=None,
+        takes_alpha=False,
+    ),
+    Comparison(
+        "performance_profile", aggregates.performance_profile, ("task_runs",),
+        "runs over tasks", (), label="performance profile", correction=None,
+        correction_keyword=None, takes_alpha=False, scoped=False,
     ),
 )  # fmt: skip
 
