@@ -50,3 +50,11 @@ def test_markdown_and_html_documents():
     html = pdcompare.report(runs, format="html")
     assert html.count("<svg") >= 1
     assert np.isfinite(len(html))
+
+
+def test_style_captions_name_the_method():
+    runs = load_rl_runs()
+    style = runs.cmp.aggregate(n_resamples=200, random_state=0).cmp.style()
+    assert style.caption.startswith("Aggregate with stratified bootstrap intervals")
+    style = runs.cmp.prob_improvement(n_resamples=200, random_state=0).cmp.style()
+    assert style.caption.startswith("Probability of improvement")
