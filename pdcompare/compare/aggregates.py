@@ -105,10 +105,9 @@ def aggregate(
     Parameters
     ----------
     frame : pandas.DataFrame
-        A runs-over-tasks frame: models as rows, ``(dataset, split)`` columns
-        (task, run), design ``paired=False`` (``from_long(..., paired=False)``
-        with a task column, ``from_rliable``, or ``set_design(paired=False)``).
-        Scores normalised by the caller (for example human-normalised).
+        A runs-over-tasks frame: ``(dataset, split)`` columns (task, run), design
+        ``paired=False`` (``from_long``, ``from_rliable`` or ``set_design``), scores
+        normalised by the caller (for example human-normalised).
     metric : str or list of str, default "iqm"
         ``"mean"`` (mean over tasks of the run means), ``"median"`` (median
         of the task means), ``"iqm"`` (interquartile mean of all runs of all

@@ -9,7 +9,7 @@ from pandas.testing import assert_frame_equal
 
 import pdcompare
 from pdcompare.accessor import CompareAccessor
-from pdcompare.datasets import load_grid_search_scores
+from pdcompare.datasets import load_grid_search_scores, load_rl_runs
 
 SCORES = load_grid_search_scores()
 PLAIN = SCORES.copy()
@@ -84,9 +84,12 @@ FRAME_CALLS = {
     "hierarchical": (_benchmark(), ("a", "b"), {"cv": 3, "n_samples": 2000, "random_state": 0}),
     "power": (SCORES, (), {"delta": 0.02}),
     "gate": (SCORES, ("rbf", "linear"), {"margin": 0.02}),
+    "aggregate": (load_rl_runs(), (["iqm", "mean"],), {"random_state": 0, "n_resamples": 200}),
+    "prob_improvement": (load_rl_runs(), ("iqn",), {"random_state": 0, "n_resamples": 200}),
+    "performance_profile": (load_rl_runs(), ([0.5, 1.0],), {}),
 }
 
-PUBLIC = [*FRAME_CALLS, "matrix", "posterior", "plot", "style", "report"]
+PUBLIC = [*FRAME_CALLS, "matrix", "posterior", "plot", "style", "report", "to_rliable"]
 
 
 @pytest.mark.parametrize("name", list(FRAME_CALLS))
