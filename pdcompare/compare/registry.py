@@ -343,7 +343,7 @@ TESTS: tuple[Comparison, ...] = (
         "prob_improvement", aggregates.prob_improvement, ("task_runs",), "runs over tasks",
         ("model_1", "model_2", "prob_improvement", "ci_low", "ci_high"),
         label="probability of improvement", correction=None, correction_keyword=None,
-        takes_alpha=False,
+        takes_alpha=False, pairwise=("task_runs",),
     ),
     Comparison(
         "performance_profile", aggregates.performance_profile, ("task_runs",),
