@@ -194,3 +194,15 @@ def test_performance_profile_frame_and_bands():
     default = frame.cmp.performance_profile()
     assert len(default) == 101
     assert default.iloc[-1].eq(0).all()
+
+
+def test_pairwise_gives_every_pair_best_first():
+    frame = runs_over_tasks(n_models=4, seed=3)
+    pairs = frame.cmp.pairwise(n_resamples=200, random_state=0)
+    assert pairs.attrs["pdcompare"]["test"] == "prob_improvement"
+    assert pairs.attrs["pdcompare"]["scope"] == "all_pairs"
+    assert len(pairs) == 6
+    assert pairs["model_1"].astype(str).tolist()[:3] == ["algo0"] * 3
+    one = frame.cmp.prob_improvement("algo1", "algo2", n_resamples=200, random_state=0)
+    row = pairs[(pairs["model_1"] == "algo1") & (pairs["model_2"] == "algo2")]
+    assert_allclose(row.iloc[:, 2:].to_numpy(), one.iloc[:, 2:].to_numpy(), rtol=0, atol=0)
