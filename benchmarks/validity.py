@@ -58,6 +58,10 @@ long for thousands of benchmarks.
 Rank confidence sets (``--part ranks``): 1,000 simulated leaderboards with ties
 and near ties, the coverage of ``ranks`` and ``top_set`` beside the field's
 chained McNemar "tie group" (``benchmarks/validity_ranks.py`` says how).
+Runs over tasks (``--part aggregates``, ``benchmarks/validity_aggregates.py``):
+coverage of the IQM's and the mean's 95 % stratified bootstrap intervals
+(percentile and BCa) on known task distributions, 10 or 30 tasks, 3 to 10
+runs per task.
 
 Run: ``.venv/bin/python benchmarks/validity.py [--part all] [--reps 4000]
 [--dataset-reps 500] [--ranks-reps 1000] [--quick] [--jobs -1]
@@ -86,6 +90,9 @@ import pdcompare
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # validity_ranks.py, beside this script
 import validity_ranks
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from validity_aggregates import aggregates_markdown, run_aggregates_study
 
 ALPHA = 0.05
 NULL, ALT = "equal", "A better"  # the two scenarios
@@ -760,7 +767,7 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--part",
-        choices=["splits", "datasets", "gate", "ranks", "items", "battles", "all"],
+        choices=["splits", "datasets", "gate", "ranks", "items", "battles", "aggregates", "all"],
         default="all",
     )
     parser.add_argument(
@@ -778,6 +785,9 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
         action="store_true",
         help="40 data sets per population, 20 benchmarks, 100 leaderboards",
     )
+    parser.add_argument(
+        "--aggregate-reps", type=int, default=400, help="agents per setting, runs over tasks"
+    )
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--jobs", type=int, default=-1, help="joblib workers (-1: all cores)")
     parser.add_argument(
@@ -791,6 +801,7 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
     dataset_reps = 20 if args.quick else args.dataset_reps
     ranks_reps = 100 if args.quick else args.ranks_reps
     items_reps = 100 if args.quick else args.items_reps
+    aggregate_reps = 40 if args.quick else args.aggregate_reps
     if min(reps, dataset_reps) < 2:
         parser.error(f"--reps and --dataset-reps must be at least 2; got {reps}, {dataset_reps}")
     tables = {}
@@ -800,6 +811,11 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
             lambda: run_datasets_study(dataset_reps, seed=args.seed, jobs=args.jobs),
             datasets_markdown,
             "_datasets",
+        ),
+        "aggregates": (
+            lambda: run_aggregates_study(aggregate_reps, seed=args.seed),
+            aggregates_markdown,
+            "_aggregates",
         ),
         # The release gate (validity_gate.py): passes at a true difference of -margin.
         "gate": (lambda: _gate_study(reps, args.seed), _gate_markdown, "_gate"),

@@ -24,6 +24,7 @@ Every method is also a function of the frame:
 
 from pdcompare import accessor as _accessor  # noqa: F401  (registers DataFrame.cmp)
 from pdcompare._validation import PdcompareWarning
+from pdcompare.compare.aggregates import aggregate, performance_profile, prob_improvement
 from pdcompare.compare.auc import auc_ci, delong
 from pdcompare.compare.battles import bradley_terry, win_probability
 from pdcompare.compare.bayes import bayes, posterior
@@ -53,6 +54,7 @@ from pdcompare.inputs.experiments import cv_predictions, cv_scores
 from pdcompare.inputs.inspect_logs import from_inspect
 from pdcompare.inputs.items import from_items
 from pdcompare.inputs.lm_eval import from_lm_eval
+from pdcompare.inputs.rliable import from_rliable, to_rliable
 from pdcompare.inputs.search import from_search
 from pdcompare.presentation.plotting import plot
 from pdcompare.presentation.report import report
@@ -61,6 +63,7 @@ from pdcompare.presentation.styling import style
 __all__ = [
     "PdcompareWarning",
     "accuracy_ci",
+    "aggregate",
     "aso",
     "auc_ci",
     "bayes",
@@ -83,6 +86,7 @@ __all__ = [
     "from_items",
     "from_lm_eval",
     "from_long",
+    "from_rliable",
     "from_search",
     "ftest_5x2cv",
     "gate",
@@ -94,10 +98,12 @@ __all__ = [
     "pairwise",
     "pareto",
     "per_dataset",
+    "performance_profile",
     "permutation_test",
     "plot",
     "posterior",
     "power",
+    "prob_improvement",
     "proportions_ztest",
     "random_effects",
     "ranks",
@@ -109,6 +115,7 @@ __all__ = [
     "sign_test",
     "style",
     "summary",
+    "to_rliable",
     "top_set",
     "ttest",
     "ttest_5x2cv",

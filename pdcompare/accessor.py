@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from pdcompare.compare.aggregates import aggregate, performance_profile, prob_improvement
 from pdcompare.compare.auc import auc_ci, delong
 from pdcompare.compare.battles import bradley_terry, win_probability
 from pdcompare.compare.bayes import bayes, posterior
@@ -41,6 +42,7 @@ from pdcompare.compare.select import select
 from pdcompare.compare.summary import scores, set_design, summary
 from pdcompare.compare.unpaired import aso, mannwhitney, welch_ttest
 from pdcompare.inputs.benchmark import means
+from pdcompare.inputs.rliable import to_rliable
 from pdcompare.presentation.plotting import plot
 from pdcompare.presentation.report import report
 from pdcompare.presentation.styling import style
@@ -140,6 +142,12 @@ class CompareAccessor:
     welch_ttest = _method(welch_ttest)
     mannwhitney = _method(mannwhitney)
     aso = _method(aso)
+
+    # runs over tasks (rliable's aggregates)
+    aggregate = _method(aggregate)
+    prob_improvement = _method(prob_improvement)
+    performance_profile = _method(performance_profile)
+    to_rliable = _method(to_rliable)
 
     # tests on a predictions frame
     mcnemar = _method(mcnemar)

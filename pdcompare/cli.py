@@ -19,10 +19,12 @@ import pandas as pd
 
 from pdcompare import __version__
 from pdcompare._validation import check_correction
+from pdcompare.compare.aggregates import TaskRunsAnalysis
 from pdcompare.compare.analysis import BENCHMARK_REPORT_TESTS, REPORT_TESTS, analyse
 from pdcompare.compare.battles import bradley_terry
 from pdcompare.compare.gate import GATE_TESTS, gate
 from pdcompare.compare.select import RULES, select
+from pdcompare.compare.summary import set_design
 from pdcompare.inputs.battles import from_battles
 from pdcompare.inputs.files import read_frame, read_table
 from pdcompare.presentation.labels import (
@@ -319,6 +321,13 @@ def build_parser() -> argparse.ArgumentParser:
     duels.add_argument("--model-b-col", default="model_b", metavar="COL", help="(model_b)")
     duels.add_argument("--winner-col", default="winner", metavar="COL", help="(winner)")
     duels.add_argument("--ties", choices=["half", "davidson"], default="half", help="(half)")
+    long.add_argument(
+        "--runs",
+        action="store_true",
+        help="the splits are independent runs (seeds), not shared CV splits: with --long and "
+        "a data-set (task) column, runs over tasks (rliable's aggregates); otherwise a runs "
+        "frame (unpaired tests)",
+    )
     return parser
 
 
@@ -444,10 +453,14 @@ def _load(args: argparse.Namespace) -> tuple[pd.DataFrame, str]:
                 split=args.split_col,
                 score=args.score_col,
                 greater_is_better=not args.lower_is_better,
+                paired=not args.runs,
             ),
             title,
         )
-    return read_frame(args.source, transpose=args.transpose, benchmark=args.benchmark), title
+    frame = read_frame(args.source, transpose=args.transpose, benchmark=args.benchmark)
+    if args.runs:
+        frame = set_design(frame, paired=False)
+    return frame, title
 
 
 def _select(frame: pd.DataFrame, args: argparse.Namespace, design: dict[str, Any]) -> str:
@@ -543,6 +556,8 @@ def run(args: argparse.Namespace) -> str:
         **design,
     )
     design.pop("metric", None)
+    if isinstance(analysis, TaskRunsAnalysis):
+        return _task_runs_output(analysis, title, args)
     scores, summary, pairwise = analysis.frame, analysis.summary, analysis.significance
     benchmark, test = analysis.benchmark, analysis.test
     text = speak_cli(report_text(analysis, top=args.top, words=COMMAND_LINE))
@@ -592,6 +607,33 @@ def run(args: argparse.Namespace) -> str:
             _plot_result(scores, args.plot, args.top)
         else:
             _plot(scores, args.plot, design, args.top)
+        parts.append(f"Figure saved to {args.plot}")
+    for path, kind in ((args.html, "html"), (args.markdown, "markdown")):
+        if path:
+            _write_document(analysis, args.top, kind, path)
+            parts.append(f"Report ({'HTML' if kind == 'html' else 'Markdown'}) saved to {path}")
+    return "\n".join(parts).rstrip("\n") + "\n"
+
+
+def _task_runs_output(analysis: Any, title: str, args: argparse.Namespace) -> str:
+    """The tables, the report and the figure of runs over tasks (``--long --runs``)."""
+    summary, improvement = analysis.summary, analysis.significance
+    top = len(summary) if args.top is None else args.top
+    flat = summary.iloc[:top].copy()
+    flat.columns = [f"{metric} {part}" for metric, part in flat.columns]
+    parts = [
+        title,
+        "",
+        "Aggregates over tasks (best first by IQM; stratified bootstrap intervals)",
+        _table(flat),
+        "",
+        "Probability of improvement (the best by IQM against the others)",
+        _table(improvement.iloc[: max(top - 1, 1)], index=False),
+        "",
+        speak_cli(report_text(analysis, top=top)),
+    ]
+    if args.plot:
+        _plot_result(summary, args.plot, args.top)
         parts.append(f"Figure saved to {args.plot}")
     for path, kind in ((args.html, "html"), (args.markdown, "markdown")):
         if path:

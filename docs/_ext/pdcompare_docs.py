@@ -110,6 +110,16 @@ API_SECTIONS = [
         ["from_battles", "bradley_terry", "win_probability", "datasets.load_battles"],
     ),
     (
+        "Runs over many tasks",
+        "Runs over seeds on many tasks (a runs-over-tasks frame: ``(dataset, split)`` columns, "
+        "``paired=False``): rliable's aggregates with stratified bootstrap intervals, the "
+        "probability of improvement, performance profiles, and rliable's dictionaries.",
+        [
+            "aggregate", "prob_improvement", "performance_profile", "from_rliable",
+            "to_rliable", "datasets.load_rl_runs",
+        ],
+    ),
+    (
         "Tests on a predictions frame",
         "One row per test sample: the truth column and one column of predictions per model "
         "(labels, or scores of a binary problem for ``delong``, ``auc_ci`` and the scores "

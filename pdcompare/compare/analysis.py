@@ -29,6 +29,7 @@ from pdcompare._validation import (
 )
 from pdcompare.compare import bayes as bayes_module
 from pdcompare.compare import rank_sets
+from pdcompare.compare.aggregates import TaskRunsAnalysis, analyse_task_runs, is_task_runs_frame
 from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
 from pdcompare.compare.items import summary as items_summary
@@ -205,9 +206,7 @@ def analyse_forecasts(
     mcs = confidence_set(frame, random_state=random_state)
     family = report_family(len(mcs), "diebold_mariano")
     scope = ALL_PAIRS if family == "all_pairs" else None
-    dm = diebold_mariano(
-        frame, scope, alpha=alpha, correction=correction, alternative=alternative
-    )
+    dm = diebold_mariano(frame, scope, alpha=alpha, correction=correction, alternative=alternative)
     return ForecastAnalysis(
         frame=frame,
         summary=mcs.sort_values("mean_loss", kind="stable"),
@@ -284,11 +283,13 @@ def analyse(
     cost: Any = None,
     ranks: bool = False,
     **design: Any,
-) -> Analysis | ForecastAnalysis:
+) -> Analysis | ForecastAnalysis | TaskRunsAnalysis:
     """Run the comparisons a report of ``frame`` rests on, validating the frame once.
 
     A predictions frame of forecasts in time order (a truth column and a
-    time index, or a time-ordered design) gets a :class:`ForecastAnalysis`.
+    time index, or a time-ordered design) gets a :class:`ForecastAnalysis`; a
+    runs-over-tasks frame (``paired=False``, tasks and runs) a
+    :class:`~pdcompare.compare.aggregates.TaskRunsAnalysis`.
 
     Parameters
     ----------
@@ -357,6 +358,15 @@ def analyse(
             alternative=alternative,
             random_state=random_state,
         )
+    if is_task_runs_frame(frame):
+        if test is not None or rope is not None or pooled or hierarchical or design:
+            msg = (
+                "A report of runs over tasks gives rliable's aggregates and the probability of "
+                "improvement; `test` and `rope` do not apply (nor pooled, hierarchical or the "
+                "CV design)."
+            )
+            raise ValueError(msg)
+        return analyse_task_runs(frame, ci=check_fraction("ci", ci), random_state=random_state)
     check_report_options(frame, test, rope, alpha, ci, correction, alternative)
     original, asked = frame, dict(design)  # pareto reads a cv_results_ frame's cost column
     frame, design = converted_search(frame, design)

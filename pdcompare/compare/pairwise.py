@@ -119,12 +119,14 @@ def pairwise(
     runs = stored.get("paired") is False
     if stored.get("items"):  # an items frame: the clustered paired t over items by default
         return _items_pairwise(scores, test, correction, alpha, options)
+    task_runs = benchmark and runs and scores.columns.nlevels == 2  # runs over tasks
     if test is None:
         test = "wilcoxon" if benchmark else "welch_ttest" if runs else "corrected_ttest"
+        test = "prob_improvement" if task_runs else test
     # The tests of a scores frame run on every frame of scores, where those that do not
     # apply say why themselves (a benchmark frame's corrected t-test points to per_dataset);
     # the tests of benchmark frames on a scores frame say that they need data sets.
-    kind = "benchmark" if benchmark else "scores"
+    kind = "task_runs" if task_runs else "benchmark" if benchmark else "scores"
     allowed = tuple(dict.fromkeys(pairwise_tests("scores") + pairwise_tests(kind)))
     if test not in allowed and test in pairwise_tests("benchmark"):
         allowed += (test,)

@@ -25,6 +25,7 @@ from typing import Any
 
 from pdcompare._validation import OptionError, check_option
 from pdcompare.compare import (
+    aggregates,
     auc,
     battles,
     bayes,
@@ -50,7 +51,7 @@ from pdcompare.inputs.scores import ALL_PAIRS
 
 #: Every frame kind a comparison can take.
 FRAME_KINDS = (
-    "scores", "benchmark", "runs", "predictions", "forecasts", "items", "battles",
+    "scores", "benchmark", "runs", "predictions", "forecasts", "items", "battles", "task_runs",
 )  # fmt: skip
 
 #: The leading columns of a t-test's result (section 4 of the design).
@@ -370,6 +371,24 @@ TESTS: tuple[Comparison, ...] = (
         "rank sets",
         ("estimate", "rank", "rank_low", "rank_high"),
         label="rank confidence sets (Mogstad et al.)", correction=None,
+        correction_keyword=None, takes_alpha=False, scoped=False,
+    ),
+    # Runs over tasks (a benchmark frame with paired=False): rliable's estimates.
+    Comparison(
+        "aggregate", aggregates.aggregate, ("task_runs",), "runs over tasks",
+        ("estimate", "ci_low", "ci_high"),
+        label="aggregate with stratified bootstrap intervals", correction=None,
+        correction_keyword=None, takes_alpha=False, scoped=False,
+    ),
+    Comparison(
+        "prob_improvement", aggregates.prob_improvement, ("task_runs",), "runs over tasks",
+        ("model_1", "model_2", "prob_improvement", "ci_low", "ci_high"),
+        label="probability of improvement", correction=None, correction_keyword=None,
+        takes_alpha=False, pairwise=("task_runs",),
+    ),
+    Comparison(
+        "performance_profile", aggregates.performance_profile, ("task_runs",),
+        "runs over tasks", (), label="performance profile", correction=None,
         correction_keyword=None, takes_alpha=False, scoped=False,
     ),
 )  # fmt: skip

@@ -10,7 +10,13 @@ from pdcompare.inputs.attrs import with_attrs
 from pdcompare.inputs.design import Design
 from pdcompare.inputs.files import read_csv
 
-__all__ = ["load_battles", "load_benchmark", "load_eval_items", "load_grid_search_scores"]
+__all__ = [
+    "load_battles",
+    "load_benchmark",
+    "load_eval_items",
+    "load_grid_search_scores",
+    "load_rl_runs",
+]
 
 
 def load_grid_search_scores() -> pd.DataFrame:
@@ -218,3 +224,43 @@ def load_eval_items() -> pd.DataFrame:
                 "correct": "int64",
             },
         )
+
+
+def load_rl_runs() -> pd.DataFrame:
+    """Simulated runs of 5 reinforcement-learning agents on 26 tasks: a runs-over-tasks frame.
+
+    Human-normalised scores (0 = random play, 1 = human; higher is better)
+    of ``dqn``, ``c51``, ``qr_dqn``, ``rainbow`` and ``iqn`` on 26 Atari-like
+    tasks, 5 seeds each. The agents are named after well-known families, but
+    the numbers are simulated (seeded, by ``scripts/make_rl_runs.py``), not
+    published results: skewed, noisy runs whose ranking changes from task to
+    task, as in Agarwal et al. (2021).
+
+    Returns
+    -------
+    pandas.DataFrame
+        5 x 130 runs-over-tasks frame: models as rows, columns a ``(dataset,
+        split)`` MultiIndex (26 tasks x 5 seeds), design ``paired=False``
+        (the seeds of two agents have nothing to do with each other).
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_rl_runs
+    >>> runs = load_rl_runs()
+    >>> runs.shape, runs.attrs["pdcompare"]["design"]["paired"]
+    ((5, 130), False)
+    >>> runs.cmp.aggregate("iqm", n_resamples=2000, random_state=0).round(3)
+             estimate  ci_low  ci_high
+    model
+    rainbow     0.850   0.796    0.905
+    iqn         0.796   0.750    0.848
+    qr_dqn      0.655   0.615    0.702
+    c51         0.642   0.606    0.685
+    dqn         0.479   0.451    0.507
+    """
+    path = resources.files("pdcompare.datasets") / "data" / "rl_runs.csv"
+    with resources.as_file(path) as csv:
+        table = read_csv(csv, dtype={"agent": str, "task": str})
+    from pdcompare.inputs.benchmark import from_long
+
+    return from_long(table, model="agent", dataset="task", split="seed", paired=False)

@@ -9,7 +9,7 @@ from pandas.testing import assert_frame_equal
 
 import pdcompare
 from pdcompare.accessor import CompareAccessor
-from pdcompare.datasets import load_grid_search_scores
+from pdcompare.datasets import load_grid_search_scores, load_rl_runs
 
 SCORES = load_grid_search_scores()
 PLAIN = SCORES.copy()
@@ -97,9 +97,14 @@ FRAME_CALLS = {
     "pareto": (SCORES, (pd.Series({"rbf": 3, "linear": 1, "3_poly": 2, "2_poly": 1.5}),), {}),
     "bradley_terry": (_battles(), (), {"random_state": 0, "n_resamples": 100}),
     "win_probability": (_battles(), (), {"random_state": 0, "n_resamples": 100}),
+    "aggregate": (load_rl_runs(), (["iqm", "mean"],), {"random_state": 0, "n_resamples": 200}),
+    "prob_improvement": (load_rl_runs(), ("iqn",), {"random_state": 0, "n_resamples": 200}),
+    "performance_profile": (load_rl_runs(), ([0.5, 1.0],), {}),
 }
 
-PUBLIC = [*FRAME_CALLS, "matrix", "posterior", "plot", "style", "report", "top_set"]
+PUBLIC = [
+    *FRAME_CALLS, "matrix", "posterior", "plot", "style", "report", "top_set", "to_rliable",
+]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", list(FRAME_CALLS))

@@ -355,3 +355,29 @@ def test_items_part_writes_its_table(validity, tmp_path, capsys):
     markdown = (tmp_path / "validity_items.md").read_text(encoding="utf-8")
     assert markdown.startswith("| design | analysis | rejects a true null | MC se |")
     assert "`ttest`, clustered by passage" in markdown
+def test_aggregates_truth_and_quick_table(validity, monkeypatch):
+    from scipy import integrate, optimize, stats
+
+    study = validity.run_aggregates_study.__globals__
+    centres = study["task_centres"](10)
+    truth = study["truth"]("normal", 10)
+    assert truth["mean"] == pytest.approx(centres.mean())
+
+    # The mixture's 25 % trimmed mean by quadrature: (1/0.5) * integral of x f(x)
+    # between the mixture's quartiles.
+    def cdf(x):
+        return stats.norm.cdf(x, centres, 0.15).mean()
+
+    q25 = optimize.brentq(lambda x: cdf(x) - 0.25, -1, 3)
+    q75 = optimize.brentq(lambda x: cdf(x) - 0.75, -1, 3)
+    inner = integrate.quad(
+        lambda x: x * stats.norm.pdf(x, centres, 0.15).mean(), q25, q75, limit=200
+    )[0]
+    assert truth["iqm"] == pytest.approx(inner / 0.5, abs=1e-3)
+    monkeypatch.setitem(study, "SETTINGS", ((5, 3),))
+    table = validity.run_aggregates_study(30, n_resamples=200)
+    assert len(table) == 2 * 2 * 2  # populations x methods x metrics
+    assert table["coverage"].between(0, 1).all()
+    assert (table["width"] > 0).all()
+    markdown = study["aggregates_markdown"](table, 2024, 1.0)
+    assert "| normal | 5 | 3 |" in markdown

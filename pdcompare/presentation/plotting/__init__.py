@@ -21,6 +21,7 @@ from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.inputs.items import is_items
 from pdcompare.inputs.scores import converted_search
 from pdcompare.presentation.plotting import (  # noqa: F401  (register kinds)
+    aggregates,
     auc,
     bayes,
     bootstrap,

@@ -23,6 +23,7 @@ from typing import Any
 import pandas as pd
 
 from pdcompare._validation import check_option, check_positive_int, warnings_once
+from pdcompare.compare.aggregates import TaskRunsAnalysis
 from pdcompare.compare.analysis import Analysis, ForecastAnalysis, analyse
 from pdcompare.inputs.attrs import pdcompare_attrs, read_only
 from pdcompare.inputs.battles import is_battles
@@ -42,6 +43,7 @@ from pdcompare.presentation.report.pareto import pareto_lines
 from pdcompare.presentation.report.pooled import pooled_lines
 from pdcompare.presentation.report.rank_sets import rank_set_lines
 from pdcompare.presentation.report.rows import rows_of
+from pdcompare.presentation.report.runs_over_tasks import task_runs_lines
 from pdcompare.presentation.report.significance import friedman_lines, significance_lines
 from pdcompare.presentation.report.summary import summary_lines
 
@@ -304,6 +306,8 @@ def _report_text(analysis: Analysis, top: int | None, format: str) -> str:
             analysis, **{k: read_only(v) for k, v in frames if isinstance(v, pd.DataFrame)}
         )
         lines = forecast_lines(reading, top)
+    elif isinstance(analysis, TaskRunsAnalysis):
+        lines = task_runs_lines(analysis, top)
     else:
         lines = _report_lines(analysis, top)
     if format == "text":
