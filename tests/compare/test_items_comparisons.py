@@ -304,7 +304,7 @@ def test_items_ttest_with_a_margin_is_the_shifted_clustered_test():
     assert gated.loc[0, "pvalue"] == pytest.approx(stats.t.sf((d + 0.05) / se, df), rel=1e-10)
     assert gated.loc[0, "margin"] == 0.05
     assert "margin" not in plain.columns
-    with pytest.raises(ValueError, match="`margin=0.05` is a non-inferiority margin"):
+    with pytest.raises(ValueError, match=r"`margin=0\.05` is a non-inferiority margin"):
         framed.cmp.ttest("a", "b", margin=0.05)
     result = pdcompare.gate(framed, "b", "a", margin=0.1)
     assert result.loc[0, "test"] == "ttest"
