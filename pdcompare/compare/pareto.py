@@ -75,9 +75,11 @@ def _cost_values(
             times = [c for c in frame.columns if str(c).endswith("_time")]
             msg = f"`cost`: no column {cost!r} in this cv_results_ frame; its times: {times}."
             raise ValueError(msg)
-        rows = cv_results_candidates(frame, **search).rows
-        values = pd.to_numeric(frame[cost].iloc[rows], errors="coerce").to_numpy(dtype=float)
-        return _checked(values, models, cost), None
+        found = cv_results_candidates(frame, **search)
+        values = pd.to_numeric(frame[cost].iloc[found.rows], errors="coerce").to_numpy(float)
+        # The candidates in the frame's order; the result's models best first.
+        by_model = pd.Series(values, index=found.names).loc[models].to_numpy(dtype=float)
+        return _checked(by_model, models, cost), None
     if isinstance(cost, pd.DataFrame):
         if kind == "predictions":
             msg = "`cost`: per-split costs need a frame of splits; give one cost per model."
