@@ -34,6 +34,9 @@ Monte Carlo standard errors are sqrt(p (1 - p) / reps). Every replication has
 its own seed (``numpy.random.SeedSequence(seed).spawn``), so the numbers do not
 depend on ``--jobs``.
 
+Battles (``--part battles``, benchmarks/validity_battles.py): coverage of the Bradley–Terry
+intervals and rank sets and the level of the z test, 20 models x 5,000 battles.
+
 Across data sets (``--part datasets``): a benchmark frame of k models x N data
 sets (one score per cell), N = 10, 20, 50 and k = 3, 5, 10. The score of model m
 on data set d is ``difficulty_d + sigma_d * (effect_m + e_md)``: difficulty
@@ -52,12 +55,22 @@ pairs, ``pairwise(test="nemenyi")``, ``pairwise(test="conover")`` (Holm), and
 The hierarchical test is left out: its sampler takes seconds per pair, far too
 long for thousands of benchmarks.
 
+Rank confidence sets (``--part ranks``): 1,000 simulated leaderboards with ties
+and near ties, the coverage of ``ranks`` and ``top_set`` beside the field's
+chained McNemar "tie group" (``benchmarks/validity_ranks.py`` says how).
+Runs over tasks (``--part aggregates``, ``benchmarks/validity_aggregates.py``):
+coverage of the IQM's and the mean's 95 % stratified bootstrap intervals
+(percentile and BCa) on known task distributions, 10 or 30 tasks, 3 to 10
+runs per task.
+
 Run: ``.venv/bin/python benchmarks/validity.py [--part all] [--reps 4000]
-[--dataset-reps 500] [--quick] [--jobs -1] [--out docs/validity_table.md]``.
+[--dataset-reps 500] [--ranks-reps 1000] [--quick] [--jobs -1]
+[--out docs/validity_table.md]``.
 ``--out`` writes the Markdown table there and the same numbers, one row per
 estimate, as CSV beside it (``.csv``); the across-data-set tables go to the same
 name with ``_datasets`` (``docs/validity_table_datasets.md`` and ``.csv``); ``--part gate``
-runs the release gate's study (``validity_gate.py``), written with ``_gate``.
+runs the release gate's study (``validity_gate.py``), written with ``_gate``; ``--part
+ranks`` the rank sets' study, written with ``_ranks``.
 """
 
 from __future__ import annotations
@@ -71,8 +84,15 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import validity_battles
 
 import pdcompare
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # validity_ranks.py, beside this script
+import validity_ranks
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from validity_aggregates import aggregates_markdown, run_aggregates_study
 
 ALPHA = 0.05
 NULL, ALT = "equal", "A better"  # the two scenarios
@@ -746,7 +766,9 @@ def _gate_markdown(table: pd.DataFrame, seed: int, seconds: float) -> str:
 def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--part", choices=["splits", "datasets", "gate", "items", "all"], default="all"
+        "--part",
+        choices=["splits", "datasets", "gate", "ranks", "items", "battles", "aggregates", "all"],
+        default="all",
     )
     parser.add_argument(
         "--items-reps", type=int, default=2000, help="null replicates per items design"
@@ -756,7 +778,15 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
         "--dataset-reps", type=int, default=500, help="benchmarks per (k, N) across data sets"
     )
     parser.add_argument(
-        "--quick", action="store_true", help="40 data sets per population, 20 benchmarks"
+        "--ranks-reps", type=int, default=1000, help="simulated leaderboards for rank sets"
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="40 data sets per population, 20 benchmarks, 100 leaderboards",
+    )
+    parser.add_argument(
+        "--aggregate-reps", type=int, default=400, help="agents per setting, runs over tasks"
     )
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--jobs", type=int, default=-1, help="joblib workers (-1: all cores)")
@@ -764,12 +794,14 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
         "--out",
         type=Path,
         help="write the Markdown table here (and .csv); across data "
-        "sets, the same name with _datasets",
+        "sets, the same name with _datasets (rank sets: _ranks)",
     )
     args = parser.parse_args(argv)
     reps = 40 if args.quick else args.reps
     dataset_reps = 20 if args.quick else args.dataset_reps
+    ranks_reps = 100 if args.quick else args.ranks_reps
     items_reps = 100 if args.quick else args.items_reps
+    aggregate_reps = 40 if args.quick else args.aggregate_reps
     if min(reps, dataset_reps) < 2:
         parser.error(f"--reps and --dataset-reps must be at least 2; got {reps}, {dataset_reps}")
     tables = {}
@@ -780,9 +812,25 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
             datasets_markdown,
             "_datasets",
         ),
+        "aggregates": (
+            lambda: run_aggregates_study(aggregate_reps, seed=args.seed),
+            aggregates_markdown,
+            "_aggregates",
+        ),
         # The release gate (validity_gate.py): passes at a true difference of -margin.
         "gate": (lambda: _gate_study(reps, args.seed), _gate_markdown, "_gate"),
+        "ranks": (
+            lambda: validity_ranks.run_ranks_study(ranks_reps, seed=args.seed),
+            validity_ranks.ranks_markdown,
+            "_ranks",
+        ),
         "items": (lambda: run_items_study(items_reps, seed=args.seed), items_markdown, "_items"),
+        # ratings from battles (validity_battles.py): 20 models x 5,000 battles per arena
+        "battles": (
+            lambda: validity_battles.run_study(max(dataset_reps // 2, 10), seed=args.seed),
+            validity_battles.to_markdown,
+            "_battles",
+        ),
     }
     for part, (run, markdown_of, suffix) in parts.items():
         if args.part not in (part, "all"):

@@ -55,6 +55,28 @@ def shuffled_ranked_models(n=60, seed=0):
     return frame.cmp.set_design(cv=10), names
 
 
+def rliable_score_dict():
+    """Three algorithms with 3, 4 and 5 runs on 6 tasks (runs x tasks), as
+    scripts/rliable_references.py builds them (numbers pasted from rliable there)."""
+    rng = np.random.default_rng(20211201)
+    return {name: rng.random((runs, 6)) * 1.4 for name, runs in (("a", 3), ("b", 4), ("c", 5))}
+
+
+def runs_over_tasks(n_models=4, n_tasks=8, n_runs=5, seed=0, shift=0.05):
+    """A runs-over-tasks frame: model_0 best by design, a task effect, independent runs."""
+    import pdcompare
+
+    rng = np.random.default_rng(seed)
+    task = rng.normal(0.6, 0.2, size=n_tasks)
+    rows = [
+        (f"algo{m}", f"task{t}", s, task[t] - shift * m + rng.normal(0, 0.1))
+        for m in range(n_models)
+        for t in range(n_tasks)
+        for s in range(n_runs)
+    ]
+    long = pd.DataFrame(rows, columns=["algorithm", "task", "seed", "score"])
+    return pdcompare.from_long(long, model="algorithm", dataset="task", split="seed",
+                               paired=False)
 def label_predictions(n=200, accuracies=(0.9, 0.8), seed=0, names=("logistic", "tree")):
     """A predictions frame of binary labels: truth ``y`` and one column per model.
 
@@ -144,3 +166,22 @@ def eval_items_long(
     if tasks is not None:
         table["task"] = [f"t{c % tasks}" for c in np.tile(passage, n_models * n_samples)]
     return table
+
+
+def simulated_battles(strengths, n_battles, *, tie_rate=0.1, seed=0, names=None):
+    """A long table of battles between random pairs of models with known Bradley–Terry strengths.
+
+    ``strengths`` are natural-log odds θ: P(i beats j | no tie) = 1 / (1 + exp(θ_j − θ_i));
+    a battle is a tie with probability ``tie_rate``. Columns model_a, model_b, winner.
+    """
+    rng = np.random.default_rng(seed)
+    strengths = np.asarray(strengths, dtype=float)
+    m = len(strengths)
+    names = np.array([f"m{k:02d}" for k in range(m)] if names is None else names, dtype=object)
+    a = rng.integers(0, m, n_battles)
+    b = (a + rng.integers(1, m, n_battles)) % m
+    p = 1.0 / (1.0 + np.exp(strengths[b] - strengths[a]))
+    u = rng.random(n_battles)
+    tie = rng.random(n_battles) < tie_rate
+    winner = np.where(tie, "tie", np.where(u < p, "model_a", "model_b"))
+    return pd.DataFrame({"model_a": names[a], "model_b": names[b], "winner": winner})

@@ -91,10 +91,33 @@ API_SECTIONS = [
         ["select", "refit_rule"],
     ),
     (
+        "Who may be the best",
+        "Confidence sets for every model's rank and the models that may be the best "
+        "(Mogstad, Romano, Shaikh & Wilhelm 2024), on every frame kind.",
+        ["ranks", "top_set"],
+    ),
+    (
         "Training runs",
         "Runs over random seeds (a runs frame, ``set_design(paired=False)``): unpaired "
         "tests and almost stochastic order.",
         ["welch_ttest", "mannwhitney", "aso"],
+    ),
+    (
+        "Ratings from preferences",
+        "Battles (model A against model B, won by one or tied) as a square frame of wins: "
+        "Bradley–Terry ratings with bootstrap intervals and rank sets, win probabilities; "
+        "``pairwise`` on a battles frame runs the z test of every pair of ratings.",
+        ["from_battles", "bradley_terry", "win_probability", "datasets.load_battles"],
+    ),
+    (
+        "Runs over many tasks",
+        "Runs over seeds on many tasks (a runs-over-tasks frame: ``(dataset, split)`` columns, "
+        "``paired=False``): rliable's aggregates with stratified bootstrap intervals, the "
+        "probability of improvement, performance profiles, and rliable's dictionaries.",
+        [
+            "aggregate", "prob_improvement", "performance_profile", "from_rliable",
+            "to_rliable", "datasets.load_rl_runs",
+        ],
     ),
     (
         "Tests on a predictions frame",

@@ -28,6 +28,8 @@ from pdcompare._validation import (
     check_option,
 )
 from pdcompare.compare import bayes as bayes_module
+from pdcompare.compare import rank_sets
+from pdcompare.compare.aggregates import TaskRunsAnalysis, analyse_task_runs, is_task_runs_frame
 from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
 from pdcompare.compare.items import summary as items_summary
@@ -107,6 +109,8 @@ class Analysis:
         design is unknown and no test was asked for.
     pareto : pandas.DataFrame or None
         ``pareto`` of the frame against the cost asked for.
+    ranks : pandas.DataFrame or None
+        ``ranks()`` of the frame (simultaneous rank sets), when asked for.
     """
 
     frame: pd.DataFrame
@@ -126,6 +130,7 @@ class Analysis:
     rope: Any = None
     fallback_test: bool = False
     pareto: pd.DataFrame | None = None
+    ranks: pd.DataFrame | None = None
 
     @property
     def best(self) -> Any:
@@ -201,9 +206,7 @@ def analyse_forecasts(
     mcs = confidence_set(frame, random_state=random_state)
     family = report_family(len(mcs), "diebold_mariano")
     scope = ALL_PAIRS if family == "all_pairs" else None
-    dm = diebold_mariano(
-        frame, scope, alpha=alpha, correction=correction, alternative=alternative
-    )
+    dm = diebold_mariano(frame, scope, alpha=alpha, correction=correction, alternative=alternative)
     return ForecastAnalysis(
         frame=frame,
         summary=mcs.sort_values("mean_loss", kind="stable"),
@@ -278,12 +281,15 @@ def analyse(
     hierarchical: bool = False,
     random_state: Any = 0,
     cost: Any = None,
+    ranks: bool = False,
     **design: Any,
-) -> Analysis | ForecastAnalysis:
+) -> Analysis | ForecastAnalysis | TaskRunsAnalysis:
     """Run the comparisons a report of ``frame`` rests on, validating the frame once.
 
     A predictions frame of forecasts in time order (a truth column and a
-    time index, or a time-ordered design) gets a :class:`ForecastAnalysis`.
+    time index, or a time-ordered design) gets a :class:`ForecastAnalysis`; a
+    runs-over-tasks frame (``paired=False``, tasks and runs) a
+    :class:`~pdcompare.compare.aggregates.TaskRunsAnalysis`.
 
     Parameters
     ----------
@@ -308,11 +314,13 @@ def analyse(
         with its CV design, and a ``rope``).
     random_state : int, numpy Generator or None, default 0
         Seed of every Monte Carlo step (the Bayesian signed-rank test, the
-        hierarchical test's sampler), so that the same frame gives the same
-        analysis.
+        hierarchical test's sampler, the rank sets' draws), so that the same
+        frame gives the same analysis.
     cost : Series, DataFrame or str, optional
         Add ``pareto`` of the frame against this cost (one per model,
         per split, or a ``cv_results_`` column's name).
+    ranks : bool, default False
+        Add the 95% simultaneous rank confidence sets (``ranks``).
     **design
         The design keywords and ``greater_is_better=``.
 
@@ -334,12 +342,13 @@ def analyse(
             or rope is not None
             or pooled
             or hierarchical
+            or ranks
             or design
         ):
             msg = (
                 "A report of forecasts in time order runs the Diebold–Mariano test and the model "
-                "confidence set; `test`, `rope`, `pooled`, `hierarchical` and design keywords "
-                "do not apply."
+                "confidence set; `test`, `rope`, `pooled`, `hierarchical`, `ranks` and design "
+                "keywords do not apply."
             )
             raise ValueError(msg)
         return analyse_forecasts(
@@ -349,6 +358,15 @@ def analyse(
             alternative=alternative,
             random_state=random_state,
         )
+    if is_task_runs_frame(frame):
+        if test is not None or rope is not None or pooled or hierarchical or design:
+            msg = (
+                "A report of runs over tasks gives rliable's aggregates and the probability of "
+                "improvement; `test` and `rope` do not apply (nor pooled, hierarchical or the "
+                "CV design)."
+            )
+            raise ValueError(msg)
+        return analyse_task_runs(frame, ci=check_fraction("ci", ci), random_state=random_state)
     check_report_options(frame, test, rope, alpha, ci, correction, alternative)
     original, asked = frame, dict(design)  # pareto reads a cv_results_ frame's cost column
     frame, design = converted_search(frame, design)
@@ -397,6 +415,8 @@ def analyse(
             found["pooled"] = random_effects(
                 frame, scope, alpha=alpha, correction=correction, **common
             )
+        if ranks:
+            found["ranks"] = rank_sets.ranks(frame, random_state=random_state, **design)
     return Analysis(
         frame=frame,
         benchmark=benchmark,

@@ -22,6 +22,7 @@ from pdcompare._validation import (
 from pdcompare.compare import bayes as bayes_module
 from pdcompare.compare.pairwise import pairwise
 from pdcompare.compare.pareto import pareto
+from pdcompare.compare.rank_sets import ranks
 from pdcompare.compare.summary import summary_table
 from pdcompare.inputs.data import validated_once
 from pdcompare.inputs.kinds import is_benchmark
@@ -191,3 +192,21 @@ def pareto_inputs(frame: pd.DataFrame, cost: Any, **options: Any) -> pd.DataFram
     'dominated'
     """
     return pareto(frame, cost, **options)
+def ranks_inputs(
+    frame: pd.DataFrame,
+    *,
+    coverage: float = 0.95,
+    simultaneous: bool = True,
+    n_draws: int = 10000,
+    random_state: Any = 0,
+    **design: Any,
+) -> pd.DataFrame:
+    """The rank confidence sets that ``plot("ranks")`` draws (seeded: the same picture twice)."""
+    return ranks(
+        frame,
+        coverage=coverage,
+        simultaneous=simultaneous,
+        n_draws=n_draws,
+        random_state=random_state,
+        **design,
+    )

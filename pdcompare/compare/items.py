@@ -32,6 +32,7 @@ from pdcompare.compare._common import (
     seed_of,
     warn_pairs,
 )
+from pdcompare.compare.margin import check_margin, core_margin, with_margin
 from pdcompare.inputs.items import ItemsData, items_data
 from pdcompare.stats import items as core
 from pdcompare.stats._common import t_confidence_interval, t_pvalue
@@ -197,6 +198,7 @@ def ttest(
     correction: str | None = "holm",
     by: str | None = None,
     weight: str = "item",
+    margin: float | None = None,
     **design: Any,
 ) -> pd.DataFrame:
     """The paired t-test over items, CR1-clustered, of every pair asked (:func:`pdcompare.ttest`).
@@ -218,6 +220,10 @@ def ttest(
     if by is not None:
         check_option("by", by, ("task",))
     check_option("weight", weight, WEIGHTS)
+    margin = check_margin(margin, alternative)
+    if margin is not None and (by is not None or weight != "item"):
+        msg = "`margin` gates the pooled test over items: it takes no `by=` and no `weight=`."
+        raise OptionError(msg, keyword="margin")
     data = _data(frame, _design_keywords(design, "ttest"))
     asked = alternative
     alternative = raw_alternative(alternative, data.design.greater_is_better)
@@ -233,6 +239,7 @@ def ttest(
             alternative=alternative,
             confidence=1.0 - alpha,
             clustered=data.clustered,
+            margin=core_margin(margin, asked),
         )
     else:
         i, j, out, tasks = _task_rows(data, i, j, by, weight, alternative, 1.0 - alpha)
@@ -252,6 +259,7 @@ def ttest(
         correction=correction,
         weight=weight,
         by=by,
+        **({} if margin is None else {"margin": margin}),
     )
     columns: dict[str, Any] = {}
     if tasks is not None:
@@ -262,6 +270,7 @@ def ttest(
     columns["n_clusters"] = np.full(len(i), data.n_clusters)
     columns["design_effect"] = out["design_effect"]
     columns["corr"] = out["corr"]
+    columns = with_margin(columns, margin, len(i))
     if tasks is not None:
         counts = np.bincount(data.task, minlength=len(data.tasks))
         columns["n_items"] = counts[tasks]

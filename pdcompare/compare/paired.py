@@ -41,6 +41,8 @@ def _paired_test(
 ) -> pd.DataFrame:
     """Validate, select the pairs, run one core test of ``stats.paired``, wrap the result."""
     if is_items(scores):
+        if margin is not None:
+            design = {**design, "margin": margin}
         return _items_test(scores, test, a, b, alternative, alpha, correction, design)
     from pdcompare.inputs.design import require_ratio
     from pdcompare.stats import paired

@@ -75,9 +75,11 @@ def _cost_values(
             times = [c for c in frame.columns if str(c).endswith("_time")]
             msg = f"`cost`: no column {cost!r} in this cv_results_ frame; its times: {times}."
             raise ValueError(msg)
-        rows = cv_results_candidates(frame, **search).rows
-        values = pd.to_numeric(frame[cost].iloc[rows], errors="coerce").to_numpy(dtype=float)
-        return _checked(values, models, cost), None
+        found = cv_results_candidates(frame, **search)
+        values = pd.to_numeric(frame[cost].iloc[found.rows], errors="coerce").to_numpy(float)
+        # The candidates in the frame's order; the result's models best first.
+        by_model = pd.Series(values, index=found.names).loc[models].to_numpy(dtype=float)
+        return _checked(by_model, models, cost), None
     if isinstance(cost, pd.DataFrame):
         if kind == "predictions":
             msg = "`cost`: per-split costs need a frame of splits; give one cost per model."
@@ -135,9 +137,8 @@ def _better_matrix(
     result: pd.DataFrame, models: pd.Index, reverse: pd.DataFrame | None
 ) -> np.ndarray:
     """P[k, m]: the one-sided p-value of "k is better than m", for every ordered pair."""
-    position = {name: k for k, name in enumerate(models)}
-    first = np.array([position[name] for name in result["model_1"]], dtype=int)
-    second = np.array([position[name] for name in result["model_2"]], dtype=int)
+    first = models.get_indexer(result["model_1"])
+    second = models.get_indexer(result["model_2"])
     p = np.full((len(models), len(models)), np.nan)
     p[first, second] = result["pvalue"].to_numpy(dtype=float)
     if reverse is None:
@@ -303,8 +304,9 @@ def pareto(
         # An intersection of one-sided tests: significantly better than each, no correction.
         beats_all = bool(np.all(p[m, front_cheaper] < alpha))
         status[m] = "ambiguous" if ahead.any() or not beats_all else "front"
+    names = [str(name) for name in models]  # one pass over the (Arrow) names
     dominated_by = [
-        "; ".join(str(models[k]) for k in np.flatnonzero(rejected[m])) for m in range(len(models))
+        "; ".join(names[k] for k in np.flatnonzero(rejected[m])) for m in range(len(models))
     ]
     smallest = np.min(np.where(no_more.T, np.nan_to_num(adjusted, nan=np.inf), np.inf), axis=1)
     pvalue = np.where(no_more.T.any(axis=1), smallest, np.nan)

@@ -11,8 +11,9 @@ test is one row here and one module of its own.
 
 Frame kinds: ``"scores"`` (models x CV splits), ``"benchmark"`` (models x data
 sets), ``"runs"`` (independent runs, ``paired=False``), ``"predictions"`` (one
-row per test sample, a truth column) and ``"forecasts"`` (predictions in time
-order) and ``"items"`` (models x questions of an evaluation, DESIGN section 21).
+row per test sample, a truth column), ``"forecasts"`` (predictions in time
+order), ``"items"`` (models x questions of an evaluation, DESIGN section 21) and
+``"battles"`` (square counts of wins, ``from_battles``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ from typing import Any
 
 from pdcompare._validation import OptionError, check_option
 from pdcompare.compare import (
+    aggregates,
     auc,
+    battles,
     bayes,
     bootstrap,
     dietterich,
@@ -40,13 +43,16 @@ from pdcompare.compare import (
     power,
     predictions,
     random_effects,
+    rank_sets,
     ranks,
     unpaired,
 )
 from pdcompare.inputs.scores import ALL_PAIRS
 
 #: Every frame kind a comparison can take.
-FRAME_KINDS = ("scores", "benchmark", "runs", "predictions", "forecasts", "items")
+FRAME_KINDS = (
+    "scores", "benchmark", "runs", "predictions", "forecasts", "items", "battles", "task_runs",
+)  # fmt: skip
 
 #: The leading columns of a t-test's result (section 4 of the design).
 T_COLUMNS = (
@@ -244,10 +250,30 @@ TESTS: tuple[Comparison, ...] = (
         scoped=False, needs=("margin",),
     ),
     Comparison(
-        "pareto", pareto.pareto, ("scores", "runs", "predictions"), "trade-off",
+        "pareto", pareto.pareto, ("scores", "runs", "predictions", "items"), "trade-off",
         ("score", "cost", "status", "dominated_by", "pvalue"),
         # Holm over the models that cost no more than the one decided, each decision at alpha.
         label="Pareto front of score against cost", scoped=False,
+    ),
+    Comparison(
+        "bradley_terry", battles.bradley_terry, ("battles",), "ratings",
+        ("rating", "ci_low", "ci_high", "rank", "rank_low", "rank_high", "n_battles",
+         "n_rounds"),
+        label="Bradley–Terry ratings", correction=None, correction_keyword=None,
+        takes_alpha=False, scoped=False,
+    ),
+    Comparison(
+        "bradley_terry_z", battles.battles_pairwise, ("battles",), "z-test",
+        ("model_1", "model_2", "rating_diff", "se", "statistic", "pvalue", "pvalue_adj",
+         "reject"),
+        # What pairwise() runs on a battles frame (compare/pairwise.py dispatches on the kind).
+        label="z test of Bradley–Terry ratings", scoped=False,
+    ),
+    Comparison(
+        "win_probability", battles.win_probability, ("battles",), "ratings",
+        ("model_1", "model_2", "prob", "ci_low", "ci_high"),
+        label="Bradley–Terry win probability", correction=None, correction_keyword=None,
+        takes_alpha=False, scoped=False,
     ),
     Comparison(
         "mcnemar", predictions.mcnemar, ("predictions", "items"), "contingency test",
@@ -339,6 +365,31 @@ TESTS: tuple[Comparison, ...] = (
         "mcm", mcm.comparison_matrix, ("benchmark",), "comparison matrix",
         ("model_1", "model_2", "mean_diff", "wins", "ties", "losses", "pvalue"),
         label="Multiple Comparison Matrix", correction=None, scoped=False,
+    ),
+    Comparison(
+        "ranks", rank_sets.ranks, ("scores", "benchmark", "runs", "predictions", "items"),
+        "rank sets",
+        ("estimate", "rank", "rank_low", "rank_high"),
+        label="rank confidence sets (Mogstad et al.)", correction=None,
+        correction_keyword=None, takes_alpha=False, scoped=False,
+    ),
+    # Runs over tasks (a benchmark frame with paired=False): rliable's estimates.
+    Comparison(
+        "aggregate", aggregates.aggregate, ("task_runs",), "runs over tasks",
+        ("estimate", "ci_low", "ci_high"),
+        label="aggregate with stratified bootstrap intervals", correction=None,
+        correction_keyword=None, takes_alpha=False, scoped=False,
+    ),
+    Comparison(
+        "prob_improvement", aggregates.prob_improvement, ("task_runs",), "runs over tasks",
+        ("model_1", "model_2", "prob_improvement", "ci_low", "ci_high"),
+        label="probability of improvement", correction=None, correction_keyword=None,
+        takes_alpha=False, pairwise=("task_runs",),
+    ),
+    Comparison(
+        "performance_profile", aggregates.performance_profile, ("task_runs",),
+        "runs over tasks", (), label="performance profile", correction=None,
+        correction_keyword=None, takes_alpha=False, scoped=False,
     ),
 )  # fmt: skip
 

@@ -107,7 +107,10 @@ def set_design(
         has nothing to do with run k of another. Its models may have
         different numbers of runs (NaN cells are absent runs), the paired
         tests refuse it and ``welch_ttest``, ``mannwhitney`` and ``aso``
-        compare it. Stored as ``attrs["pdcompare"]["design"]["paired"]``.
+        compare it. On a benchmark frame with ``(dataset, split)`` columns it
+        makes a runs-over-tasks frame (tasks and their runs), for
+        ``aggregate``, ``prob_improvement`` and ``performance_profile``.
+        Stored as ``attrs["pdcompare"]["design"]["paired"]``.
         Default: keep the stored value, True when none is stored.
     items : bool, default False
         True makes an items frame (DESIGN section 21): the columns are items
@@ -158,10 +161,11 @@ def set_design(
         greater_is_better=greater_is_better,
         paired=paired,
     )
-    if not design.paired and is_benchmark(scores):
+    if not design.paired and is_benchmark(scores) and scores.columns.nlevels == 1:
         msg = (
-            "`paired=False` makes a runs frame (models x runs of one data set); this is a "
-            "benchmark frame (columns named 'dataset'). Compare runs one data set at a time."
+            "`paired=False` makes a runs frame (models x runs of one data set) or, on a "
+            "`(dataset, split)` frame, a runs-over-tasks frame; this benchmark frame has one "
+            "score per data set and no runs. Pass the runs: columns `(dataset, split)`."
         )
         raise ValueError(msg)
     return with_attrs(scores.copy(), {**meta, "design": design.to_attrs()})

@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 
 from pdcompare.inputs.attrs import stored_attr
+from pdcompare.inputs.battles import is_battles
 from pdcompare.inputs.benchmark import benchmark_data
 from pdcompare.inputs.cv_results import cv_results_candidates, is_cv_results
 from pdcompare.inputs.design import resolve_design
@@ -99,6 +100,12 @@ def scores_data(
 
 def _read(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
     check_frame(frame)
+    if is_battles(frame):
+        msg = (
+            "This is a battles frame (wins of row over column, from `from_battles`), not "
+            "scores: rate it with `bradley_terry()`, `win_probability()` or `pairwise()`."
+        )
+        raise ValueError(msg)
     search = {key: keywords.pop(key, None) for key in SEARCH_KEYWORDS}
     stored = stored_attr(frame, "design")
     if is_cv_results(frame):

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from pdcompare.stats._common import t_confidence_interval, t_pvalue
+from pdcompare.stats._common import margin_shift, t_confidence_interval, t_pvalue
 from pdcompare.stats._moments import chunks
 from pdcompare.stats.power import _power_at, noncentrality
 
@@ -136,6 +136,7 @@ def clustered_paired_ttest(
     alternative: str = "two-sided",
     confidence: float = 0.95,
     clustered: bool = True,
+    margin: float | None = None,
 ) -> dict:
     """Paired t-test over items of every pair ``(i[k], j[k])``, CR1-clustered.
 
@@ -156,6 +157,10 @@ def clustered_paired_ttest(
     clustered : bool
         Whether ``cluster`` holds real clusters (else the unclustered variance
         is the clustered one and is computed once).
+    margin : float, optional
+        Non-inferiority margin with a one-sided ``alternative``: the
+        statistic is ``(d̄ + margin) / se`` ("greater") or ``(margin − d̄) / se``
+        ("less"), its p-value the upper tail (as ``stats.paired.paired_ttest``).
 
     Returns
     -------
@@ -213,12 +218,16 @@ def clustered_paired_ttest(
     flat = plain <= (16.0 * np.finfo(float).eps * scale) ** 2 * n
     identical = flat & (np.abs(mean_diff) <= 16.0 * np.finfo(float).eps * scale)
     constant = flat & ~identical
-    statistic = np.where(identical, 0.0, statistic)
-    statistic = np.where(constant, np.copysign(np.inf, mean_diff), statistic)
+    # A non-inferiority margin shifts the statistic's numerator (stats._common.margin_shift).
+    shifted, tail, null = margin_shift(mean_diff, identical, margin, alternative)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        statistic = shifted / se
+    statistic = np.where(null, 0.0, statistic)
+    statistic = np.where(flat & ~null, np.copysign(np.inf, shifted), statistic)
     se = np.where(flat, 0.0, se)
     design_effect = np.where(flat, np.nan, design_effect)
     df = np.full(i.size, c - 1.0)
-    pvalue = t_pvalue(statistic, df, alternative)
+    pvalue = t_pvalue(statistic, df, tail)
     low, high = t_confidence_interval(mean_diff, se, df, confidence, alternative)
     return {
         "mean_diff": mean_diff,

@@ -287,3 +287,24 @@ def test_identical_models_warn_in_items_words():
     with pytest.warns(pdcompare.PdcompareWarning, match="identical scores on every item"):
         out = frame.cmp.ttest()
     assert out["pvalue"].iloc[0] == 1.0
+
+
+def test_items_ttest_with_a_margin_is_the_shifted_clustered_test():
+    # Non-inferiority on items (DESIGN 27): t = (d + margin) / se_CR1 on C - 1 df, upper tail.
+    from scipy import stats
+
+    rng = np.random.default_rng(11)
+    wide = pd.DataFrame((rng.random((2, 60)) < [[0.7], [0.72]]).astype(float), index=["a", "b"])
+    framed = wide.cmp.set_design(items=True, cluster={k: k // 4 for k in range(60)})
+    plain = framed.cmp.ttest("a", "b", alternative="better")
+    gated = framed.cmp.ttest("a", "b", alternative="better", margin=0.05)
+    d, se, df = plain.loc[0, "mean_diff"], plain.loc[0, "se"], plain.loc[0, "df"]
+    assert df == 14
+    assert gated.loc[0, "statistic"] == pytest.approx((d + 0.05) / se, rel=1e-12)
+    assert gated.loc[0, "pvalue"] == pytest.approx(stats.t.sf((d + 0.05) / se, df), rel=1e-10)
+    assert gated.loc[0, "margin"] == 0.05
+    assert "margin" not in plain.columns
+    with pytest.raises(ValueError, match=r"`margin=0\.05` is a non-inferiority margin"):
+        framed.cmp.ttest("a", "b", margin=0.05)
+    result = pdcompare.gate(framed, "b", "a", margin=0.1)
+    assert result.loc[0, "test"] == "ttest"

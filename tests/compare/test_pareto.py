@@ -165,6 +165,10 @@ def test_a_cv_results_column():
     result = frame.cmp.pareto("mean_fit_time", cv=5)
     assert result["cost"].to_dict() == {"C=1": 3.0, "C=0.1": 1.0, "C=0.01": 2.0}
     assert result.loc["C=0.01", "status"] == "dominated"
+    # Rows in another order than best first: each cost stays with its candidate.
+    shuffled = frame.iloc[[2, 0, 1]].reset_index(drop=True)
+    again = shuffled.cmp.pareto("mean_fit_time", cv=5)
+    assert again["cost"].to_dict() == {"C=1": 3.0, "C=0.1": 1.0, "C=0.01": 2.0}
     with pytest.raises(ValueError, match=r"no column 'mean_score_tim'.*mean_fit_time"):
         frame.cmp.pareto("mean_score_tim", cv=5)
 

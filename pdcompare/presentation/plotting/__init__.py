@@ -21,6 +21,7 @@ from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.inputs.items import is_items
 from pdcompare.inputs.scores import converted_search
 from pdcompare.presentation.plotting import (  # noqa: F401  (register kinds)
+    aggregates,
     auc,
     bayes,
     bootstrap,
@@ -28,6 +29,8 @@ from pdcompare.presentation.plotting import (  # noqa: F401  (register kinds)
     confidence_set,
     mcm,
     pareto,
+    rank_sets,
+    ratings,
     results,
     runs,
     scores,
@@ -52,10 +55,12 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
     kind : str, optional
         On a scores frame, the picture to draw: "folds" (score per split per
         model), "corr" (correlation of models across splits), "intervals"
-        (mean and interval per model), "posterior" (``a=``, ``b=``, ``rope=``)
-        or "pvalues" (pairwise matrix). On a result frame, leave it out: the
-        picture that suits the test is drawn (a one-pair ``hierarchical``
-        result draws its posterior in the triangle, "shrinkage" its data sets).
+        (mean and interval per model), "posterior" (``a=``, ``b=``, ``rope=``),
+        "pvalues" (pairwise matrix), "ranks" (each model's rank confidence
+        set) or "pareto" (score against ``cost=``, the front joined). On a
+        result frame, leave it out: the picture that suits the test is drawn
+        (a one-pair ``hierarchical`` result draws its posterior in the
+        triangle, "shrinkage" its data sets).
     ax : matplotlib.axes.Axes, optional
         Where to draw; by default a new figure sized to the content (two calls
         give two figures).

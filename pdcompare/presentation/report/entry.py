@@ -23,8 +23,10 @@ from typing import Any
 import pandas as pd
 
 from pdcompare._validation import check_option, check_positive_int, warnings_once
+from pdcompare.compare.aggregates import TaskRunsAnalysis
 from pdcompare.compare.analysis import Analysis, ForecastAnalysis, analyse
 from pdcompare.inputs.attrs import pdcompare_attrs, read_only
+from pdcompare.inputs.battles import is_battles
 from pdcompare.presentation.labels import (
     PYTHON,
     Spelling,
@@ -32,13 +34,16 @@ from pdcompare.presentation.labels import (
     spelling,
     spoken,
 )
+from pdcompare.presentation.report.battles import battles_report
 from pdcompare.presentation.report.bayes import bayes_lines
 from pdcompare.presentation.report.equivalence import equivalence_lines
 from pdcompare.presentation.report.forecasts import forecast_lines
 from pdcompare.presentation.report.gate import gate_report
 from pdcompare.presentation.report.pareto import pareto_lines
 from pdcompare.presentation.report.pooled import pooled_lines
+from pdcompare.presentation.report.rank_sets import rank_set_lines
 from pdcompare.presentation.report.rows import rows_of
+from pdcompare.presentation.report.runs_over_tasks import task_runs_lines
 from pdcompare.presentation.report.significance import friedman_lines, significance_lines
 from pdcompare.presentation.report.summary import summary_lines
 
@@ -96,6 +101,7 @@ def report(
     pooled: bool = False,
     hierarchical: bool = False,
     random_state: Any = 0,
+    ranks: bool = False,
     format: str = "text",
     baseline: Any = None,
     candidate: Any = None,
@@ -152,8 +158,12 @@ def report(
         means (see Notes). Refused on other frames and without ``rope``.
     random_state : int, numpy Generator or None, default 0
         Seed of every Monte Carlo step (the Bayesian signed-rank test across
-        data sets, the hierarchical test's sampler), so that the same frame
-        gives the same text on every run.
+        data sets, the hierarchical test's sampler, the rank sets' draws), so
+        that the same frame gives the same text on every run.
+    ranks : bool, default False
+        Add which models may be the best, from the 95% simultaneous rank
+        confidence sets (``ranks``), and the rank sets of the best ``top``.
+        The report of a ``ranks`` result is that paragraph alone.
     format : {"text", "markdown", "html"}, default "text"
         Plain text; Markdown (the same words, the per-pair lines as lists,
         the tables as pipe tables: for a pull request or an experiment log);
@@ -234,10 +244,19 @@ def report(
             frame, baseline=baseline, candidate=candidate, margin=margin, alpha=alpha,
             test=test, format=format, **design,
         )  # fmt: skip
+    if is_battles(frame):
+        # A battles frame: Bradley–Terry ratings, rank sets and the pairs told apart.
+        return battles_report(
+            frame, alpha=alpha, correction=correction, ci=ci, top=top,
+            random_state=random_state, format=format, **design,
+        )  # fmt: skip
     meta = pdcompare_attrs(frame)
     if meta.get("kind") == "result":
         if meta.get("test") == "select":
             return _select_report(frame)
+        if meta.get("test") == "ranks":
+            shown = len(frame) if top is None else check_positive_int("top", top)
+            return "\n".join(rank_set_lines(frame, shown)) + "\n"
         _refuse_result(frame)
     top = len(frame) if top is None else check_positive_int("top", top, minimum=2)
     check_option("format", format, ("text", "markdown", "html"))
@@ -255,6 +274,7 @@ def report(
             hierarchical=hierarchical,
             random_state=random_state,
             cost=cost,
+            ranks=ranks,
             **design,
         )
         return report_text(analysis, top=top, format=format)
@@ -286,6 +306,8 @@ def _report_text(analysis: Analysis, top: int | None, format: str) -> str:
             analysis, **{k: read_only(v) for k, v in frames if isinstance(v, pd.DataFrame)}
         )
         lines = forecast_lines(reading, top)
+    elif isinstance(analysis, TaskRunsAnalysis):
+        lines = task_runs_lines(analysis, top)
     else:
         lines = _report_lines(analysis, top)
     if format == "text":
@@ -326,4 +348,6 @@ def _report_lines(analysis: Analysis, top: int) -> list[str]:
         lines += ["", *pooled_lines(pooled, analysis.family, best, top_names)]
     if analysis.pareto is not None:
         lines += ["", *pareto_lines(analysis.pareto)]
+    if analysis.ranks is not None:
+        lines += ["", *rank_set_lines(analysis.ranks, top)]
     return lines
