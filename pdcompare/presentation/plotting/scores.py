@@ -393,6 +393,9 @@ def plot_intervals(
         if items:  # questions of an evaluation: t over items, clustered when they are
             corrected = True
             kind = _items_interval_words(meta)
+        elif meta.get("unit") == "run":  # independent runs: the plain t interval is right
+            corrected = True
+            kind = "t interval over independent runs"
         label = f"{xlabel}, {ci:.0%} CI\n({kind})"
         value = "mean"
     else:
