@@ -21,7 +21,7 @@ from pdcompare._validation import (
     check_nan_policy,
     warn,
 )
-from pdcompare.compare._common import check_test_options, scores_meta
+from pdcompare.compare._common import check_test_options, refuse_one_dataset, scores_meta
 from pdcompare.inputs.data import scores_data
 
 #: What a benchmark frame's ``power`` computes, said in its attrs.
@@ -168,6 +168,7 @@ def power(
     target = check_fraction("target", target)
     check_nan_policy(nan_policy)
     data = scores_data(scores, **design)
+    refuse_one_dataset(data, "power")
     benchmark = isinstance(data, BenchmarkData)
     ratio = 0.0 if benchmark else require_ratio(data.design, "power")
     tail = "two-sided" if alternative == "two-sided" else "greater"

@@ -117,7 +117,8 @@ def test_roc_auc_permutation_exact_against_scipy():
     out = frame.cmp.permutation_test("a", "b", score="roc_auc")
     rank_a, rank_b = stats.rankdata(a), stats.rankdata(b)
     differ = rank_a != rank_b
-    assert differ.sum() == 8 and out.attrs["pdcompare"]["exact"] == [True]
+    assert differ.sum() == 8
+    assert out.attrs["pdcompare"]["exact"] == [True]
 
     def statistic(x, z):
         full_a, full_b = rank_a.copy(), rank_b.copy()
@@ -142,9 +143,9 @@ def test_ranked_scores_permutation_ignores_rescaling(score):
     for scale in (lambda v: v, lambda v: v**5, lambda v: 100 * v - 7):
         frame = pd.DataFrame({"y": y, "a": a, "b": scale(b)})
         out = frame.cmp.permutation_test("a", "b", score=score, random_state=0, n_resamples=999)
-        expected = getattr(metrics, f"{score}_score")(y, a) - getattr(
-            metrics, f"{score}_score"
-        )(y, b)
+        expected = getattr(metrics, f"{score}_score")(y, a) - getattr(metrics, f"{score}_score")(
+            y, b
+        )
         assert out["mean_diff"].iloc[0] == pytest.approx(expected, rel=1e-12)
         p.append(out["pvalue"].iloc[0])
     assert p[0] == p[1] == p[2]
