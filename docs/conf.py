@@ -51,6 +51,7 @@ exclude_patterns = [
     "_ext",
     "validity_table.md",  # included by guide/validity.md
     "validity_table_datasets.md",  # included by guide/validity.md
+    "validity_table_aggregates.md",  # included by guide/validity.md
     "gallery/*.ipynb",
     "gallery/*.py",
     "gallery/*.zip",

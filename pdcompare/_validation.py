@@ -24,7 +24,7 @@ _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 class PdcompareWarning(UserWarning):
     """Warning issued by pdcompare about the data (degenerate or missing scores).
 
-    Like :class:`OptionError`, a warning about one keyword carries it as data:
+    Like ``OptionError``, a warning about one keyword carries it as data:
     ``keyword`` names it and ``cli_message``, when set, is the same warning in
     the words of the command line (which has options, not keywords).
     """

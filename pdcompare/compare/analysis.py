@@ -28,9 +28,13 @@ from pdcompare._validation import (
     check_option,
 )
 from pdcompare.compare import bayes as bayes_module
+from pdcompare.compare import rank_sets
+from pdcompare.compare.aggregates import TaskRunsAnalysis, analyse_task_runs, is_task_runs_frame
 from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
+from pdcompare.compare.items import summary as items_summary
 from pdcompare.compare.pairwise import pairwise
+from pdcompare.compare.pareto import pareto
 from pdcompare.compare.power import detectable_difference
 from pdcompare.compare.random_effects import random_effects
 from pdcompare.compare.ranks import friedman
@@ -38,11 +42,14 @@ from pdcompare.compare.registry import BY_NAME, default_correction, report_tests
 from pdcompare.compare.summary import summary_table
 from pdcompare.inputs.attrs import stored_attr
 from pdcompare.inputs.data import validated_once
+from pdcompare.inputs.items import is_items
 from pdcompare.inputs.kinds import is_benchmark
 from pdcompare.inputs.scores import ALL_PAIRS, converted_search
 
 #: Tests a report can use for its significance part, on a scores frame (the registry's).
 REPORT_TESTS = report_tests("scores")
+#: ... on an items frame (questions of an evaluation).
+ITEMS_REPORT_TESTS = ("ttest", "wilcoxon", "sign_test")
 #: ... on a runs frame (independent runs over seeds).
 RUNS_REPORT_TESTS = report_tests("runs")
 #: ... and across the data sets of a benchmark frame.
@@ -100,6 +107,10 @@ class Analysis:
     fallback_test : bool
         Whether the plain t-test stands in for the corrected one because the
         design is unknown and no test was asked for.
+    pareto : pandas.DataFrame or None
+        ``pareto`` of the frame against the cost asked for.
+    ranks : pandas.DataFrame or None
+        ``ranks()`` of the frame (simultaneous rank sets), when asked for.
     """
 
     frame: pd.DataFrame
@@ -118,6 +129,8 @@ class Analysis:
     runs: bool = False
     rope: Any = None
     fallback_test: bool = False
+    pareto: pd.DataFrame | None = None
+    ranks: pd.DataFrame | None = None
 
     @property
     def best(self) -> Any:
@@ -193,9 +206,7 @@ def analyse_forecasts(
     mcs = confidence_set(frame, random_state=random_state)
     family = report_family(len(mcs), "diebold_mariano")
     scope = ALL_PAIRS if family == "all_pairs" else None
-    dm = diebold_mariano(
-        frame, scope, alpha=alpha, correction=correction, alternative=alternative
-    )
+    dm = diebold_mariano(frame, scope, alpha=alpha, correction=correction, alternative=alternative)
     return ForecastAnalysis(
         frame=frame,
         summary=mcs.sort_values("mean_loss", kind="stable"),
@@ -237,9 +248,12 @@ def check_report_options(
 
         check_rope(rope)  # the one rule bayes applies
     if test is not None:
-        runs = (stored_attr(frame, "design") or {}).get("paired") is False
+        stored = stored_attr(frame, "design") or {}
+        runs = stored.get("paired") is False
         tests = (
-            BENCHMARK_REPORT_TESTS
+            ITEMS_REPORT_TESTS
+            if stored.get("items")
+            else BENCHMARK_REPORT_TESTS
             if is_benchmark(frame)
             else RUNS_REPORT_TESTS
             if runs
@@ -266,12 +280,16 @@ def analyse(
     pooled: bool = False,
     hierarchical: bool = False,
     random_state: Any = 0,
+    cost: Any = None,
+    ranks: bool = False,
     **design: Any,
-) -> Analysis | ForecastAnalysis:
+) -> Analysis | ForecastAnalysis | TaskRunsAnalysis:
     """Run the comparisons a report of ``frame`` rests on, validating the frame once.
 
     A predictions frame of forecasts in time order (a truth column and a
-    time index, or a time-ordered design) gets a :class:`ForecastAnalysis`.
+    time index, or a time-ordered design) gets a :class:`ForecastAnalysis`; a
+    runs-over-tasks frame (``paired=False``, tasks and runs) a
+    :class:`~pdcompare.compare.aggregates.TaskRunsAnalysis`.
 
     Parameters
     ----------
@@ -296,8 +314,13 @@ def analyse(
         with its CV design, and a ``rope``).
     random_state : int, numpy Generator or None, default 0
         Seed of every Monte Carlo step (the Bayesian signed-rank test, the
-        hierarchical test's sampler), so that the same frame gives the same
-        analysis.
+        hierarchical test's sampler, the rank sets' draws), so that the same
+        frame gives the same analysis.
+    cost : Series, DataFrame or str, optional
+        Add ``pareto`` of the frame against this cost (one per model,
+        per split, or a ``cv_results_`` column's name).
+    ranks : bool, default False
+        Add the 95% simultaneous rank confidence sets (``ranks``).
     **design
         The design keywords and ``greater_is_better=``.
 
@@ -319,12 +342,13 @@ def analyse(
             or rope is not None
             or pooled
             or hierarchical
+            or ranks
             or design
         ):
             msg = (
                 "A report of forecasts in time order runs the Diebold–Mariano test and the model "
-                "confidence set; `test`, `rope`, `pooled`, `hierarchical` and design keywords "
-                "do not apply."
+                "confidence set; `test`, `rope`, `pooled`, `hierarchical`, `ranks` and design "
+                "keywords do not apply."
             )
             raise ValueError(msg)
         return analyse_forecasts(
@@ -334,7 +358,17 @@ def analyse(
             alternative=alternative,
             random_state=random_state,
         )
+    if is_task_runs_frame(frame):
+        if test is not None or rope is not None or pooled or hierarchical or design:
+            msg = (
+                "A report of runs over tasks gives rliable's aggregates and the probability of "
+                "improvement; `test` and `rope` do not apply (nor pooled, hierarchical or the "
+                "CV design)."
+            )
+            raise ValueError(msg)
+        return analyse_task_runs(frame, ci=check_fraction("ci", ci), random_state=random_state)
     check_report_options(frame, test, rope, alpha, ci, correction, alternative)
+    original, asked = frame, dict(design)  # pareto reads a cv_results_ frame's cost column
     frame, design = converted_search(frame, design)
     benchmark = is_benchmark(frame)
     if pooled and not benchmark:
@@ -342,14 +376,15 @@ def analyse(
         raise ValueError(msg)
     if hierarchical:
         _check_hierarchical(benchmark, rope)
+    items = is_items(frame)
     with validated_once():
-        summary = summary_table(frame, ci=ci, **design)
+        summary = (items_summary if items else summary_table)(frame, ci=ci, **design)
         known = summary.attrs["pdcompare"].get("design", {}).get("test_train_ratio") is not None
         runs = summary.attrs["pdcompare"].get("unit") == "run"
         if runs and nan_policy == "propagate":
             nan_policy = "omit"  # on a runs frame NaN is an absent run, not a missing score
-        fallback = test is None and not (known or benchmark or runs)
-        test = test or _default_test(known, benchmark, runs)
+        fallback = test is None and not (known or benchmark or runs or items)
+        test = test or ("ttest" if items else _default_test(known, benchmark, runs))
         family = report_family(len(summary), test)
         scope = ALL_PAIRS if family == "all_pairs" else None
         common = {"nan_policy": nan_policy, **design}
@@ -357,7 +392,7 @@ def analyse(
         if benchmark:
             found["friedman"] = friedman(frame, **common)
         significance = _significance(frame, test, scope, correction, alternative, alpha, common)
-        if rope is not None and runs:
+        if rope is not None and (runs or items):
             found["equivalence"] = equivalence(frame, scope, rope=rope, alpha=alpha, **common)
         elif hierarchical:
             found["bayes"] = _hierarchical_family(frame, scope, rope, alpha, random_state, common)
@@ -366,15 +401,22 @@ def analyse(
             found["bayes"] = bayes_module.bayes(
                 frame, scope, rope=rope, alpha=alpha, **options, **common
             )
-        if test not in RANK_TESTS:
+        if test not in RANK_TESTS and not items:
             found["effect_sizes"] = effect_size(frame, scope, **common)
-        if not runs and (known or benchmark):
+        if not runs and (known or benchmark or items):
             found["detectable"] = detectable_difference(frame, significance, **design)
+        if cost is not None:
+            found["pareto"] = pareto(
+                original, cost, alpha=alpha,
+                correction=default_correction("pareto", correction), **asked,
+            )  # fmt: skip
         if pooled:
             correction = default_correction("random_effects", correction)
             found["pooled"] = random_effects(
                 frame, scope, alpha=alpha, correction=correction, **common
             )
+        if ranks:
+            found["ranks"] = rank_sets.ranks(frame, random_state=random_state, **design)
     return Analysis(
         frame=frame,
         benchmark=benchmark,

@@ -15,6 +15,7 @@ from pdcompare.compare._common import (
     raw_alternative,
     warn_pairs,
 )
+from pdcompare.compare.margin import check_margin, core_margin, with_margin
 from pdcompare.inputs.attrs import stored_attr
 from pdcompare.inputs.predictions import score_predictions
 from pdcompare.inputs.scores import ALL_PAIRS, rank_order, select_pairs
@@ -178,6 +179,7 @@ def delong(
     correction: str | None = "holm",
     pos_label: Any = None,
     nan_policy: str = "propagate",
+    margin: float | None = None,
 ) -> pd.DataFrame:
     """DeLong's test of correlated ROC AUCs: models scored on the same test samples.
 
@@ -208,6 +210,16 @@ def delong(
     nan_policy : {"propagate", "omit", "raise"}, default "propagate"
         Missing truth or scores of a compared model: NaN results for its
         pairs (with a warning), drop the rows, or raise.
+
+    margin : float, optional
+        Non-inferiority margin (≥ 0, in the units of the AUC), only with
+        ``alternative="better"``: H0 is AUC₁ − AUC₂ ≤ −margin, so ``reject``
+        means model_1 is shown to be not worse than model_2 by the margin or
+        more. The statistic becomes ``(auc_diff + margin) / se``, the p-value
+        its upper tail, and the
+        result gains a ``margin`` column; the interval stays the one-sided
+        interval of the difference. None (the default): no ``margin`` column,
+        the test as it is; ``margin=0`` gives the one-sided test's p-values.
 
     Returns
     -------
@@ -273,6 +285,8 @@ def delong(
     alpha, correction = check_test_options(
         alternative=alternative, alpha=alpha, correction=correction
     )
+    margin = check_margin(margin, alternative)
+    asked = alternative
     alternative = raw_alternative(alternative, True)
     involved = None
     if a is not None and b is not None and a is not ALL_PAIRS:
@@ -292,7 +306,15 @@ def delong(
             "over folds with `cv_scores(..., scoring='roc_auc')` and `corrected_ttest`."
         )
     i, j, scope = select_pairs(data.names, auc, a, b)
-    out = delong_test(auc, covariance, i, j, alternative=alternative, alpha=alpha)
+    out = delong_test(
+        auc,
+        covariance,
+        i,
+        j,
+        alternative=alternative,
+        alpha=alpha,
+        margin=core_margin(margin, asked),
+    )
     warn_pairs(
         data.names,
         i,
@@ -310,7 +332,7 @@ def delong(
         ],
     )
     names = ("auc_1", "auc_2", "auc_diff", "se", "statistic", "pvalue", "ci_low", "ci_high")
-    columns = {k: out[k] for k in names}
+    columns = with_margin({k: out[k] for k in names}, margin, len(i))
     order = rank_order(auc)
     n_pos = int(positive.sum())
     meta = results.result_meta(
@@ -327,6 +349,7 @@ def delong(
         nan_policy=nan_policy,
         y=y,
         models=[data.names[k] for k in order],
+        **({} if margin is None else {"margin": margin}),
     )
     return results.pair_result(data.names, i, j, columns, meta, correction=correction, alpha=alpha)
 

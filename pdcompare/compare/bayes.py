@@ -205,7 +205,7 @@ def bayes(
             )
             raise TypeError(msg)
     ci = check_fraction("ci", 0.95 if ci is None else ci)
-    ratio = require_ratio(data.design, "bayes")
+    ratio = require_ratio(data.design, "bayes", len(data.splits))
     i, j, scope = data.pairs(a, b)
     check_nan_policy(nan_policy)
     data.nan_pairs(i, j, nan_policy)
@@ -297,7 +297,7 @@ def posterior(
     check_nan_policy(nan_policy, ("raise", "omit"))
     data = scores_data(scores, paired_test="posterior", **design)
     refuse_benchmark(data, "posterior")
-    ratio = require_ratio(data.design, "posterior")
+    ratio = require_ratio(data.design, "posterior", len(data.splits))
     i, j, _ = data.pairs(a, b)
     data.nan_pairs(i, j, nan_policy)
     df, loc, scale = core.posterior_parameters(

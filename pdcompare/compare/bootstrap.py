@@ -15,12 +15,14 @@ from pdcompare._validation import (
     check_option,
     check_positive_int,
 )
+from pdcompare.compare import items as _items
 from pdcompare.compare._common import (
     check_test_options,
     missing_predictions,
     raw_alternative,
     seed_of,
 )
+from pdcompare.inputs.items import is_items
 from pdcompare.inputs.predictions import predictions_data
 from pdcompare.inputs.scores import ALL_PAIRS, rank_order, select_pairs
 
@@ -385,6 +387,23 @@ def bootstrap_diff(
       model_1 model_2  mean_diff  pvalue
     0  forest    tree      0.067   0.024
     """
+    if is_items(predictions):
+        return _items.bootstrap_diff(
+            predictions,
+            a,
+            b,
+            alternative=alternative,
+            n_resamples=n_resamples,
+            ci=ci,
+            method=method,
+            alpha=alpha,
+            correction=correction,
+            random_state=random_state,
+            score=score,
+            y=y,
+            greater_is_better=greater_is_better,
+            nan_policy=nan_policy,
+        )
     from pdcompare.stats.bootstrap import (
         INTERVAL_METHODS,
         check_random_state,

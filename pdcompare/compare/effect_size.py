@@ -274,7 +274,7 @@ def effect_size(
             )
             raise ValueError(msg)
         if measure == "cohen_dz" and not across:
-            ratio = require_ratio(data.design, "effect_size")
+            ratio = require_ratio(data.design, "effect_size", len(data.splits))
     i, j, scope = data.pairs(a, b)
     if paired:  # an absent run (NaN) of a runs frame is no pairing problem
         data.nan_pairs(i, j, nan_policy)

@@ -9,6 +9,7 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare._validation import OptionError, check_nan_policy
+from pdcompare.compare import items as _items
 from pdcompare.compare._common import (
     check_test_options,
     refuse_one_dataset,
@@ -17,6 +18,7 @@ from pdcompare.compare._common import (
 )
 from pdcompare.compare.effect_size import is_paired
 from pdcompare.inputs.data import scores_data
+from pdcompare.inputs.items import is_items
 
 
 def check_equivalence_rope(rope: Any) -> tuple[float, float]:
@@ -151,6 +153,11 @@ def equivalence(
     >>> float(scores.cmp.bayes("rbf", "linear", rope=0.01)["prob_worse"].round(3).iloc[0])
     0.068
     """
+    if is_items(frame):
+        rope = check_equivalence_rope(rope)
+        return _items.equivalence(
+            frame, a, b, rope=rope, alpha=alpha, correction=correction, **design
+        )
     from pdcompare.inputs.benchmark import BenchmarkData
     from pdcompare.inputs.design import require_ratio
     from pdcompare.stats import equivalence as core
@@ -170,7 +177,7 @@ def equivalence(
     benchmark = isinstance(data, BenchmarkData)
     ratio = None
     if paired and not benchmark:
-        ratio = require_ratio(data.design, "equivalence")
+        ratio = require_ratio(data.design, "equivalence", len(data.splits))
     i, j, scope = data.pairs(a, b)
     if paired:  # an absent run (NaN) of a runs frame is no pairing problem
         data.nan_pairs(i, j, nan_policy)

@@ -21,6 +21,8 @@ from pdcompare._validation import (
 )
 from pdcompare.compare import bayes as bayes_module
 from pdcompare.compare.pairwise import pairwise
+from pdcompare.compare.pareto import pareto
+from pdcompare.compare.rank_sets import ranks
 from pdcompare.compare.summary import summary_table
 from pdcompare.inputs.data import validated_once
 from pdcompare.inputs.kinds import is_benchmark
@@ -161,7 +163,12 @@ def simplex_inputs(
 
 
 def intervals_inputs(frame: pd.DataFrame, *, ci: float = 0.95, **design: Any) -> pd.DataFrame:
-    """The ``summary`` whose intervals ``plot("intervals")`` draws."""
+    """The ``summary`` whose intervals ``plot("intervals")`` draws (clustered on items)."""
+    from pdcompare.compare.items import summary as items_summary
+    from pdcompare.inputs.items import is_items
+
+    if is_items(frame):
+        return items_summary(frame, ci=ci, **design)
     return summary_table(frame, ci=ci, **design)
 
 
@@ -172,3 +179,34 @@ def mcm_inputs(
     from pdcompare.compare.mcm import comparison_matrix
 
     return comparison_matrix(frame, correction=correction, alpha=alpha, **design)
+
+
+def pareto_inputs(frame: pd.DataFrame, cost: Any, **options: Any) -> pd.DataFrame:
+    """The ``pareto`` result that ``plot("pareto", cost=...)`` draws (the frame as given).
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> cost = pd.Series({"linear": 1.0, "2_poly": 2.0, "3_poly": 3.0, "rbf": 4.0})
+    >>> pareto_inputs(load_grid_search_scores(), cost).loc["2_poly", "status"]
+    'dominated'
+    """
+    return pareto(frame, cost, **options)
+def ranks_inputs(
+    frame: pd.DataFrame,
+    *,
+    coverage: float = 0.95,
+    simultaneous: bool = True,
+    n_draws: int = 10000,
+    random_state: Any = 0,
+    **design: Any,
+) -> pd.DataFrame:
+    """The rank confidence sets that ``plot("ranks")`` draws (seeded: the same picture twice)."""
+    return ranks(
+        frame,
+        coverage=coverage,
+        simultaneous=simultaneous,
+        n_draws=n_draws,
+        random_state=random_state,
+        **design,
+    )

@@ -9,8 +9,10 @@ import pandas as pd
 
 from pdcompare._validation import check_option
 from pdcompare.compare import registry
+from pdcompare.compare.battles import battles_pairwise
 from pdcompare.compare.registry import pairwise_tests
 from pdcompare.inputs.attrs import pdcompare_attrs, stored_attr, with_attrs
+from pdcompare.inputs.battles import is_battles
 from pdcompare.inputs.frames import check_frame
 
 #: The columns of an equivalence result whose mirrored cell is the other one-sided test's.
@@ -58,7 +60,9 @@ def pairwise(
         other frame). On a predictions frame (a truth column ``y``) there is
         no default: "mcnemar", "proportions_ztest", "bootstrap_diff",
         "delong", "permutation_test", or on a time-ordered one
-        "diebold_mariano" (best = lowest mean loss).
+        "diebold_mariano" (best = lowest mean loss). On a battles frame
+        (:func:`pdcompare.from_battles`) the only test is the z test on the
+        Bradley–Terry ratings (``bradley_terry``; options ``ties=``, ``scale=``, ``base=``).
     correction : str or None, default "default"
         Multiple-testing correction over all pairs: a statsmodels
         ``multipletests`` method or alias, "shaffer", or None. "default" is
@@ -100,16 +104,29 @@ def pairwise(
     from pdcompare.inputs.benchmark import is_benchmark
 
     check_frame(scores)
+    if is_battles(scores):
+        if test not in (None, "bradley_terry"):
+            msg = (
+                f"`test={test!r}`: a battles frame is compared by the z test on its "
+                "Bradley–Terry ratings; leave `test` out (or pass 'bradley_terry')."
+            )
+            raise ValueError(msg)
+        return battles_pairwise(scores, correction=correction, alpha=alpha, **options)
     if scores.columns.nlevels == 1 and options.get("y", "y") in scores.columns:
         return _prediction_pairwise(scores, test, correction, alpha, options)
     benchmark = is_benchmark(scores)
-    runs = (stored_attr(scores, "design") or {}).get("paired") is False
+    stored = stored_attr(scores, "design") or {}
+    runs = stored.get("paired") is False
+    if stored.get("items"):  # an items frame: the clustered paired t over items by default
+        return _items_pairwise(scores, test, correction, alpha, options)
+    task_runs = benchmark and runs and scores.columns.nlevels == 2  # runs over tasks
     if test is None:
         test = "wilcoxon" if benchmark else "welch_ttest" if runs else "corrected_ttest"
+        test = "prob_improvement" if task_runs else test
     # The tests of a scores frame run on every frame of scores, where those that do not
     # apply say why themselves (a benchmark frame's corrected t-test points to per_dataset);
     # the tests of benchmark frames on a scores frame say that they need data sets.
-    kind = "benchmark" if benchmark else "scores"
+    kind = "task_runs" if task_runs else "benchmark" if benchmark else "scores"
     allowed = tuple(dict.fromkeys(pairwise_tests("scores") + pairwise_tests(kind)))
     if test not in allowed and test in pairwise_tests("benchmark"):
         allowed += (test,)
@@ -123,6 +140,19 @@ def pairwise(
         raise TypeError(msg)
     correction = registry.default_correction(test, correction)
     return spec.run_all_pairs(scores, correction=correction, alpha=alpha, options=options)
+
+
+def _items_pairwise(
+    frame: pd.DataFrame, test: str | None, correction: Any, alpha: float, options: dict
+) -> pd.DataFrame:
+    """Every pair of an items frame with one of its tests (default the clustered ``ttest``)."""
+    spec = registry.check_pairwise_test("ttest" if test is None else test, pairwise_tests("items"))
+    _refuse_scope(spec.name, options)
+    if "rope" in spec.needs and "rope" not in options:
+        msg = f"`pairwise(test={spec.name!r})` needs `rope=`, such as `rope=0.01`."
+        raise TypeError(msg)
+    correction = registry.default_correction(spec.name, correction)
+    return spec.run_all_pairs(frame, correction=correction, alpha=alpha, options=options)
 
 
 def _refuse_scope(test: str, options: dict[str, Any]) -> None:
@@ -267,6 +297,12 @@ def matrix(
     if (rows == cols).any():
         msg = "`matrix`: a row compares a model with itself; the result is not pairwise."
         raise ValueError(msg)
+    if meta.get("scope") == "all_ordered_pairs":
+        # every ordered pair has its own row (win_probability): each cell is its row's value
+        table = np.full((len(models), len(models)), np.nan)
+        table[rows, cols] = frame[value].to_numpy(dtype=float)
+        out = pd.DataFrame(table, index=models.copy(), columns=models.copy())
+        return with_attrs(out, {**meta, "value": value})
     lower_key = np.minimum(rows, cols) * len(models) + np.maximum(rows, cols)
     if pd.Index(lower_key).has_duplicates:
         msg = "`matrix`: the result compares some pair twice; keep one row per pair."

@@ -11,6 +11,7 @@ from scipy.stats import rankdata
 
 from pdcompare import results
 from pdcompare._validation import check_nan_policy, check_positive_int
+from pdcompare.compare import items as _items
 from pdcompare.compare._common import (
     check_test_options,
     raw_alternative,
@@ -20,6 +21,7 @@ from pdcompare.compare._common import (
 )
 from pdcompare.compare.bootstrap import _prediction_arrays, score_metric_arrays
 from pdcompare.inputs.data import scores_data
+from pdcompare.inputs.items import is_items
 from pdcompare.inputs.predictions import predictions_data
 from pdcompare.inputs.scores import ALL_PAIRS, rank_order, select_pairs
 
@@ -168,6 +170,21 @@ def permutation_test(
     >>> float(res.pvalue * 2**15)
     863.0
     """
+    if is_items(frame):
+        return _items.permutation_test(
+            frame,
+            a,
+            b,
+            n_resamples=n_resamples,
+            alternative=alternative,
+            alpha=alpha,
+            correction=correction,
+            random_state=random_state,
+            score=score,
+            y=y,
+            greater_is_better=greater_is_better,
+            **design,
+        )
     from pdcompare._validation import check_random_state
 
     alpha, correction = check_test_options(

@@ -21,8 +21,10 @@ from pdcompare._validation import (
     check_nan_policy,
     warn,
 )
+from pdcompare.compare import items as _items
 from pdcompare.compare._common import check_test_options, refuse_one_dataset, scores_meta
 from pdcompare.inputs.data import scores_data
+from pdcompare.inputs.items import is_items
 
 #: What a benchmark frame's ``power`` computes, said in its attrs.
 BENCHMARK_METHOD = (
@@ -158,6 +160,17 @@ def power(
     >>> round(float(stats.nct.sf(crit, 99, nc) + stats.nct.cdf(-crit, 99, nc)), 3)
     0.844
     """
+    if is_items(scores):
+        return _items.power(
+            scores,
+            a,
+            b,
+            delta=delta,
+            alpha=alpha,
+            alternative=alternative,
+            target=target,
+            **design,
+        )
     from pdcompare.inputs.benchmark import BenchmarkData
     from pdcompare.inputs.design import require_ratio
     from pdcompare.stats import power as core
@@ -170,7 +183,7 @@ def power(
     data = scores_data(scores, **design)
     refuse_one_dataset(data, "power")
     benchmark = isinstance(data, BenchmarkData)
-    ratio = 0.0 if benchmark else require_ratio(data.design, "power")
+    ratio = 0.0 if benchmark else require_ratio(data.design, "power", len(data.splits))
     tail = "two-sided" if alternative == "two-sided" else "greater"
     i, j, scope = data.pairs(a, b)
     data.nan_pairs(i, j, nan_policy)
@@ -333,6 +346,8 @@ def detectable_difference(
     >>> scores.cmp.power(delta=0.01, alpha=0.05 / 3)["mdd"].round(3).tolist()
     [0.044, 0.07, 0.183]
     """
+    if is_items(frame):
+        return _items.detectable_difference(frame, result, target=target)
     from pdcompare.inputs.benchmark import BenchmarkData
     from pdcompare.inputs.design import require_ratio
     from pdcompare.inputs.scores import index_of
@@ -343,7 +358,7 @@ def detectable_difference(
     target = check_fraction("target", target)
     data = scores_data(frame, **design)
     benchmark = isinstance(data, BenchmarkData)
-    ratio = 0.0 if benchmark else require_ratio(data.design, "power")
+    ratio = 0.0 if benchmark else require_ratio(data.design, "power", len(data.splits))
     first = _positions(data.names, results.column_values(result, "model_1"))
     second = _positions(data.names, results.column_values(result, "model_2"))
     missing = np.flatnonzero((first < 0) | (second < 0))

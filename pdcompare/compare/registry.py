@@ -11,8 +11,9 @@ test is one row here and one module of its own.
 
 Frame kinds: ``"scores"`` (models x CV splits), ``"benchmark"`` (models x data
 sets), ``"runs"`` (independent runs, ``paired=False``), ``"predictions"`` (one
-row per test sample, a truth column) and ``"forecasts"`` (predictions in time
-order).
+row per test sample, a truth column), ``"forecasts"`` (predictions in time
+order), ``"items"`` (models x questions of an evaluation, DESIGN section 21) and
+``"battles"`` (square counts of wins, ``from_battles``).
 """
 
 from __future__ import annotations
@@ -24,27 +25,34 @@ from typing import Any
 
 from pdcompare._validation import OptionError, check_option
 from pdcompare.compare import (
+    aggregates,
     auc,
+    battles,
     bayes,
     bootstrap,
     dietterich,
     effect_size,
     equivalence,
     forecast,
+    gate,
     hierarchical,
     mcm,
     paired,
+    pareto,
     permutation,
     power,
     predictions,
     random_effects,
+    rank_sets,
     ranks,
     unpaired,
 )
 from pdcompare.inputs.scores import ALL_PAIRS
 
 #: Every frame kind a comparison can take.
-FRAME_KINDS = ("scores", "benchmark", "runs", "predictions", "forecasts")
+FRAME_KINDS = (
+    "scores", "benchmark", "runs", "predictions", "forecasts", "items", "battles", "task_runs",
+)  # fmt: skip
 
 #: The leading columns of a t-test's result (section 4 of the design).
 T_COLUMNS = (
@@ -136,6 +144,7 @@ class Comparison:
 _PAIRED = ("scores", "benchmark")
 _SCORES_LIKE = ("scores", "benchmark", "runs")
 _PREDICTIONS = ("predictions", "forecasts")
+_ITEMS_PAIRED = (*_PAIRED, "items")
 
 #: The registry: one row per public comparison, in the order the outputs list them.
 TESTS: tuple[Comparison, ...] = (
@@ -146,23 +155,23 @@ TESTS: tuple[Comparison, ...] = (
         pairwise=("scores",), report=("scores",),
     ),
     Comparison(
-        "ttest", paired.ttest, _PAIRED, "t-test", T_COLUMNS,
+        "ttest", paired.ttest, _ITEMS_PAIRED, "t-test", T_COLUMNS,
         label="paired t-test (uncorrected)",
         words="plain paired t-test, uncorrected for CV",
         words_across="paired t-test across data sets",
-        pairwise=_PAIRED, report=_PAIRED,
+        pairwise=_ITEMS_PAIRED, report=_PAIRED,
     ),
     Comparison(
-        "wilcoxon", paired.wilcoxon, _PAIRED, "rank test", RANK_COLUMNS,
+        "wilcoxon", paired.wilcoxon, _ITEMS_PAIRED, "rank test", RANK_COLUMNS,
         label="Wilcoxon signed-rank test",
         words="Wilcoxon signed-rank test",
         words_across="Wilcoxon signed-rank test across data sets",
-        pairwise=_PAIRED, report=_PAIRED,
+        pairwise=_ITEMS_PAIRED, report=_PAIRED,
     ),
     Comparison(
-        "sign_test", paired.sign_test, _PAIRED, "rank test", RANK_COLUMNS,
+        "sign_test", paired.sign_test, _ITEMS_PAIRED, "rank test", RANK_COLUMNS,
         label="sign test", words="sign test", words_across="sign test across data sets",
-        pairwise=_PAIRED, report=_PAIRED,
+        pairwise=_ITEMS_PAIRED, report=_PAIRED,
     ),
     Comparison(
         "nemenyi", functools.partial(ranks.rank_test, test="nemenyi"), ("benchmark",),
@@ -199,10 +208,10 @@ TESTS: tuple[Comparison, ...] = (
         label="5x2cv combined F-test", pairwise=("scores",),
     ),
     Comparison(
-        "equivalence", equivalence.equivalence, _SCORES_LIKE, "equivalence",
+        "equivalence", equivalence.equivalence, (*_SCORES_LIKE, "items"), "equivalence",
         ("model_1", "model_2", "mean_diff", "statistic_low", "pvalue_low", "statistic_high",
          "pvalue_high", "pvalue", "pvalue_adj", "reject", "ci_low", "ci_high"),
-        label="equivalence test (TOST)", pairwise=_SCORES_LIKE, needs=("rope",),
+        label="equivalence test (TOST)", pairwise=(*_SCORES_LIKE, "items"), needs=("rope",),
     ),
     Comparison(
         "effect_size", effect_size.effect_size, _SCORES_LIKE, "effect size",
@@ -233,11 +242,46 @@ TESTS: tuple[Comparison, ...] = (
         correction="bonferroni", takes_alpha=False, pairwise=_SCORES_LIKE,
     ),
     Comparison(
-        "mcnemar", predictions.mcnemar, ("predictions",), "contingency test",
+        "gate", gate.gate, ("scores", "runs", "predictions"), "gate",
+        ("candidate", "baseline", "test", "mean_diff", "margin", "ci_low", "ci_high", "pvalue",
+         "pvalue_worse", "outcome"),
+        # One candidate against one baseline, by two one-sided tests: no family to correct.
+        label="release gate (non-inferiority)", correction=None, correction_keyword=None,
+        scoped=False, needs=("margin",),
+    ),
+    Comparison(
+        "pareto", pareto.pareto, ("scores", "runs", "predictions", "items"), "trade-off",
+        ("score", "cost", "status", "dominated_by", "pvalue"),
+        # Holm over the models that cost no more than the one decided, each decision at alpha.
+        label="Pareto front of score against cost", scoped=False,
+    ),
+    Comparison(
+        "bradley_terry", battles.bradley_terry, ("battles",), "ratings",
+        ("rating", "ci_low", "ci_high", "rank", "rank_low", "rank_high", "n_battles",
+         "n_rounds"),
+        label="Bradley–Terry ratings", correction=None, correction_keyword=None,
+        takes_alpha=False, scoped=False,
+    ),
+    Comparison(
+        "bradley_terry_z", battles.battles_pairwise, ("battles",), "z-test",
+        ("model_1", "model_2", "rating_diff", "se", "statistic", "pvalue", "pvalue_adj",
+         "reject"),
+        # What pairwise() runs on a battles frame (compare/pairwise.py dispatches on the kind).
+        label="z test of Bradley–Terry ratings", scoped=False,
+    ),
+    Comparison(
+        "win_probability", battles.win_probability, ("battles",), "ratings",
+        ("model_1", "model_2", "prob", "ci_low", "ci_high"),
+        label="Bradley–Terry win probability", correction=None, correction_keyword=None,
+        takes_alpha=False, scoped=False,
+    ),
+    Comparison(
+        "mcnemar", predictions.mcnemar, ("predictions", "items"), "contingency test",
         ("model_1", "model_2", "only_1_correct", "only_2_correct", "statistic", "pvalue",
          "pvalue_adj", "reject"),
         # Its `correction` is the continuity correction; the multiple-testing one is p_adjust.
-        label="McNemar's test", correction_keyword="p_adjust", pairwise=("predictions",),
+        label="McNemar's test", correction_keyword="p_adjust",
+        pairwise=("predictions", "items"),
     ),
     Comparison(
         "cochrans_q", predictions.cochrans_q, ("predictions",), "contingency test",
@@ -252,9 +296,9 @@ TESTS: tuple[Comparison, ...] = (
         label="two-proportion z-test", pairwise=("predictions",),
     ),
     Comparison(
-        "bootstrap_diff", bootstrap.bootstrap_diff, ("predictions",), "bootstrap",
+        "bootstrap_diff", bootstrap.bootstrap_diff, ("predictions", "items"), "bootstrap",
         ("model_1", "model_2", "mean_diff", "ci_low", "ci_high", "pvalue"),
-        label="paired bootstrap", pairwise=("predictions",),
+        label="paired bootstrap", pairwise=("predictions", "items"),
     ),
     Comparison(
         "bootstrap", bootstrap.bootstrap, ("predictions",), "bootstrap",
@@ -281,11 +325,11 @@ TESTS: tuple[Comparison, ...] = (
         label="DeLong test", pairwise=("predictions",),
     ),
     Comparison(
-        "permutation_test", permutation.permutation_test, ("predictions", "scores", "benchmark"),
-        "permutation test",
+        "permutation_test", permutation.permutation_test,
+        ("predictions", "scores", "benchmark", "items"), "permutation test",
         ("model_1", "model_2", "score_1", "score_2", "mean_diff", "pvalue", "pvalue_adj",
          "reject"),
-        label="paired permutation test", pairwise=("predictions",),
+        label="paired permutation test", pairwise=("predictions", "items"),
     ),
     Comparison(
         "diebold_mariano", forecast.diebold_mariano, _PREDICTIONS, "forecast test",
@@ -313,7 +357,7 @@ TESTS: tuple[Comparison, ...] = (
         label="random-effects meta-analysis",
     ),
     Comparison(
-        "power", power.power, _PAIRED, "power",
+        "power", power.power, _ITEMS_PAIRED, "power",
         ("model_1", "model_2", "sd_diff"),
         label="power of the corrected t-test", correction=None, correction_keyword=None,
     ),
@@ -321,6 +365,31 @@ TESTS: tuple[Comparison, ...] = (
         "mcm", mcm.comparison_matrix, ("benchmark",), "comparison matrix",
         ("model_1", "model_2", "mean_diff", "wins", "ties", "losses", "pvalue"),
         label="Multiple Comparison Matrix", correction=None, scoped=False,
+    ),
+    Comparison(
+        "ranks", rank_sets.ranks, ("scores", "benchmark", "runs", "predictions", "items"),
+        "rank sets",
+        ("estimate", "rank", "rank_low", "rank_high"),
+        label="rank confidence sets (Mogstad et al.)", correction=None,
+        correction_keyword=None, takes_alpha=False, scoped=False,
+    ),
+    # Runs over tasks (a benchmark frame with paired=False): rliable's estimates.
+    Comparison(
+        "aggregate", aggregates.aggregate, ("task_runs",), "runs over tasks",
+        ("estimate", "ci_low", "ci_high"),
+        label="aggregate with stratified bootstrap intervals", correction=None,
+        correction_keyword=None, takes_alpha=False, scoped=False,
+    ),
+    Comparison(
+        "prob_improvement", aggregates.prob_improvement, ("task_runs",), "runs over tasks",
+        ("model_1", "model_2", "prob_improvement", "ci_low", "ci_high"),
+        label="probability of improvement", correction=None, correction_keyword=None,
+        takes_alpha=False, pairwise=("task_runs",),
+    ),
+    Comparison(
+        "performance_profile", aggregates.performance_profile, ("task_runs",),
+        "runs over tasks", (), label="performance profile", correction=None,
+        correction_keyword=None, takes_alpha=False, scoped=False,
     ),
 )  # fmt: skip
 

@@ -30,6 +30,7 @@ from pdcompare.compare._common import (
     warn_overlapping_splits,
     warn_pairs,
 )
+from pdcompare.compare.margin import check_margin, core_margin, with_margin
 from pdcompare.inputs.data import scores_data
 
 #: How many runs each model of a pair needs, per test (fewer give NaN results).
@@ -62,6 +63,7 @@ def _unpaired_test(
     correction: str | None,
     nan_policy: str,
     design: dict[str, Any],
+    margin: float | None = None,
 ) -> pd.DataFrame:
     """Validate, select the pairs, run Welch's t or Mann–Whitney U, wrap the result."""
     from pdcompare.stats import unpaired
@@ -70,6 +72,7 @@ def _unpaired_test(
         alternative=alternative, alpha=alpha, correction=correction
     )
     check_nan_policy(nan_policy)
+    margin = check_margin(margin, alternative)
     data = scores_data(scores, **design)
     warn_overlapping_splits(data, test)
     asked = alternative
@@ -82,7 +85,12 @@ def _unpaired_test(
     short = _too_few(data, i, j, test) | missing
     if test == "welch_ttest":
         out = unpaired.welch_ttest(
-            data.values, i, j, alternative=alternative, confidence=1.0 - alpha
+            data.values,
+            i,
+            j,
+            alternative=alternative,
+            confidence=1.0 - alpha,
+            margin=core_margin(margin, asked),
         )
         names = ("mean_diff", "statistic", "df", "pvalue", "ci_low", "ci_high")
         findings = [
@@ -114,8 +122,9 @@ def _unpaired_test(
         alpha=alpha,
         correction=correction,
         nan_policy=nan_policy,
+        **({} if margin is None else {"margin": margin}),
     )
-    columns = {name: out[name] for name in names}
+    columns = with_margin({name: out[name] for name in names}, margin, len(i))
     return results.pair_result(data.names, i, j, columns, meta, correction=correction, alpha=alpha)
 
 
@@ -128,6 +137,7 @@ def welch_ttest(
     alpha: float = 0.05,
     correction: str | None = "holm",
     nan_policy: str = "omit",
+    margin: float | None = None,
     **design: Any,
 ) -> pd.DataFrame:
     """Welch's unequal-variance t-test of mean(model_1) − mean(model_2), runs as two samples.
@@ -159,6 +169,16 @@ def welch_ttest(
         default: on a runs frame models may have different numbers of runs).
         "propagate": pairs with a missing score get NaN results (with a
         warning), as a failed fit of a CV split would; "raise": an error.
+    margin : float, optional
+        Non-inferiority margin (≥ 0, in the units of the score), only with
+        ``alternative="better"``: H0 is μ₁ − μ₂ ≤ −margin (for losses
+        μ₁ − μ₂ ≥ margin), so ``reject`` means model_1 is shown to be not
+        worse than model_2 by the margin or more. The statistic becomes
+        ``(mean_diff + margin) / se`` (for losses ``(margin − mean_diff) / se``,
+        positive in favour of model_1), the p-value its upper tail, and the
+        result gains a ``margin`` column; the interval stays the one-sided
+        interval of the difference. None (the default): no ``margin`` column,
+        the test as it is; ``margin=0`` gives the one-sided test's p-values.
     **design
         ``greater_is_better=`` (and ``paired=``); the CV design keywords
         (``cv=``, ``test_size=``, ...) only tell overlapping splits apart: on
@@ -215,6 +235,7 @@ def welch_ttest(
         correction=correction,
         nan_policy=nan_policy,
         design=design,
+        margin=margin,
     )
 
 

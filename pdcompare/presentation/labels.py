@@ -256,6 +256,9 @@ def method_label(meta: Mapping[str, Any], capital: bool = False) -> str:
     'Corrected t-test (Nadeau–Bengio)'
     """
     label = TEST_LABELS.get(meta.get("test"), str(meta.get("test")))
+    if meta.get("unit") in ("item", "cluster means") and meta.get("test") == "ttest":
+        # An items frame: paired over questions, not a t-test uncorrected for CV.
+        label = "paired t-test over items" + (", clustered" if meta.get("clustered") else "")
     return label[:1].upper() + label[1:] if capital else label
 
 

@@ -36,6 +36,7 @@ from pdcompare._validation import check_option
 from pdcompare.stats import _signed_rank
 from pdcompare.stats._common import (
     ALTERNATIVES,
+    margin_shift,
     nadeau_bengio_variance,
     t_confidence_interval,
     t_pvalue,
@@ -97,6 +98,7 @@ def paired_ttest(
     alternative: str = "two-sided",
     confidence: float = 0.95,
     nan_policy: str = "propagate",
+    margin: float | None = None,
 ) -> dict[str, np.ndarray]:
     """Paired t-test of ``values[i] - values[j]`` for every pair, optionally corrected.
 
@@ -117,6 +119,12 @@ def paired_ttest(
         like scipy's when ``alternative`` is one-sided).
     nan_policy : {"propagate", "omit"}
         NaN results for pairs with a missing score, or their complete splits.
+    margin : float, optional
+        Non-inferiority margin (≥ 0) with a one-sided ``alternative``: the
+        statistic is ``(d̄ + margin) / sqrt(v)`` ("greater") or
+        ``(margin − d̄) / sqrt(v)`` ("less"), its p-value the upper tail
+        (:func:`~pdcompare.stats._common.margin_shift`). The interval is
+        unchanged. None: the test above.
 
     Returns
     -------
@@ -178,11 +186,12 @@ def paired_ttest(
         else:
             mean_variance = nadeau_bengio_variance(variance, count, test_train_ratio)
         se = np.sqrt(mean_variance)
-        statistic = mean / se
+        shifted, tail, null = margin_shift(mean, identical, margin, alternative)
+        statistic = shifted / se
         df = count - 1.0
-        statistic[identical] = 0.0
-        pvalue = _t_pvalue(statistic, df, alternative)
-        pvalue[identical] = 1.0
+        statistic[null] = 0.0
+        pvalue = _t_pvalue(statistic, df, tail)
+        pvalue[null] = 1.0
         ci_low, ci_high = t_confidence_interval(
             mean, se, _common_value(df), confidence, alternative
         )

@@ -134,7 +134,7 @@ def test_test_bayes_prints_the_bayesian_table(tmp_path, capsys):
 def test_cli_figure_says_how_many_models_it_shows(tmp_path, capsys, monkeypatch):
     path, frame = write(tmp_path, n=60)
     saved = []
-    monkeypatch.setattr(cli, "_save", lambda figure, where: saved.append(figure))
+    monkeypatch.setattr(cli.outputs, "_save", lambda figure, where: saved.append(figure))
     status, _, _ = cli_run(capsys, path, "--cv", "10", "--plot", str(tmp_path / "f.png"))
     assert status == 0
     (figure,) = saved
@@ -148,7 +148,7 @@ def test_cli_figure_says_how_many_models_it_shows(tmp_path, capsys, monkeypatch)
 def test_cli_figure_of_losses_runs_lowest_first(tmp_path, capsys, monkeypatch):
     path, frame = write(tmp_path, n=12)
     saved = []
-    monkeypatch.setattr(cli, "_save", lambda figure, where: saved.append(figure))
+    monkeypatch.setattr(cli.outputs, "_save", lambda figure, where: saved.append(figure))
     cli_run(capsys, path, "--cv", "10", "--lower-is-better", "--plot", str(tmp_path / "f.png"))
     folds, corr, intervals = (panel.axes[0] for panel in saved[0].subfigs)
     lowest = frame.mean(axis=1).sort_values().index[:10].tolist()

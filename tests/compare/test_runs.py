@@ -83,7 +83,8 @@ def test_from_long_paired_false_errors():
         pdcompare.from_long(long, split="seed", paired=False)
     with pytest.raises(ValueError, match="pass `split=`"):
         pdcompare.from_long(long, paired=False)
-    with pytest.raises(ValueError, match="holds the runs of one data set"):
+    # With a data-set column, the runs of every task (a runs-over-tasks frame, DESIGN 23).
+    with pytest.raises(ValueError, match=r"Each \(model, task, run\) must appear once"):
         pdcompare.from_long(long.assign(dataset="iris"), split="seed", paired=False)
     with pytest.raises(ValueError, match="`score`: the table has no column 'auc'"):
         pdcompare.from_long(long, split="seed", score="auc", paired=False)

@@ -17,6 +17,7 @@ from pdcompare.presentation.labels import (
 from pdcompare.presentation.labels import format_number as _number
 from pdcompare.presentation.labels import format_signed as _signed
 from pdcompare.presentation.labels import p_equals as _pvalue
+from pdcompare.presentation.report import items as item_words
 from pdcompare.presentation.report.pairs import family_words, left_out_line, shown_pairs
 from pdcompare.presentation.report.rows import Rows, in_names, rows_of
 
@@ -59,6 +60,8 @@ def _detectable_words(analysis: Analysis, result: Rows, shown: np.ndarray) -> li
     m = max(int(np.count_nonzero(~np.isnan(np.asarray(result["pvalue"], dtype=float)))), 1)
     level = f"{alpha:g}/{m}" if m > 1 else f"{alpha:g}"
     unit = "these data sets" if analysis.benchmark else "these splits"
+    if item_words.is_items_result(result.meta):
+        unit = item_words.detectable_unit(result.meta)
     return [
         f"{unit} could detect about {value:.3g} or more (power 0.8 at {level})"
         if np.isfinite(value)
@@ -146,6 +149,8 @@ def conclusion_lines(
     adjusted = "after correction" if family_wise else "without correction"
     runs = meta.get("unit") == "run"
     luck = "of the data sets" if benchmark else "of the seeds" if runs else "of the splits"
+    if item_words.is_items_result(meta):
+        luck = item_words.luck_words(meta)
     n_rest = int((~in_top).sum())
     rest_worse, rest_tied = int((reject & ~in_top).sum()), int((tied & ~in_top).sum())
     lines = []
@@ -216,9 +221,9 @@ def significance_lines(analysis: Analysis, best: Any, top_names: np.ndarray) -> 
     else:
         corrected = "no correction for multiple testing"
     names = BENCHMARK_REPORT_TEST_NAMES if benchmark else REPORT_TEST_NAMES
-    lines = [
-        f"Significance: {names[test]} ({alternative}), {scope}, {corrected}, alpha = {alpha:g}."
-    ]
+    items = item_words.is_items_result(meta)
+    name = item_words.family_test_name(test, meta) if items else names[test]
+    lines = [f"Significance: {name} ({alternative}), {scope}, {corrected}, alpha = {alpha:g}."]
     shown = shown_pairs(result, best, top_names)
     rows = result.take(shown)
     unreachable = _unreachable_lines(result, test, benchmark)
