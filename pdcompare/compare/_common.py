@@ -207,18 +207,33 @@ def warn_overlapping_splits(data: Any, test: str) -> None:
 
     if test not in OVERLAP_SENSITIVE_TESTS or data.across_datasets:
         return
+    if test in UNPAIRED_TESTS and not data.design.paired:
+        return  # a runs frame: independent runs, whatever CV each run used
     reason = overlapping_splits(data.design, data.splits)
-    if reason is not None:
+    if reason is None:
+        return
+    if test in UNPAIRED_TESTS:
         warn(
-            f"`{test}` treats the CV splits as independent, but these splits overlap "
-            f"({reason}), so its p-values are far too small: on 10x10 repeated CV it "
-            "rejects a true null about half the time at alpha 0.05. Use `corrected_ttest` "
-            "(or `bayes`) on these scores."
+            f"`{test}` treats each model's CV splits as independent runs, but these splits "
+            f"are shared by the models and overlap ({reason}), so it is far too confident "
+            "(p-values, or aso's bound, too small). Use `corrected_ttest` (or `bayes`) on "
+            "these scores; for runs over random "
+            "seeds, mark the frame with `set_design(paired=False)`."
         )
+        return
+    warn(
+        f"`{test}` treats the CV splits as independent, but these splits overlap "
+        f"({reason}), so its p-values are far too small: on 10x10 repeated CV it "
+        "rejects a true null about half the time at alpha 0.05. Use `corrected_ttest` "
+        "(or `bayes`) on these scores."
+    )
 
+
+#: The unpaired tests of runs, which warn too when given overlapping CV splits of a scores frame.
+UNPAIRED_TESTS = ("welch_ttest", "mannwhitney", "aso")
 
 #: The tests on scores that assume independent splits, and warn when they overlap.
-OVERLAP_SENSITIVE_TESTS = ("ttest", "wilcoxon", "sign_test", "permutation_test")
+OVERLAP_SENSITIVE_TESTS = ("ttest", "wilcoxon", "sign_test", "permutation_test", *UNPAIRED_TESTS)
 
 
 def decision_column(names: pd.Index, i: np.ndarray, j: np.ndarray, code: np.ndarray) -> Any:

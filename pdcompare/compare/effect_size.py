@@ -14,7 +14,7 @@ from pdcompare._validation import (
     check_nan_policy,
     check_positive_int,
 )
-from pdcompare.compare._common import scores_meta, seed_of, warn_pairs
+from pdcompare.compare._common import refuse_one_dataset, scores_meta, seed_of, warn_pairs
 from pdcompare.inputs.data import scores_data
 
 #: How reports write each measure beside its value ("large effect (d_z = 1.59)").
@@ -256,6 +256,7 @@ def effect_size(
 
     check_nan_policy(nan_policy)
     data = scores_data(frame, **design)
+    refuse_one_dataset(data, "effect_size")
     paired = is_paired(data)
     measure = core.check_measure(measure, paired=paired)
     across = isinstance(data, BenchmarkData) or not paired  # independent units

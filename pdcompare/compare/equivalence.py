@@ -8,9 +8,14 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import check_nan_policy
+from pdcompare._validation import OptionError, check_nan_policy
 from pdcompare.compare import items as _items
-from pdcompare.compare._common import check_test_options, scores_meta, warn_pairs
+from pdcompare.compare._common import (
+    check_test_options,
+    refuse_one_dataset,
+    scores_meta,
+    warn_pairs,
+)
 from pdcompare.compare.effect_size import is_paired
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.items import is_items
@@ -159,8 +164,15 @@ def equivalence(
 
     low, high = check_equivalence_rope(rope)
     alpha, correction = check_test_options(alpha=alpha, correction=correction)
+    if alpha >= 0.5:
+        msg = (
+            f"`alpha` of `equivalence` must be below 0.5 (its interval has level "
+            f"1 - 2*alpha, empty or inverted from 0.5 on); got {alpha!r}. Use 0.05."
+        )
+        raise OptionError(msg, keyword="alpha")
     check_nan_policy(nan_policy)
     data = scores_data(frame, **design)
+    refuse_one_dataset(data, "equivalence")
     paired = is_paired(data)
     benchmark = isinstance(data, BenchmarkData)
     ratio = None

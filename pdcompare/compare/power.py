@@ -22,7 +22,7 @@ from pdcompare._validation import (
     warn,
 )
 from pdcompare.compare import items as _items
-from pdcompare.compare._common import check_test_options, scores_meta
+from pdcompare.compare._common import check_test_options, refuse_one_dataset, scores_meta
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.items import is_items
 
@@ -181,6 +181,7 @@ def power(
     target = check_fraction("target", target)
     check_nan_policy(nan_policy)
     data = scores_data(scores, **design)
+    refuse_one_dataset(data, "power")
     benchmark = isinstance(data, BenchmarkData)
     ratio = 0.0 if benchmark else require_ratio(data.design, "power", len(data.splits))
     tail = "two-sided" if alternative == "two-sided" else "greater"

@@ -27,6 +27,7 @@ from pdcompare.compare._common import (
     raw_alternative,
     scores_meta,
     seed_of,
+    warn_overlapping_splits,
     warn_pairs,
 )
 from pdcompare.compare.margin import check_margin, core_margin, with_margin
@@ -73,6 +74,7 @@ def _unpaired_test(
     check_nan_policy(nan_policy)
     margin = check_margin(margin, alternative)
     data = scores_data(scores, **design)
+    warn_overlapping_splits(data, test)
     asked = alternative
     alternative = raw_alternative(alternative, data.design.greater_is_better)
     i, j, scope = data.pairs(a, b)
@@ -178,8 +180,10 @@ def welch_ttest(
         interval of the difference. None (the default): no ``margin`` column,
         the test as it is; ``margin=0`` gives the one-sided test's p-values.
     **design
-        ``greater_is_better=`` (and ``paired=``); the CV design keywords are
-        accepted and unused.
+        ``greater_is_better=`` (and ``paired=``); the CV design keywords
+        (``cv=``, ``test_size=``, ...) only tell overlapping splits apart: on
+        a scores frame whose CV splits overlap (repeated CV) the test warns
+        once, naming ``corrected_ttest``; a runs frame never warns.
 
     Returns
     -------
@@ -275,8 +279,10 @@ def mannwhitney(
         "propagate": pairs with a missing score get NaN results (with a
         warning), as a failed fit of a CV split would; "raise": an error.
     **design
-        ``greater_is_better=`` (and ``paired=``); the CV design keywords are
-        accepted and unused.
+        ``greater_is_better=`` (and ``paired=``); the CV design keywords
+        (``cv=``, ``test_size=``, ...) only tell overlapping splits apart: on
+        a scores frame whose CV splits overlap (repeated CV) the test warns
+        once, naming ``corrected_ttest``; a runs frame never warns.
 
     Returns
     -------
@@ -373,8 +379,10 @@ def aso(
     random_state : None, int or numpy.random.Generator, default None
         Seed of the resamples (None: fresh numbers on every call, as scipy).
     **design
-        ``greater_is_better=`` (and ``paired=``); the CV design keywords are
-        accepted and unused.
+        ``greater_is_better=`` (and ``paired=``); the CV design keywords
+        (``cv=``, ``test_size=``, ...) only tell overlapping splits apart: on
+        a scores frame whose CV splits overlap (repeated CV) the test warns
+        once, naming ``corrected_ttest``; a runs frame never warns.
 
     Returns
     -------
@@ -452,6 +460,7 @@ def aso(
         raise ValueError(msg)
     rng = check_random_state(random_state)
     data = scores_data(scores, **design)
+    warn_overlapping_splits(data, "aso")
     i, j, scope = data.pairs(a, b)
     m = len(i)
     level = confidence_level

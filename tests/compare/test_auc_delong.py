@@ -158,7 +158,8 @@ def test_cv_predictions_proba_feeds_delong():
         "tree": DecisionTreeClassifier(max_depth=3, random_state=0),
     }
     preds = pdcompare.cv_predictions(models, X, y, cv=5, method="predict_proba")
-    out = preds.cmp.delong()
+    with pytest.warns(pdcompare.PdcompareWarning, match="out-of-fold predictions"):
+        out = preds.cmp.delong()  # one column mixes the models of 5 folds
     assert out["model_1"].iloc[0] == "logistic"
     assert out["auc_1"].iloc[0] == pytest.approx(roc_auc_score(y, preds["logistic"]))
     assert out["pvalue"].between(0, 1).all()
