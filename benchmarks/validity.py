@@ -34,6 +34,9 @@ Monte Carlo standard errors are sqrt(p (1 - p) / reps). Every replication has
 its own seed (``numpy.random.SeedSequence(seed).spawn``), so the numbers do not
 depend on ``--jobs``.
 
+Battles (``--part battles``, benchmarks/validity_battles.py): coverage of the Bradley–Terry
+intervals and rank sets and the level of the z test, 20 models x 5,000 battles.
+
 Across data sets (``--part datasets``): a benchmark frame of k models x N data
 sets (one score per cell), N = 10, 20, 50 and k = 3, 5, 10. The score of model m
 on data set d is ``difficulty_d + sigma_d * (effect_m + e_md)``: difficulty
@@ -52,11 +55,22 @@ pairs, ``pairwise(test="nemenyi")``, ``pairwise(test="conover")`` (Holm), and
 The hierarchical test is left out: its sampler takes seconds per pair, far too
 long for thousands of benchmarks.
 
+Rank confidence sets (``--part ranks``): 1,000 simulated leaderboards with ties
+and near ties, the coverage of ``ranks`` and ``top_set`` beside the field's
+chained McNemar "tie group" (``benchmarks/validity_ranks.py`` says how).
+Runs over tasks (``--part aggregates``, ``benchmarks/validity_aggregates.py``):
+coverage of the IQM's and the mean's 95 % stratified bootstrap intervals
+(percentile and BCa) on known task distributions, 10 or 30 tasks, 3 to 10
+runs per task.
+
 Run: ``.venv/bin/python benchmarks/validity.py [--part all] [--reps 4000]
-[--dataset-reps 500] [--quick] [--jobs -1] [--out docs/validity_table.md]``.
+[--dataset-reps 500] [--ranks-reps 1000] [--quick] [--jobs -1]
+[--out docs/validity_table.md]``.
 ``--out`` writes the Markdown table there and the same numbers, one row per
 estimate, as CSV beside it (``.csv``); the across-data-set tables go to the same
-name with ``_datasets`` (``docs/validity_table_datasets.md`` and ``.csv``).
+name with ``_datasets`` (``docs/validity_table_datasets.md`` and ``.csv``); ``--part gate``
+runs the release gate's study (``validity_gate.py``), written with ``_gate``; ``--part
+ranks`` the rank sets' study, written with ``_ranks``.
 """
 
 from __future__ import annotations
@@ -70,8 +84,15 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import validity_battles
 
 import pdcompare
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # validity_ranks.py, beside this script
+import validity_ranks
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from validity_aggregates import aggregates_markdown, run_aggregates_study
 
 ALPHA = 0.05
 NULL, ALT = "equal", "A better"  # the two scenarios
@@ -626,15 +647,146 @@ def to_markdown(table: pd.DataFrame, seed: int, seconds: float) -> str:
     return "\n".join(lines) + "\n"
 
 
+# --- items: clustered questions and repeated samples (DESIGN section 21) -----------------------
+
+ITEMS_CLUSTERS, ITEMS_PER_CLUSTER, ITEMS_RHO = 50, 10, 0.7
+SAMPLED_ITEMS, SAMPLES_PER_ITEM = 200, 5
+
+
+def replicate_items(seed: np.random.SeedSequence) -> dict:
+    """One null replicate of each items scenario: which analyses reject at ``ALPHA``.
+
+    Clustered: two equal models scored on 50 passages of 10 questions; each model's
+    score is a passage effect plus noise, ``sqrt(0.7) u_c + sqrt(0.3) e_i`` (the
+    passage effects of the two models independent), so the item differences
+    correlate 0.7 within a passage. Tested by ``ttest`` on the items frame with
+    the passages as clusters, and without them.
+
+    Samples: 200 questions of difficulty ``p_i ~ Beta(2, 2)``; model m answers
+    question i right with probability ``expit(logit p_i + z_mi)``, ``z_mi ~ N(0, 1)``
+    (equal models on average, each with its own easy and hard questions), 5
+    sampled 0/1 answers per model and question. Tested by
+    ``ttest`` on ``from_items(..., sample=)`` (200 questions) and with every sampled
+    answer taken as a question of its own (1,000 "questions").
+    """
+    rng = np.random.default_rng(seed)
+    c, k = ITEMS_CLUSTERS, ITEMS_PER_CLUSTER
+    passage = np.repeat(np.arange(c), k)
+    effects = rng.normal(0.0, 1.0, (2, c))[:, passage]
+    scores = np.sqrt(ITEMS_RHO) * effects + np.sqrt(1 - ITEMS_RHO) * rng.normal(0, 1, (2, c * k))
+    wide = pd.DataFrame(scores, index=["a", "b"])
+    clustered = wide.cmp.set_design(items=True, cluster=dict(enumerate(passage)))
+    plain = wide.cmp.set_design(items=True)
+    out = {
+        "clustered, clustered ttest": bool(clustered.cmp.ttest("a", "b")["reject"].iloc[0]),
+        "clustered, unclustered ttest": bool(plain.cmp.ttest("a", "b")["reject"].iloc[0]),
+    }
+    n, kk = SAMPLED_ITEMS, SAMPLES_PER_ITEM
+    # Equal models on average, each with its own easy and hard questions: logit p_mi =
+    # logit p_i + z_mi, z_mi ~ N(0, 1) independent per model (the item x model interaction
+    # that makes one question's samples of a pair correlated).
+    difficulty = rng.beta(2.0, 2.0, n)
+    logit = np.log(difficulty / (1.0 - difficulty))[None, :]
+    chance = 1.0 / (1.0 + np.exp(-(logit + rng.normal(0.0, 1.0, (2, n)))))
+    answers = (rng.random((2, n, kk)) < chance[:, :, None]).astype(float)
+    long = pd.DataFrame(
+        {
+            "model": np.repeat(["a", "b"], n * kk),
+            "item": np.tile(np.repeat(np.arange(n), kk), 2),
+            "sample": np.tile(np.arange(kk), 2 * n),
+            "score": answers.ravel(),
+        }
+    )
+    items = pdcompare.from_items(long, sample="sample")
+    as_items = pdcompare.from_items(long.assign(item=long["item"] * kk + long["sample"]))
+    out["samples, per question"] = bool(items.cmp.ttest("a", "b")["reject"].iloc[0])
+    out["samples, samples as questions"] = bool(as_items.cmp.ttest("a", "b")["reject"].iloc[0])
+    return out
+
+
+def run_items_study(reps: int, seed: int = 2024) -> pd.DataFrame:
+    """Rejection rates under the null of the items scenarios, with Monte Carlo errors."""
+    seeds = np.random.SeedSequence([seed, 21]).spawn(reps)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rows = [replicate_items(s) for s in seeds]
+    rates = pd.DataFrame(rows).mean()
+    return pd.DataFrame(
+        {
+            "analysis": rates.index,
+            "rejection_rate": rates.to_numpy(),
+            "mc_se": np.sqrt(rates.to_numpy() * (1 - rates.to_numpy()) / reps),
+            "reps": reps,
+        }
+    )
+
+
+def items_markdown(table: pd.DataFrame, seed: int, seconds: float) -> str:
+    """The items table: each analysis's rejection rate of a true null at alpha 0.05."""
+    words = {
+        "clustered, clustered ttest": (
+            f"{ITEMS_CLUSTERS} passages x {ITEMS_PER_CLUSTER} questions, within-passage "
+            f"correlation {ITEMS_RHO}",
+            "`ttest`, clustered by passage",
+        ),
+        "clustered, unclustered ttest": ("", "`ttest`, passages ignored"),
+        "samples, per question": (
+            f"{SAMPLED_ITEMS} questions x {SAMPLES_PER_ITEM} samples",
+            "`ttest` on `from_items(..., sample=)`",
+        ),
+        "samples, samples as questions": ("", "`ttest`, every sample taken as a question"),
+    }
+    lines = [
+        "| design | analysis | rejects a true null | MC se |",
+        "| --- | --- | ---: | ---: |",
+    ]
+    for row in table.itertuples(index=False):
+        design, label = words[row.analysis]
+        lines.append(f"| {design} | {label} | {row.rejection_rate:.3f} | {row.mc_se:.3f} |")
+    lines.append("")
+    lines.append(
+        f"{int(table['reps'].iloc[0])} replicates per design, seed {seed}, alpha {ALPHA}; "
+        f"{seconds:.0f} s."
+    )
+    return "\n".join(lines) + "\n"
+
+
+def _gate_study(reps: int, seed: int) -> pd.DataFrame:
+    from validity_gate import run_study as gate_study
+
+    return gate_study(reps, seed=seed)
+
+
+def _gate_markdown(table: pd.DataFrame, seed: int, seconds: float) -> str:
+    from validity_gate import to_markdown as gate_markdown
+
+    return gate_markdown(table, seed, seconds)
+
+
 def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=["splits", "datasets", "all"], default="all")
+    parser.add_argument(
+        "--part",
+        choices=["splits", "datasets", "gate", "ranks", "items", "battles", "aggregates", "all"],
+        default="all",
+    )
+    parser.add_argument(
+        "--items-reps", type=int, default=2000, help="null replicates per items design"
+    )
     parser.add_argument("--reps", type=int, default=4000, help="data sets per population")
     parser.add_argument(
         "--dataset-reps", type=int, default=500, help="benchmarks per (k, N) across data sets"
     )
     parser.add_argument(
-        "--quick", action="store_true", help="40 data sets per population, 20 benchmarks"
+        "--ranks-reps", type=int, default=1000, help="simulated leaderboards for rank sets"
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="40 data sets per population, 20 benchmarks, 100 leaderboards",
+    )
+    parser.add_argument(
+        "--aggregate-reps", type=int, default=400, help="agents per setting, runs over tasks"
     )
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--jobs", type=int, default=-1, help="joblib workers (-1: all cores)")
@@ -642,11 +794,14 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
         "--out",
         type=Path,
         help="write the Markdown table here (and .csv); across data "
-        "sets, the same name with _datasets",
+        "sets, the same name with _datasets (rank sets: _ranks)",
     )
     args = parser.parse_args(argv)
     reps = 40 if args.quick else args.reps
     dataset_reps = 20 if args.quick else args.dataset_reps
+    ranks_reps = 100 if args.quick else args.ranks_reps
+    items_reps = 100 if args.quick else args.items_reps
+    aggregate_reps = 40 if args.quick else args.aggregate_reps
     if min(reps, dataset_reps) < 2:
         parser.error(f"--reps and --dataset-reps must be at least 2; got {reps}, {dataset_reps}")
     tables = {}
@@ -656,6 +811,25 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
             lambda: run_datasets_study(dataset_reps, seed=args.seed, jobs=args.jobs),
             datasets_markdown,
             "_datasets",
+        ),
+        "aggregates": (
+            lambda: run_aggregates_study(aggregate_reps, seed=args.seed),
+            aggregates_markdown,
+            "_aggregates",
+        ),
+        # The release gate (validity_gate.py): passes at a true difference of -margin.
+        "gate": (lambda: _gate_study(reps, args.seed), _gate_markdown, "_gate"),
+        "ranks": (
+            lambda: validity_ranks.run_ranks_study(ranks_reps, seed=args.seed),
+            validity_ranks.ranks_markdown,
+            "_ranks",
+        ),
+        "items": (lambda: run_items_study(items_reps, seed=args.seed), items_markdown, "_items"),
+        # ratings from battles (validity_battles.py): 20 models x 5,000 battles per arena
+        "battles": (
+            lambda: validity_battles.run_study(max(dataset_reps // 2, 10), seed=args.seed),
+            validity_battles.to_markdown,
+            "_battles",
         ),
     }
     for part, (run, markdown_of, suffix) in parts.items():

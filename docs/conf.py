@@ -25,6 +25,7 @@ import pdcompare  # noqa: E402
 pdcompare_docs.write_api_page()
 pdcompare_docs.write_cli_output()
 pdcompare_docs.write_snippet_outputs()
+pdcompare_docs.write_registry_table()
 
 project = "pdcompare"
 author = "the pdcompare authors"
@@ -50,6 +51,7 @@ exclude_patterns = [
     "_ext",
     "validity_table.md",  # included by guide/validity.md
     "validity_table_datasets.md",  # included by guide/validity.md
+    "validity_table_aggregates.md",  # included by guide/validity.md
     "gallery/*.ipynb",
     "gallery/*.py",
     "gallery/*.zip",

@@ -38,7 +38,6 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 import pdcompare
-from pdcompare.presentation.plotting.auc import auc_plot
 
 
 def out_of_fold_scores() -> pd.DataFrame:
@@ -78,7 +77,7 @@ def main(argv: list[str] | None = None) -> dict:
 
     figures = {}
     for name, result in (("auc_intervals", intervals), ("delong", delong)):
-        fig = auc_plot(result).figure  # a new figure sized to its content
+        fig = result.cmp.plot().figure  # a new figure sized to its content
         path = folder / f"{name}.png"
         fig.savefig(path, dpi=100)
         plt.close(fig)

@@ -29,7 +29,6 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.tree import DecisionTreeClassifier
 
 import pdcompare
-from pdcompare.presentation.labels import format_pvalue
 
 
 def main() -> dict[str, pd.DataFrame]:
@@ -62,7 +61,9 @@ def main() -> dict[str, pd.DataFrame]:
         print(f"{name} (row model vs column model):")
         if name == "p-value":
             # Tiny p-values print as "<0.0001" rather than a misleading 0.0.
-            table = table.map(lambda p: "" if pd.isna(p) else format_pvalue(p, 4))
+            table = table.map(
+                lambda p: "" if pd.isna(p) else "<0.0001" if p < 0.00005 else f"{p:.4f}"
+            )
         elif name not in ("significance", "significantly better"):
             table = table.round(4)
         print(table)

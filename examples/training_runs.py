@@ -40,7 +40,6 @@ from sklearn.ensemble import RandomForestClassifier
 from sklearn.model_selection import train_test_split
 
 import pdcompare
-from pdcompare.presentation.plotting.runs import runs_plot
 
 SETTINGS = {
     "forest, 50 trees": {"n_estimators": 50},
@@ -88,7 +87,7 @@ def main(folder: str | Path | None = None) -> dict:
         verdict = "almost always beats" if row.reject else "is not shown to almost always beat"
         print(f"{row.model_1} {verdict} {row.model_2} (eps_min {row.eps_min:.3f} vs tau 0.2)")
 
-    ax = runs_plot(runs, xlabel="test accuracy")
+    ax = runs.cmp.plot("runs", xlabel="test accuracy")
     path = folder / "training_runs.png"
     ax.figure.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(ax.figure)

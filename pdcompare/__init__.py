@@ -24,27 +24,37 @@ Every method is also a function of the frame:
 
 from pdcompare import accessor as _accessor  # noqa: F401  (registers DataFrame.cmp)
 from pdcompare._validation import PdcompareWarning
+from pdcompare.compare.aggregates import aggregate, performance_profile, prob_improvement
 from pdcompare.compare.auc import auc_ci, delong
+from pdcompare.compare.battles import bradley_terry, win_probability
 from pdcompare.compare.bayes import bayes, posterior
 from pdcompare.compare.bootstrap import accuracy_ci, bootstrap, bootstrap_diff
 from pdcompare.compare.dietterich import ftest_5x2cv, ttest_5x2cv
 from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
 from pdcompare.compare.forecast import confidence_set, diebold_mariano
+from pdcompare.compare.gate import gate
 from pdcompare.compare.hierarchical import hierarchical
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
+from pdcompare.compare.pareto import pareto
 from pdcompare.compare.per_dataset import per_dataset
 from pdcompare.compare.permutation import permutation_test
 from pdcompare.compare.power import power
 from pdcompare.compare.predictions import cochrans_q, mcnemar, proportions_ztest
 from pdcompare.compare.random_effects import random_effects
+from pdcompare.compare.rank_sets import ranks, top_set
 from pdcompare.compare.ranks import friedman
 from pdcompare.compare.select import refit_rule, select
 from pdcompare.compare.summary import scores, set_design, summary
 from pdcompare.compare.unpaired import aso, mannwhitney, welch_ttest
+from pdcompare.inputs.battles import from_battles
 from pdcompare.inputs.benchmark import from_long, means
 from pdcompare.inputs.experiments import cv_predictions, cv_scores
+from pdcompare.inputs.inspect_logs import from_inspect
+from pdcompare.inputs.items import from_items
+from pdcompare.inputs.lm_eval import from_lm_eval
+from pdcompare.inputs.rliable import from_rliable, to_rliable
 from pdcompare.inputs.search import from_search
 from pdcompare.presentation.plotting import plot
 from pdcompare.presentation.report import report
@@ -53,11 +63,13 @@ from pdcompare.presentation.styling import style
 __all__ = [
     "PdcompareWarning",
     "accuracy_ci",
+    "aggregate",
     "aso",
     "auc_ci",
     "bayes",
     "bootstrap",
     "bootstrap_diff",
+    "bradley_terry",
     "cochrans_q",
     "confidence_set",
     "corrected_ttest",
@@ -69,22 +81,32 @@ __all__ = [
     "effect_size",
     "equivalence",
     "friedman",
+    "from_battles",
+    "from_inspect",
+    "from_items",
+    "from_lm_eval",
     "from_long",
+    "from_rliable",
     "from_search",
     "ftest_5x2cv",
+    "gate",
     "hierarchical",
     "mannwhitney",
     "matrix",
     "mcnemar",
     "means",
     "pairwise",
+    "pareto",
     "per_dataset",
+    "performance_profile",
     "permutation_test",
     "plot",
     "posterior",
     "power",
+    "prob_improvement",
     "proportions_ztest",
     "random_effects",
+    "ranks",
     "refit_rule",
     "report",
     "scores",
@@ -93,10 +115,13 @@ __all__ = [
     "sign_test",
     "style",
     "summary",
+    "to_rliable",
+    "top_set",
     "ttest",
     "ttest_5x2cv",
     "welch_ttest",
     "wilcoxon",
+    "win_probability",
 ]
 __version__ = "0.1.0"
 

@@ -17,26 +17,32 @@ from typing import Any
 
 import pandas as pd
 
+from pdcompare.compare.aggregates import aggregate, performance_profile, prob_improvement
 from pdcompare.compare.auc import auc_ci, delong
+from pdcompare.compare.battles import bradley_terry, win_probability
 from pdcompare.compare.bayes import bayes, posterior
 from pdcompare.compare.bootstrap import accuracy_ci, bootstrap, bootstrap_diff
 from pdcompare.compare.dietterich import ftest_5x2cv, ttest_5x2cv
 from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
 from pdcompare.compare.forecast import confidence_set, diebold_mariano
+from pdcompare.compare.gate import gate
 from pdcompare.compare.hierarchical import hierarchical
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
+from pdcompare.compare.pareto import pareto
 from pdcompare.compare.per_dataset import per_dataset
 from pdcompare.compare.permutation import permutation_test
 from pdcompare.compare.power import power
 from pdcompare.compare.predictions import cochrans_q, mcnemar, proportions_ztest
 from pdcompare.compare.random_effects import random_effects
+from pdcompare.compare.rank_sets import ranks, top_set
 from pdcompare.compare.ranks import friedman
 from pdcompare.compare.select import select
 from pdcompare.compare.summary import scores, set_design, summary
 from pdcompare.compare.unpaired import aso, mannwhitney, welch_ttest
 from pdcompare.inputs.benchmark import means
+from pdcompare.inputs.rliable import to_rliable
 from pdcompare.presentation.plotting import plot
 from pdcompare.presentation.report import report
 from pdcompare.presentation.styling import style
@@ -119,13 +125,29 @@ class CompareAccessor:
     effect_size = _method(effect_size)
     equivalence = _method(equivalence)
 
+    # gating a release: non-inferiority by a margin
+    gate = _method(gate)
+
+    # trade-offs: the Pareto front of score against cost
+    pareto = _method(pareto)
+
     # choosing a model
     select = _method(select)
+
+    # who may be the best: rank confidence sets (every frame kind)
+    ranks = _method(ranks)
+    top_set = _method(top_set)
 
     # runs frames (independent runs over random seeds): unpaired tests
     welch_ttest = _method(welch_ttest)
     mannwhitney = _method(mannwhitney)
     aso = _method(aso)
+
+    # runs over tasks (rliable's aggregates)
+    aggregate = _method(aggregate)
+    prob_improvement = _method(prob_improvement)
+    performance_profile = _method(performance_profile)
+    to_rliable = _method(to_rliable)
 
     # tests on a predictions frame
     mcnemar = _method(mcnemar)
@@ -141,6 +163,10 @@ class CompareAccessor:
     # forecasts on a time-ordered predictions frame
     diebold_mariano = _method(diebold_mariano)
     confidence_set = _method(confidence_set)
+
+    # battles frames (from_battles)
+    bradley_terry = _method(bradley_terry)
+    win_probability = _method(win_probability)
 
     # presentation
     plot = _method(plot)

@@ -17,12 +17,12 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pdcompare"
 #: Layer of each module (by prefix), bottom first; a module imports from its layer or below.
 LAYERS = [
     ("pdcompare._validation", 0),
-    ("pdcompare.presentation.labels", 0),
     ("pdcompare.stats", 1),
     ("pdcompare.inputs", 2),
     ("pdcompare.datasets", 2),
     ("pdcompare.results", 3),
     ("pdcompare.compare", 4),
+    ("pdcompare.presentation.labels", 5),
     ("pdcompare.presentation.shown", 5),
     ("pdcompare.presentation.styling", 6),
     ("pdcompare.presentation.plotting", 6),
@@ -139,3 +139,33 @@ def test_the_layer_table_names_every_module(graph):
     for module in graph:
         assert re.fullmatch(r"pdcompare(\.\w+)*", module)
         layer(module)
+
+
+#: Presentation modules: they live in pdcompare/presentation/, never at the package root.
+PRESENTATION_NAMES = ("report", "document", "styling", "labels", "shown", "plotting")
+
+
+def test_the_package_root_keeps_the_faces_only():
+    root = sorted(path.name for path in PACKAGE.glob("*.py"))
+    assert len(root) <= 8, root
+    stray = [
+        path.name
+        for path in PACKAGE.iterdir()
+        if path.name.removesuffix(".py").startswith(PRESENTATION_NAMES)
+    ]
+    assert stray == []
+    assert (PACKAGE / "presentation" / "__init__.py").exists()
+
+
+def test_architecture_page_names_every_module():
+    page = (PACKAGE.parent / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    missing = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.name in ("__init__.py", "__main__.py"):
+            continue
+        relative = path.relative_to(PACKAGE).as_posix()
+        # Named by its path, or by its file name or stem as a word (the page lists rooms).
+        if relative in page or re.search(rf"(?<![\w.]){re.escape(path.stem)}(?![\w])", page):
+            continue
+        missing.append(relative)
+    assert missing == []

@@ -30,10 +30,13 @@ API_SECTIONS = [
         "Building a frame",
         "Scores frames (models x splits) from a fitted search, from estimators run on the "
         "same splits, or from any frame; benchmark frames (models x data sets) from a long "
-        "table; the bundled data sets.",
+        "table; items frames (models x questions) from inspect_ai logs and "
+        "lm-evaluation-harness samples files; the bundled data sets.",
         [
-            "from_search", "cv_scores", "scores", "set_design", "from_long", "means", "datasets",
+            "from_search", "cv_scores", "scores", "set_design", "from_long", "from_items", "means",
+            "datasets",
             "datasets.load_benchmark",
+            "from_inspect", "from_lm_eval", "datasets.load_eval_items",
         ],
     ),
     (
@@ -71,15 +74,50 @@ API_SECTIONS = [
         ["effect_size", "equivalence"],
     ),
     (
+        "Gating a release",
+        "Is a candidate not worse than its baseline by more than a margin: non-inferiority "
+        "(``margin=`` of the t-tests and ``delong``) and the gate's three outcomes.",
+        ["gate"],
+    ),
+    (
+        "Trade-offs",
+        "Which models are worth their cost: the Pareto front of score against cost, each "
+        "domination decided by the frame's one-sided test.",
+        ["pareto"],
+    ),
+    (
         "Choosing a model",
         "The simplest model the evidence allows, in a frame or as GridSearchCV's refit.",
         ["select", "refit_rule"],
+    ),
+    (
+        "Who may be the best",
+        "Confidence sets for every model's rank and the models that may be the best "
+        "(Mogstad, Romano, Shaikh & Wilhelm 2024), on every frame kind.",
+        ["ranks", "top_set"],
     ),
     (
         "Training runs",
         "Runs over random seeds (a runs frame, ``set_design(paired=False)``): unpaired "
         "tests and almost stochastic order.",
         ["welch_ttest", "mannwhitney", "aso"],
+    ),
+    (
+        "Ratings from preferences",
+        "Battles (model A against model B, won by one or tied) as a square frame of wins: "
+        "Bradley–Terry ratings with bootstrap intervals and rank sets, win probabilities; "
+        "``pairwise`` on a battles frame runs the z test of every pair of ratings.",
+        ["from_battles", "bradley_terry", "win_probability", "datasets.load_battles"],
+    ),
+    (
+        "Runs over many tasks",
+        "Runs over seeds on many tasks (a runs-over-tasks frame: ``(dataset, split)`` columns, "
+        "``paired=False``): rliable's aggregates with stratified bootstrap intervals, the "
+        "probability of improvement, performance profiles, and rliable's dictionaries.",
+        [
+            "aggregate", "prob_improvement", "performance_profile", "from_rliable",
+            "to_rliable", "datasets.load_rl_runs",
+        ],
     ),
     (
         "Tests on a predictions frame",
@@ -210,6 +248,28 @@ def write_cli_output() -> None:
     GENERATED.mkdir(exist_ok=True)
     (GENERATED / "cli_help.txt").write_text(_run_cli("--help"), encoding="utf-8")
     (GENERATED / "cli_demo.txt").write_text(_run_cli("demo", "--rope", "0.01"), encoding="utf-8")
+
+
+def write_registry_table() -> None:
+    """The "which test when" page's table of every comparison, from the registry of tests."""
+    from pdcompare.compare.registry import FRAME_KINDS, TESTS
+
+    def names(kinds):
+        return ", ".join(kinds) if kinds else "—"
+
+    lines = [
+        "| Comparison | Family | Frame kinds | In `pairwise(test=...)` on | Default correction |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for test in TESTS:
+        correction = test.correction if test.correction_keyword else "—"
+        lines.append(
+            f"| `{test.name}` ({test.label}) | {test.family} | {names(test.kinds)} | "
+            f"{names(test.pairwise)} | {correction or 'none'} |"
+        )
+    lines += ["", f"Frame kinds: {', '.join(FRAME_KINDS)}."]
+    GENERATED.mkdir(exist_ok=True)
+    (GENERATED / "registry_table.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 # --- sphinx-gallery hooks ------------------------------------------------------------

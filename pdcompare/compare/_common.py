@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare._validation import check_fraction, check_option, warn
+from pdcompare._validation import apply_nan_policy, check_fraction, check_option, warn
 
 #: ``alternative`` values: scipy's (about the raw model_1 - model_2) and the direction-aware ones.
 ALTERNATIVES = ("two-sided", "greater", "less", "better", "worse")
@@ -56,7 +56,7 @@ def check_test_options(
 
     ``correction=False`` (the default) means the caller takes no correction.
     """
-    from pdcompare.stats.multitest import check_correction
+    from pdcompare._validation import check_correction
 
     if alternative is not None:
         check_option("alternative", alternative, ALTERNATIVES)
@@ -207,18 +207,33 @@ def warn_overlapping_splits(data: Any, test: str) -> None:
 
     if test not in OVERLAP_SENSITIVE_TESTS or data.across_datasets:
         return
+    if test in UNPAIRED_TESTS and not data.design.paired:
+        return  # a runs frame: independent runs, whatever CV each run used
     reason = overlapping_splits(data.design, data.splits)
-    if reason is not None:
+    if reason is None:
+        return
+    if test in UNPAIRED_TESTS:
         warn(
-            f"`{test}` treats the CV splits as independent, but these splits overlap "
-            f"({reason}), so its p-values are far too small: on 10x10 repeated CV it "
-            "rejects a true null about half the time at alpha 0.05. Use `corrected_ttest` "
-            "(or `bayes`) on these scores."
+            f"`{test}` treats each model's CV splits as independent runs, but these splits "
+            f"are shared by the models and overlap ({reason}), so it is far too confident "
+            "(p-values, or aso's bound, too small). Use `corrected_ttest` (or `bayes`) on "
+            "these scores; for runs over random "
+            "seeds, mark the frame with `set_design(paired=False)`."
         )
+        return
+    warn(
+        f"`{test}` treats the CV splits as independent, but these splits overlap "
+        f"({reason}), so its p-values are far too small: on 10x10 repeated CV it "
+        "rejects a true null about half the time at alpha 0.05. Use `corrected_ttest` "
+        "(or `bayes`) on these scores."
+    )
 
+
+#: The unpaired tests of runs, which warn too when given overlapping CV splits of a scores frame.
+UNPAIRED_TESTS = ("welch_ttest", "mannwhitney", "aso")
 
 #: The tests on scores that assume independent splits, and warn when they overlap.
-OVERLAP_SENSITIVE_TESTS = ("ttest", "wilcoxon", "sign_test", "permutation_test")
+OVERLAP_SENSITIVE_TESTS = ("ttest", "wilcoxon", "sign_test", "permutation_test", *UNPAIRED_TESTS)
 
 
 def decision_column(names: pd.Index, i: np.ndarray, j: np.ndarray, code: np.ndarray) -> Any:
@@ -243,3 +258,44 @@ def decision_column(names: pd.Index, i: np.ndarray, j: np.ndarray, code: np.ndar
         len(names) + 2,
     )
     return labels[codes]
+
+
+def missing_predictions(
+    missing: np.ndarray, names: Any, involved: Any, y: Any, nan_policy: str
+) -> tuple[np.ndarray | None, np.ndarray]:
+    """The missing-value policy of a predictions frame: the rows kept and the models scored.
+
+    ``missing`` is the frame's (rows, 1 + models) mask of missing cells, the
+    truth first; ``involved`` (model positions; all models when None) are the
+    columns the call compares. "omit" keeps the rows without a missing truth
+    or a missing value of an involved model; "propagate" leaves out (NaN
+    results) the involved models with a missing value, or all of them when
+    the truth is missing, and warns; "raise" raises a ValueError naming them.
+
+    Returns ``(keep, valid)``: the boolean mask of rows to keep (None: every
+    row) and the boolean mask of the models to score.
+    """
+    n_models = len(names)
+    valid = np.zeros(n_models, dtype=bool)
+    valid[np.arange(n_models) if involved is None else np.asarray(involved)] = True
+    truth_missing = missing[:, 0]
+    model_missing = missing[:, 1:] & valid
+    if not (truth_missing.any() or model_missing.any()):
+        return None, valid
+    culprits = [f"the truth {y!r}"] if truth_missing.any() else []
+    culprits += [repr(names[k]) for k in np.flatnonzero(model_missing.any(axis=0))]
+    where = ", ".join(culprits)
+    apply_nan_policy(
+        nan_policy,
+        f"Missing values (NaN) in {where}",
+        omit="drop those rows",
+        propagate="give the affected models NaN results",
+    )
+    if nan_policy == "omit":
+        keep = ~(truth_missing | model_missing.any(axis=1))
+        if not keep.any():
+            msg = f"No row is left after dropping the missing values (NaN) in {where}."
+            raise ValueError(msg)
+        return keep, valid
+    valid &= ~model_missing.any(axis=0) & ~truth_missing.any()
+    return None, valid

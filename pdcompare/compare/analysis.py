@@ -22,27 +22,42 @@ from typing import Any
 
 import pandas as pd
 
-from pdcompare._validation import check_fraction, check_option
+from pdcompare._validation import (
+    check_correction,
+    check_fraction,
+    check_option,
+)
 from pdcompare.compare import bayes as bayes_module
+from pdcompare.compare import rank_sets
+from pdcompare.compare.aggregates import TaskRunsAnalysis, analyse_task_runs, is_task_runs_frame
 from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
-from pdcompare.compare.pairwise import RANK_TESTS, TEST_FUNCTIONS, pairwise
+from pdcompare.compare.items import summary as items_summary
+from pdcompare.compare.pairwise import pairwise
+from pdcompare.compare.pareto import pareto
 from pdcompare.compare.power import detectable_difference
 from pdcompare.compare.random_effects import random_effects
 from pdcompare.compare.ranks import friedman
+from pdcompare.compare.registry import BY_NAME, default_correction, report_tests
 from pdcompare.compare.summary import summary_table
 from pdcompare.inputs.attrs import stored_attr
 from pdcompare.inputs.data import validated_once
+from pdcompare.inputs.items import is_items
 from pdcompare.inputs.kinds import is_benchmark
 from pdcompare.inputs.scores import ALL_PAIRS, converted_search
-from pdcompare.stats.multitest import check_correction
 
-#: Tests a report can use for its significance part, on a scores frame.
-REPORT_TESTS = ("corrected_ttest", "ttest", "wilcoxon", "sign_test")
+#: Tests a report can use for its significance part, on a scores frame (the registry's).
+REPORT_TESTS = report_tests("scores")
+#: ... on an items frame (questions of an evaluation).
+ITEMS_REPORT_TESTS = ("ttest", "wilcoxon", "sign_test")
 #: ... on a runs frame (independent runs over seeds).
-RUNS_REPORT_TESTS = ("welch_ttest", "mannwhitney")
+RUNS_REPORT_TESTS = report_tests("runs")
 #: ... and across the data sets of a benchmark frame.
-BENCHMARK_REPORT_TESTS = ("wilcoxon", "sign_test", "ttest", "nemenyi", "conover")
+BENCHMARK_REPORT_TESTS = report_tests("benchmark")
+#: The mean-rank tests: their family is every pair, at any number of models.
+RANK_TESTS = tuple(
+    name for name in BENCHMARK_REPORT_TESTS if BY_NAME[name].family == "mean-rank test"
+)
 #: Up to this many models a report's family is every pair; beyond, the best against the rest.
 ALL_PAIRS_UP_TO = 10
 
@@ -92,6 +107,10 @@ class Analysis:
     fallback_test : bool
         Whether the plain t-test stands in for the corrected one because the
         design is unknown and no test was asked for.
+    pareto : pandas.DataFrame or None
+        ``pareto`` of the frame against the cost asked for.
+    ranks : pandas.DataFrame or None
+        ``ranks()`` of the frame (simultaneous rank sets), when asked for.
     """
 
     frame: pd.DataFrame
@@ -110,6 +129,8 @@ class Analysis:
     runs: bool = False
     rope: Any = None
     fallback_test: bool = False
+    pareto: pd.DataFrame | None = None
+    ranks: pd.DataFrame | None = None
 
     @property
     def best(self) -> Any:
@@ -181,13 +202,11 @@ def analyse_forecasts(
     """Diebold–Mariano of the report's family and the model confidence set of a forecast frame."""
     from pdcompare.compare.forecast import confidence_set, diebold_mariano
 
-    correction = "holm" if correction == "default" else correction
+    correction = default_correction("diebold_mariano", correction)
     mcs = confidence_set(frame, random_state=random_state)
     family = report_family(len(mcs), "diebold_mariano")
     scope = ALL_PAIRS if family == "all_pairs" else None
-    dm = diebold_mariano(
-        frame, scope, alpha=alpha, correction=correction, alternative=alternative
-    )
+    dm = diebold_mariano(frame, scope, alpha=alpha, correction=correction, alternative=alternative)
     return ForecastAnalysis(
         frame=frame,
         summary=mcs.sort_values("mean_loss", kind="stable"),
@@ -225,13 +244,16 @@ def check_report_options(
     check_fraction("alpha", alpha)
     check_fraction("ci", ci)
     if rope is not None:
-        from pdcompare.stats.bayes import check_rope
+        from pdcompare._validation import check_rope
 
         check_rope(rope)  # the one rule bayes applies
     if test is not None:
-        runs = (stored_attr(frame, "design") or {}).get("paired") is False
+        stored = stored_attr(frame, "design") or {}
+        runs = stored.get("paired") is False
         tests = (
-            BENCHMARK_REPORT_TESTS
+            ITEMS_REPORT_TESTS
+            if stored.get("items")
+            else BENCHMARK_REPORT_TESTS
             if is_benchmark(frame)
             else RUNS_REPORT_TESTS
             if runs
@@ -258,12 +280,16 @@ def analyse(
     pooled: bool = False,
     hierarchical: bool = False,
     random_state: Any = 0,
+    cost: Any = None,
+    ranks: bool = False,
     **design: Any,
-) -> Analysis | ForecastAnalysis:
+) -> Analysis | ForecastAnalysis | TaskRunsAnalysis:
     """Run the comparisons a report of ``frame`` rests on, validating the frame once.
 
     A predictions frame of forecasts in time order (a truth column and a
-    time index, or a time-ordered design) gets a :class:`ForecastAnalysis`.
+    time index, or a time-ordered design) gets a :class:`ForecastAnalysis`; a
+    runs-over-tasks frame (``paired=False``, tasks and runs) a
+    :class:`~pdcompare.compare.aggregates.TaskRunsAnalysis`.
 
     Parameters
     ----------
@@ -288,8 +314,13 @@ def analyse(
         with its CV design, and a ``rope``).
     random_state : int, numpy Generator or None, default 0
         Seed of every Monte Carlo step (the Bayesian signed-rank test, the
-        hierarchical test's sampler), so that the same frame gives the same
-        analysis.
+        hierarchical test's sampler, the rank sets' draws), so that the same
+        frame gives the same analysis.
+    cost : Series, DataFrame or str, optional
+        Add ``pareto`` of the frame against this cost (one per model,
+        per split, or a ``cv_results_`` column's name).
+    ranks : bool, default False
+        Add the 95% simultaneous rank confidence sets (``ranks``).
     **design
         The design keywords and ``greater_is_better=``.
 
@@ -311,12 +342,13 @@ def analyse(
             or rope is not None
             or pooled
             or hierarchical
+            or ranks
             or design
         ):
             msg = (
                 "A report of forecasts in time order runs the Diebold–Mariano test and the model "
-                "confidence set; `test`, `rope`, `pooled`, `hierarchical` and design keywords "
-                "do not apply."
+                "confidence set; `test`, `rope`, `pooled`, `hierarchical`, `ranks` and design "
+                "keywords do not apply."
             )
             raise ValueError(msg)
         return analyse_forecasts(
@@ -326,7 +358,17 @@ def analyse(
             alternative=alternative,
             random_state=random_state,
         )
+    if is_task_runs_frame(frame):
+        if test is not None or rope is not None or pooled or hierarchical or design:
+            msg = (
+                "A report of runs over tasks gives rliable's aggregates and the probability of "
+                "improvement; `test` and `rope` do not apply (nor pooled, hierarchical or the "
+                "CV design)."
+            )
+            raise ValueError(msg)
+        return analyse_task_runs(frame, ci=check_fraction("ci", ci), random_state=random_state)
     check_report_options(frame, test, rope, alpha, ci, correction, alternative)
+    original, asked = frame, dict(design)  # pareto reads a cv_results_ frame's cost column
     frame, design = converted_search(frame, design)
     benchmark = is_benchmark(frame)
     if pooled and not benchmark:
@@ -334,56 +376,47 @@ def analyse(
         raise ValueError(msg)
     if hierarchical:
         _check_hierarchical(benchmark, rope)
+    items = is_items(frame)
     with validated_once():
-        summary = summary_table(frame, ci=ci, **design)
+        summary = (items_summary if items else summary_table)(frame, ci=ci, **design)
         known = summary.attrs["pdcompare"].get("design", {}).get("test_train_ratio") is not None
         runs = summary.attrs["pdcompare"].get("unit") == "run"
         if runs and nan_policy == "propagate":
             nan_policy = "omit"  # on a runs frame NaN is an absent run, not a missing score
-        fallback = test is None and not (known or benchmark or runs)
-        if test is None and runs:
-            test = "welch_ttest"
-        elif test is None:
-            test = "wilcoxon" if benchmark else ("corrected_ttest" if known else "ttest")
+        fallback = test is None and not (known or benchmark or runs or items)
+        test = test or ("ttest" if items else _default_test(known, benchmark, runs))
         family = report_family(len(summary), test)
         scope = ALL_PAIRS if family == "all_pairs" else None
+        common = {"nan_policy": nan_policy, **design}
         found: dict[str, Any] = {}
         if benchmark:
-            found["friedman"] = friedman(frame, nan_policy=nan_policy, **design)
-        if test in RANK_TESTS:
-            significance = pairwise(
-                frame, test=test, correction=correction, alpha=alpha, nan_policy=nan_policy,
-                **design,
-            )  # fmt: skip
-        else:
-            if correction == "default":
-                correction = "holm"
-            significance = TEST_FUNCTIONS[test](
-                frame, scope, alternative=alternative, alpha=alpha, correction=correction,
-                nan_policy=nan_policy, **design,
-            )  # fmt: skip
-        if rope is not None and runs:
-            found["equivalence"] = equivalence(
-                frame, scope, rope=rope, alpha=alpha, nan_policy=nan_policy, **design
-            )
+            found["friedman"] = friedman(frame, **common)
+        significance = _significance(frame, test, scope, correction, alternative, alpha, common)
+        if rope is not None and (runs or items):
+            found["equivalence"] = equivalence(frame, scope, rope=rope, alpha=alpha, **common)
         elif hierarchical:
-            found["bayes"] = _hierarchical_family(
-                frame, scope, rope, alpha, nan_policy, random_state, design
-            )
+            found["bayes"] = _hierarchical_family(frame, scope, rope, alpha, random_state, common)
         elif rope is not None and (known or benchmark):
             options = {"random_state": random_state} if benchmark else {"ci": ci}
             found["bayes"] = bayes_module.bayes(
-                frame, scope, rope=rope, alpha=alpha, nan_policy=nan_policy, **options, **design
+                frame, scope, rope=rope, alpha=alpha, **options, **common
             )
-        if test not in RANK_TESTS:
-            found["effect_sizes"] = effect_size(frame, scope, nan_policy=nan_policy, **design)
-        if not runs and (known or benchmark):
+        if test not in RANK_TESTS and not items:
+            found["effect_sizes"] = effect_size(frame, scope, **common)
+        if not runs and (known or benchmark or items):
             found["detectable"] = detectable_difference(frame, significance, **design)
+        if cost is not None:
+            found["pareto"] = pareto(
+                original, cost, alpha=alpha,
+                correction=default_correction("pareto", correction), **asked,
+            )  # fmt: skip
         if pooled:
-            holm = "holm" if correction == "default" else correction
+            correction = default_correction("random_effects", correction)
             found["pooled"] = random_effects(
-                frame, scope, alpha=alpha, correction=holm, nan_policy=nan_policy, **design
+                frame, scope, alpha=alpha, correction=correction, **common
             )
+        if ranks:
+            found["ranks"] = rank_sets.ranks(frame, random_state=random_state, **design)
     return Analysis(
         frame=frame,
         benchmark=benchmark,
@@ -397,6 +430,33 @@ def analyse(
         fallback_test=fallback,
         **found,
     )
+
+
+def _default_test(known: bool, benchmark: bool, runs: bool) -> str:
+    """The family's test when none is asked for: the one the frame's design supports."""
+    if runs:
+        return "welch_ttest"
+    if benchmark:
+        return "wilcoxon"
+    return "corrected_ttest" if known else "ttest"
+
+
+def _significance(
+    frame: pd.DataFrame,
+    test: str,
+    scope: Any,
+    correction: str | None,
+    alternative: str,
+    alpha: float,
+    common: dict[str, Any],
+) -> pd.DataFrame:
+    """The family's frequentist test: every pair (mean-rank tests) or the report's scope."""
+    if test in RANK_TESTS:
+        return pairwise(frame, test=test, correction=correction, alpha=alpha, **common)
+    return BY_NAME[test].function(
+        frame, scope, alternative=alternative, alpha=alpha,
+        correction=default_correction(test, correction), **common,
+    )  # fmt: skip
 
 
 def _check_hierarchical(benchmark: bool, rope: Any) -> None:
@@ -417,163 +477,14 @@ def _check_hierarchical(benchmark: bool, rope: Any) -> None:
         raise ValueError(msg)
 
 
-def _hierarchical_family(frame, scope, rope, alpha, nan_policy, random_state, design):
+def _hierarchical_family(frame, scope, rope, alpha, random_state, common):
     """``hierarchical`` of the report's family; its refusals name ``hierarchical=True``."""
     from pdcompare.compare.hierarchical import hierarchical
 
     try:
         return hierarchical(
-            frame, scope, rope=rope, alpha=alpha, nan_policy=nan_policy,
-            random_state=random_state, **design,
-        )  # fmt: skip
+            frame, scope, rope=rope, alpha=alpha, random_state=random_state, **common
+        )
     except ValueError as error:
         msg = f"`hierarchical=True`: {error}"
         raise ValueError(msg) from None
-
-
-# The comparisons a picture of a scores or benchmark frame rests on. plotting/ draws
-# what these return and runs no comparison of its own.
-
-
-def posterior_inputs(
-    frame: pd.DataFrame,
-    a: Any = None,
-    b: Any = None,
-    *,
-    rope: float | tuple[float, float] = 0.0,
-    nan_policy: str = "propagate",
-    **design: Any,
-) -> tuple[pd.DataFrame, Any]:
-    """The one-pair ``bayes`` result and its frozen posterior, for ``plot("posterior")``.
-
-    Examples
-    --------
-    >>> from pdcompare.datasets import load_grid_search_scores
-    >>> result, posterior = posterior_inputs(load_grid_search_scores(), "rbf", "linear")
-    >>> round(float(posterior.mean()), 4) == round(float(result["mean_diff"].iloc[0]), 4)
-    True
-    """
-    import warnings
-
-    import numpy as np
-
-    from pdcompare._validation import PdcompareWarning
-
-    check_option("nan_policy", nan_policy, ("propagate", "omit", "raise"))
-    with validated_once():
-        result = bayes_module.bayes(frame, a, b, rope=rope, nan_policy=nan_policy, **design)
-        row = result.iloc[0]
-        model_1, model_2 = row["model_1"], row["model_2"]
-        if np.isnan(float(row["mean_diff"])):
-            msg = (
-                f"The posterior of {model_1!r} − {model_2!r} is undefined: some of their "
-                f"scores are missing and `nan_policy` is {nan_policy!r}. Pass "
-                "nan_policy='omit' to leave those splits out."
-            )
-            raise ValueError(msg)
-        with warnings.catch_warnings():
-            # bayes has already warned about a point mass.
-            warnings.simplefilter("ignore", PdcompareWarning)
-            posterior = bayes_module.posterior(
-                frame,
-                model_1,
-                model_2,
-                nan_policy="omit" if nan_policy == "omit" else "raise",
-                **design,
-            )
-    return result, posterior
-
-
-def pvalue_inputs(
-    frame: pd.DataFrame,
-    *,
-    test: str = "corrected_ttest",
-    value: str = "pvalue_adj",
-    **options: Any,
-) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame | None]:
-    """``pairwise(test)``, its ``matrix(value)`` and its matrix of ``reject``, for ``"pvalues"``.
-
-    Examples
-    --------
-    >>> from pdcompare.datasets import load_grid_search_scores
-    >>> result, table, reject = pvalue_inputs(load_grid_search_scores())
-    >>> table.shape, reject.shape
-    ((4, 4), (4, 4))
-    """
-    from pdcompare.compare.pairwise import matrix
-
-    result = pairwise(frame, test=test, **options)
-    reject = matrix(result, "reject") if "reject" in result.columns else None
-    return result, matrix(result, value), reject
-
-
-def cd_inputs(
-    frame: pd.DataFrame,
-    *,
-    test: str = "nemenyi",
-    alpha: float = 0.05,
-    correction: str | None = "default",
-    nan_policy: str = "propagate",
-) -> pd.DataFrame:
-    """The all-pairs result whose verdicts the bars of a critical-difference diagram follow."""
-    return pairwise(frame, test, alpha=alpha, correction=correction, nan_policy=nan_policy)
-
-
-def simplex_inputs(
-    frame: pd.DataFrame,
-    a: Any = None,
-    b: Any = None,
-    *,
-    rope: float = 0.0,
-    test: str = "signed_rank",
-    prior: float | None = None,
-    n_samples: int | None = None,
-    random_state: Any = 0,
-    nan_policy: str = "propagate",
-) -> pd.DataFrame:
-    """The one-pair Bayesian result of a benchmark frame whose posterior ``"simplex"`` draws.
-
-    ``test="signed_rank"``: the Bayesian signed-rank test of ``bayes``;
-    ``test="hierarchical"``: the hierarchical test of ``hierarchical`` (the
-    folds of a ``(dataset, split)`` frame and the CV design needed; ``prior``
-    does not apply). Without ``b``, ``a`` against the best other model;
-    without either, the best model against the runner-up (by mean rank).
-    """
-    from pdcompare.compare.hierarchical import hierarchical
-
-    check_option("test", test, ("signed_rank", "hierarchical"))
-    if not is_benchmark(frame):
-        msg = (
-            'plot("simplex") draws a Bayesian test across data sets: it needs a benchmark '
-            'frame; for the folds of one data set use plot("posterior").'
-        )
-        raise ValueError(msg)
-    if test == "hierarchical" and prior is not None:
-        msg = (
-            "`prior` is the signed-rank test's pseudo-observation; the hierarchical test has "
-            "its own priors (see `hierarchical`): leave `prior` out with test='hierarchical'."
-        )
-        raise ValueError(msg)
-    options = {"rope": rope, "random_state": random_state, "nan_policy": nan_policy}
-    with validated_once():
-        if b is None:
-            first = bayes_module.bayes(frame, a, **{**options, "n_samples": 200}).iloc[0]
-            a, b = first["model_1"], first["model_2"]
-        if test == "hierarchical":
-            extra = {} if n_samples is None else {"n_samples": n_samples}
-            return hierarchical(frame, a, b, **options, **extra)
-        return bayes_module.bayes(frame, a, b, prior=prior, n_samples=n_samples, **options)
-
-
-def intervals_inputs(frame: pd.DataFrame, *, ci: float = 0.95, **design: Any) -> pd.DataFrame:
-    """The ``summary`` whose intervals ``plot("intervals")`` draws."""
-    return summary_table(frame, ci=ci, **design)
-
-
-def mcm_inputs(
-    frame: pd.DataFrame, *, correction: str | None = None, alpha: float = 0.05, **design: Any
-) -> pd.DataFrame:
-    """The cells of the Multiple Comparison Matrix of a benchmark frame, for ``"mcm"``."""
-    from pdcompare.compare.mcm import comparison_matrix
-
-    return comparison_matrix(frame, correction=correction, alpha=alpha, **design)

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import check_fraction, check_option
+from pdcompare._validation import check_fraction, check_nan_policy, check_rope
 from pdcompare.compare._common import (
     CONSTANT_DIFFERENCE,
     IDENTICAL_SCORES,
@@ -176,7 +176,7 @@ def bayes(
     from pdcompare.inputs.design import require_ratio
     from pdcompare.stats import bayes as core
 
-    low, high = core.check_rope(rope)
+    low, high = check_rope(rope)
     alpha = check_fraction("alpha", alpha)
     data = scores_data(scores, paired_test="bayes", **design)
     if isinstance(data, BenchmarkData):
@@ -205,8 +205,9 @@ def bayes(
             )
             raise TypeError(msg)
     ci = check_fraction("ci", 0.95 if ci is None else ci)
-    ratio = require_ratio(data.design, "bayes")
+    ratio = require_ratio(data.design, "bayes", len(data.splits))
     i, j, scope = data.pairs(a, b)
+    check_nan_policy(nan_policy)
     data.nan_pairs(i, j, nan_policy)
     out = core.bayes_pairs(
         data.values,
@@ -293,10 +294,10 @@ def posterior(
     from pdcompare.inputs.design import require_ratio
     from pdcompare.stats import bayes as core
 
-    check_option("nan_policy", nan_policy, ("raise", "omit"))
+    check_nan_policy(nan_policy, ("raise", "omit"))
     data = scores_data(scores, paired_test="posterior", **design)
     refuse_benchmark(data, "posterior")
-    ratio = require_ratio(data.design, "posterior")
+    ratio = require_ratio(data.design, "posterior", len(data.splits))
     i, j, _ = data.pairs(a, b)
     data.nan_pairs(i, j, nan_policy)
     df, loc, scale = core.posterior_parameters(

@@ -10,13 +10,19 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare._validation import (
-    NAN_POLICIES,
-    apply_nan_policy,
     check_fraction,
+    check_nan_policy,
     check_option,
     check_positive_int,
 )
-from pdcompare.compare._common import check_test_options, raw_alternative, seed_of
+from pdcompare.compare import items as _items
+from pdcompare.compare._common import (
+    check_test_options,
+    missing_predictions,
+    raw_alternative,
+    seed_of,
+)
+from pdcompare.inputs.items import is_items
 from pdcompare.inputs.predictions import predictions_data
 from pdcompare.inputs.scores import ALL_PAIRS, rank_order, select_pairs
 
@@ -36,33 +42,13 @@ def _prediction_arrays(
     the involved models with a missing prediction, or all of them when the
     truth is missing, and warns; "raise" raises a ValueError naming them.
     """
-    check_option("nan_policy", nan_policy, NAN_POLICIES)
+    check_nan_policy(nan_policy)
     data = predictions_data(predictions, y=y, labels_for=labels_for)
-    n_models = len(data.names)
-    valid = np.zeros(n_models, dtype=bool)
-    valid[np.arange(n_models) if involved is None else np.asarray(involved)] = True
-    truth_missing = data.missing[:, 0]
-    model_missing = data.missing[:, 1:] & valid
-    if not (truth_missing.any() or model_missing.any()):
+    keep, valid = missing_predictions(data.missing, data.names, involved, y, nan_policy)
+    if keep is None:
         return data.names, data.y_true, data.y_pred, valid, data.weights
-    culprits = [f"the truth {y!r}"] if truth_missing.any() else []
-    culprits += [repr(data.names[k]) for k in np.flatnonzero(model_missing.any(axis=0))]
-    where = ", ".join(culprits)
-    apply_nan_policy(
-        nan_policy,
-        f"Missing values (NaN) in {where}",
-        omit="drop those rows",
-        propagate="give the affected models NaN results",
-    )
-    if nan_policy == "omit":
-        keep = ~(truth_missing | model_missing.any(axis=1))
-        if not keep.any():
-            msg = f"No row is left after dropping the missing values (NaN) in {where}."
-            raise ValueError(msg)
-        weights = None if data.weights is None else data.weights[keep]
-        return data.names, data.y_true[keep], data.y_pred[keep], valid, weights
-    valid &= ~model_missing.any(axis=0) & ~truth_missing.any()
-    return data.names, data.y_true, data.y_pred, valid, data.weights
+    weights = None if data.weights is None else data.weights[keep]
+    return data.names, data.y_true[keep], data.y_pred[keep], valid, weights
 
 
 def score_metric_arrays(predictions, y, nan_policy, involved=None, *, test):
@@ -401,6 +387,23 @@ def bootstrap_diff(
       model_1 model_2  mean_diff  pvalue
     0  forest    tree      0.067   0.024
     """
+    if is_items(predictions):
+        return _items.bootstrap_diff(
+            predictions,
+            a,
+            b,
+            alternative=alternative,
+            n_resamples=n_resamples,
+            ci=ci,
+            method=method,
+            alpha=alpha,
+            correction=correction,
+            random_state=random_state,
+            score=score,
+            y=y,
+            greater_is_better=greater_is_better,
+            nan_policy=nan_policy,
+        )
     from pdcompare.stats.bootstrap import (
         INTERVAL_METHODS,
         check_random_state,

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
+from pdcompare._validation import check_nan_policy
 from pdcompare.compare._common import (
     check_test_options,
     raw_alternative,
@@ -80,6 +81,7 @@ def _five_by_two_test(
         )
         raise ValueError(msg)
     i, j, scope = data.pairs(a, b)
+    check_nan_policy(nan_policy)
     propagate = data.nan_pairs(i, j, nan_policy) & (nan_policy == "propagate")
     values = np.take(data.values, order, axis=1).reshape(len(data.names), 5, 2)
     differences = values[i] - values[j]

@@ -9,8 +9,12 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import NAN_POLICIES, check_fraction, check_option, check_positive_int
-from pdcompare.compare._common import scores_meta, seed_of, warn_pairs
+from pdcompare._validation import (
+    check_fraction,
+    check_nan_policy,
+    check_positive_int,
+)
+from pdcompare.compare._common import refuse_one_dataset, scores_meta, seed_of, warn_pairs
 from pdcompare.inputs.data import scores_data
 
 #: How reports write each measure beside its value ("large effect (d_z = 1.59)").
@@ -250,8 +254,9 @@ def effect_size(
     from pdcompare.inputs.design import require_ratio
     from pdcompare.stats import effect_size as core
 
-    check_option("nan_policy", nan_policy, NAN_POLICIES)
+    check_nan_policy(nan_policy)
     data = scores_data(frame, **design)
+    refuse_one_dataset(data, "effect_size")
     paired = is_paired(data)
     measure = core.check_measure(measure, paired=paired)
     across = isinstance(data, BenchmarkData) or not paired  # independent units
@@ -269,7 +274,7 @@ def effect_size(
             )
             raise ValueError(msg)
         if measure == "cohen_dz" and not across:
-            ratio = require_ratio(data.design, "effect_size")
+            ratio = require_ratio(data.design, "effect_size", len(data.splits))
     i, j, scope = data.pairs(a, b)
     if paired:  # an absent run (NaN) of a runs frame is no pairing problem
         data.nan_pairs(i, j, nan_policy)

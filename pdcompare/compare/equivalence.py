@@ -8,10 +8,17 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import NAN_POLICIES, check_option
-from pdcompare.compare._common import check_test_options, scores_meta, warn_pairs
+from pdcompare._validation import OptionError, check_nan_policy
+from pdcompare.compare import items as _items
+from pdcompare.compare._common import (
+    check_test_options,
+    refuse_one_dataset,
+    scores_meta,
+    warn_pairs,
+)
 from pdcompare.compare.effect_size import is_paired
 from pdcompare.inputs.data import scores_data
+from pdcompare.inputs.items import is_items
 
 
 def check_equivalence_rope(rope: Any) -> tuple[float, float]:
@@ -26,7 +33,7 @@ def check_equivalence_rope(rope: Any) -> tuple[float, float]:
     ...
     ValueError: `rope` must have a width for an equivalence test (...); got 0. ...
     """
-    from pdcompare.stats.bayes import check_rope
+    from pdcompare._validation import check_rope
 
     low, high = check_rope(rope)
     if not low < high:
@@ -146,19 +153,31 @@ def equivalence(
     >>> float(scores.cmp.bayes("rbf", "linear", rope=0.01)["prob_worse"].round(3).iloc[0])
     0.068
     """
+    if is_items(frame):
+        rope = check_equivalence_rope(rope)
+        return _items.equivalence(
+            frame, a, b, rope=rope, alpha=alpha, correction=correction, **design
+        )
     from pdcompare.inputs.benchmark import BenchmarkData
     from pdcompare.inputs.design import require_ratio
     from pdcompare.stats import equivalence as core
 
     low, high = check_equivalence_rope(rope)
     alpha, correction = check_test_options(alpha=alpha, correction=correction)
-    check_option("nan_policy", nan_policy, NAN_POLICIES)
+    if alpha >= 0.5:
+        msg = (
+            f"`alpha` of `equivalence` must be below 0.5 (its interval has level "
+            f"1 - 2*alpha, empty or inverted from 0.5 on); got {alpha!r}. Use 0.05."
+        )
+        raise OptionError(msg, keyword="alpha")
+    check_nan_policy(nan_policy)
     data = scores_data(frame, **design)
+    refuse_one_dataset(data, "equivalence")
     paired = is_paired(data)
     benchmark = isinstance(data, BenchmarkData)
     ratio = None
     if paired and not benchmark:
-        ratio = require_ratio(data.design, "equivalence")
+        ratio = require_ratio(data.design, "equivalence", len(data.splits))
     i, j, scope = data.pairs(a, b)
     if paired:  # an absent run (NaN) of a runs frame is no pairing problem
         data.nan_pairs(i, j, nan_policy)

@@ -82,10 +82,10 @@ def loss_matrix(
     columns = [y, *data.names]
     truth, forecasts = np.asarray(data.y_true), np.asarray(data.y_pred)
     for values, column in [(truth, y)] + [(forecasts[:, k], c) for k, c in enumerate(columns[1:])]:
-        if values.dtype.kind not in "biuf":
+        if values.dtype.kind not in "biuf" and not _numbers(values):
             msg = (
                 f"`loss={loss if isinstance(loss, str) else 'callable'!r}` needs numeric "
-                f"forecasts; column {column!r} holds {values.dtype} values. For predicted "
+                f"forecasts; column {column!r} holds text, not numbers. For predicted "
                 "class labels pass `loss='zero_one'`."
             )
             raise ValueError(msg)
@@ -390,7 +390,7 @@ def confidence_set(
     >>> round(float(preds.cmp.diebold_mariano("good", "close")["pvalue"].iloc[0]), 4)
     0.0072
     """
-    from pdcompare.stats.bootstrap import check_random_state
+    from pdcompare._validation import check_random_state
     from pdcompare.stats.forecast import (
         MCS_METHODS,
         model_confidence_set,
@@ -439,3 +439,8 @@ def confidence_set(
         y=y,
     )
     return results.model_result(names[order], columns, meta)
+
+
+def _numbers(values: np.ndarray) -> bool:
+    """Whether an object column holds numbers only (one text column makes the array object)."""
+    return bool(pd.api.types.is_numeric_dtype(pd.Series(values).infer_objects()))

@@ -9,7 +9,13 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import check_fraction, check_positive_int, warn
+from pdcompare._validation import (
+    check_fraction,
+    check_nan_policy,
+    check_positive_int,
+    check_rope,
+    warn,
+)
 from pdcompare.compare._common import pair_list, scores_meta, seed_of, warn_pairs
 from pdcompare.compare.bayes import decision_column
 from pdcompare.inputs.data import scores_data
@@ -292,12 +298,12 @@ def hierarchical(
     >>> round(float(bench.cmp.random_effects("svc_rbf", "forest").loc[0, "mean_diff"]), 3)
     0.008
     """
+    from pdcompare._validation import check_random_state
     from pdcompare.inputs.design import require_ratio
     from pdcompare.stats import bayes as bayes_core
-    from pdcompare.stats.bootstrap import check_random_state
     from pdcompare.stats.hierarchical import hierarchical_pairs
 
-    low, high = bayes_core.check_rope(rope)
+    low, high = check_rope(rope)
     alpha = check_fraction("alpha", alpha)
     chains = check_positive_int("chains", chains)
     n_samples = check_positive_int("n_samples", n_samples, minimum=100)
@@ -322,6 +328,7 @@ def hierarchical(
     ratio = require_ratio(data.design, "hierarchical")
     rho = ratio / (1.0 + ratio)  # n_test / (n_test + n_train)
     i, j, scope = data.pairs(a, b)
+    check_nan_policy(nan_policy)
     incomplete = data.nan_pairs(i, j, nan_policy)
     run = np.ones(len(i), dtype=bool) if nan_policy == "omit" else ~incomplete
     out = hierarchical_pairs(

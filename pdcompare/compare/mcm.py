@@ -18,9 +18,10 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
+from pdcompare._validation import check_correction
 from pdcompare.compare._common import scores_meta
 from pdcompare.compare.ranks import _benchmark
-from pdcompare.stats.multitest import adjust_pvalues, check_correction
+from pdcompare.stats.multitest import adjust_pvalues
 
 
 def comparison_matrix(

@@ -7,7 +7,8 @@ from typing import Any
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import NAN_POLICIES, check_option
+from pdcompare._validation import check_nan_policy
+from pdcompare.compare import items as _items
 from pdcompare.compare._common import (
     CONSTANT_DIFFERENCE,
     IDENTICAL_SCORES,
@@ -19,8 +20,10 @@ from pdcompare.compare._common import (
     warn_overlapping_splits,
     warn_pairs,
 )
+from pdcompare.compare.margin import check_margin, core_margin, with_margin
 from pdcompare.compare.power import attainable_pvalue
 from pdcompare.inputs.data import scores_data
+from pdcompare.inputs.items import is_items
 
 
 def _paired_test(
@@ -34,20 +37,28 @@ def _paired_test(
     correction: str | None,
     nan_policy: str,
     design: dict[str, Any],
+    margin: float | None = None,
 ) -> pd.DataFrame:
     """Validate, select the pairs, run one core test of ``stats.paired``, wrap the result."""
+    if is_items(scores):
+        if margin is not None:
+            design = {**design, "margin": margin}
+        return _items_test(scores, test, a, b, alternative, alpha, correction, design)
     from pdcompare.inputs.design import require_ratio
     from pdcompare.stats import paired
 
     alpha, correction = check_test_options(
         alternative=alternative, alpha=alpha, correction=correction
     )
-    check_option("nan_policy", nan_policy, NAN_POLICIES)
+    check_nan_policy(nan_policy)
+    margin = check_margin(margin, alternative)
     data = scores_data(scores, paired_test=test, **design)
     if test == "corrected_ttest":
         refuse_benchmark(data, test)
     refuse_one_dataset(data, test)
-    ratio = require_ratio(data.design, test) if test == "corrected_ttest" else None
+    ratio = (
+        require_ratio(data.design, test, len(data.splits)) if test == "corrected_ttest" else None
+    )
     warn_overlapping_splits(data, test)
     asked = alternative
     alternative = raw_alternative(alternative, data.design.greater_is_better)
@@ -63,6 +74,7 @@ def _paired_test(
             alternative=alternative,
             confidence=1.0 - alpha,
             nan_policy=policy,
+            margin=core_margin(margin, asked),
         )
         names = ("mean_diff", "statistic", "df", "pvalue", "ci_low", "ci_high")
     elif test == "wilcoxon":
@@ -112,9 +124,26 @@ def _paired_test(
         correction=correction,
         nan_policy=nan_policy,
         **attainable,
+        **({} if margin is None else {"margin": margin}),
     )
-    columns = {name: out[name] for name in names}
+    columns = with_margin({name: out[name] for name in names}, margin, len(i))
     return results.pair_result(data.names, i, j, columns, meta, correction=correction, alpha=alpha)
+
+
+def _items_test(frame, test, a, b, alternative, alpha, correction, design):
+    """An items frame's ``ttest``, ``wilcoxon`` or ``sign_test`` (``corrected_ttest`` refused)."""
+    from pdcompare.inputs.items import items_data, refuse_items
+
+    if test == "corrected_ttest":
+        refuse_items(items_data(frame).design, test)
+    options = {"alternative": alternative, "alpha": alpha, "correction": correction}
+    if test == "ttest":
+        return _items.ttest(frame, a, b, **options, **design)
+    for keyword in ("by", "weight"):
+        if keyword in design:
+            msg = f"`{keyword}` applies to `ttest` on an items frame, not to `{test}`."
+            raise TypeError(msg)
+    return _items.rank_test(frame, test, a, b, **options, **design)
 
 
 def corrected_ttest(
@@ -126,6 +155,7 @@ def corrected_ttest(
     alpha: float = 0.05,
     correction: str | None = "holm",
     nan_policy: str = "propagate",
+    margin: float | None = None,
     **design: Any,
 ) -> pd.DataFrame:
     """Nadeau–Bengio corrected resampled t-test of model_1 − model_2.
@@ -157,6 +187,16 @@ def corrected_ttest(
     nan_policy : {"propagate", "omit", "raise"}, default "propagate"
         A pair with a missing score: NaN results left out of the correction
         (with a warning), computed on the splits both models have, or an error.
+    margin : float, optional
+        Non-inferiority margin (≥ 0, in the units of the score), only with
+        ``alternative="better"``: H0 is μ₁ − μ₂ ≤ −margin (for losses
+        μ₁ − μ₂ ≥ margin), so ``reject`` means model_1 is shown to be not
+        worse than model_2 by the margin or more. The statistic becomes
+        ``(mean_diff + margin) / se`` (for losses ``(margin − mean_diff) / se``,
+        positive in favour of model_1), the p-value its upper tail, and the
+        result gains a ``margin`` column; the interval stays the one-sided
+        interval of the difference. None (the default): no ``margin`` column,
+        the test as it is; ``margin=0`` gives the one-sided test's p-values.
     **design
         ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=`` (required
         unless stored with :func:`set_design`), and ``greater_is_better=``.
@@ -216,6 +256,7 @@ def corrected_ttest(
         correction=correction,
         nan_policy=nan_policy,
         design=design,
+        margin=margin,
     )
 
 
@@ -228,6 +269,7 @@ def ttest(
     alpha: float = 0.05,
     correction: str | None = "holm",
     nan_policy: str = "propagate",
+    margin: float | None = None,
     **design: Any,
 ) -> pd.DataFrame:
     """Plain paired t-test of model_1 − model_2 over the splits (``scipy.stats.ttest_rel``).
@@ -255,6 +297,16 @@ def ttest(
         Multiple-testing correction over the rows (``multipletests`` methods).
     nan_policy : {"propagate", "omit", "raise"}, default "propagate"
         As in :func:`corrected_ttest`.
+    margin : float, optional
+        Non-inferiority margin (≥ 0, in the units of the score), only with
+        ``alternative="better"``: H0 is μ₁ − μ₂ ≤ −margin (for losses
+        μ₁ − μ₂ ≥ margin), so ``reject`` means model_1 is shown to be not
+        worse than model_2 by the margin or more. The statistic becomes
+        ``(mean_diff + margin) / se`` (for losses ``(margin − mean_diff) / se``,
+        positive in favour of model_1), the p-value its upper tail, and the
+        result gains a ``margin`` column; the interval stays the one-sided
+        interval of the difference. None (the default): no ``margin`` column,
+        the test as it is; ``margin=0`` gives the one-sided test's p-values.
     **design
         Only ``greater_is_better=`` matters here (which model is best and
         the rank order); ``cv=`` and the other design keywords are accepted
@@ -272,6 +324,17 @@ def ttest(
     and ``s`` the mean and standard deviation (ddof=1) of the differences;
     the interval is ``d̄ ± t_q s / sqrt(n)``, as ``scipy.stats.ttest_rel``
     and its ``confidence_interval``.
+
+    On an items frame (``from_items``, ``set_design(items=True)``: models
+    scored on the same questions) this is the paired test over items, and
+    with clusters its standard error is CR1-clustered,
+    ``se = sqrt(C/(C−1) · Σ_c (Σ_{i∈c}(d_i − d̄))²)/n`` on ``C − 1`` degrees
+    of freedom (inspect_ai's ``stderr(cluster=)``; Miller 2024, "Adding
+    error bars to evals"); the result adds ``se, n_items, n_clusters,
+    design_effect`` (clustered over unclustered variance) and ``corr`` (of
+    the two models' item scores). ``by="task"`` gives a row per pair and
+    task (correction over all rows); ``weight="task"`` weighs every task
+    alike (``se = sqrt(Σ_t se_t²)/T`` on ``Σ_t (C_t − 1)`` degrees of freedom).
 
     Examples
     --------
@@ -304,6 +367,7 @@ def ttest(
         correction=correction,
         nan_policy=nan_policy,
         design=design,
+        margin=margin,
     )
 
 

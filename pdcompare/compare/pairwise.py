@@ -8,34 +8,12 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import check_option
-from pdcompare.compare import bayes, dietterich, forecast, hierarchical, paired, unpaired
-from pdcompare.compare.effect_size import effect_size
-from pdcompare.compare.equivalence import equivalence
+from pdcompare.compare import registry
+from pdcompare.compare.battles import battles_pairwise
+from pdcompare.compare.registry import pairwise_tests
 from pdcompare.inputs.attrs import pdcompare_attrs, stored_attr, with_attrs
+from pdcompare.inputs.battles import is_battles
 from pdcompare.inputs.frames import check_frame
-from pdcompare.inputs.scores import ALL_PAIRS
-
-#: The function of each test of one pair on a scores frame, by name.
-TEST_FUNCTIONS = {
-    "corrected_ttest": paired.corrected_ttest,
-    "ttest": paired.ttest,
-    "wilcoxon": paired.wilcoxon,
-    "sign_test": paired.sign_test,
-    "bayes": bayes.bayes,
-    "ttest_5x2cv": dietterich.ttest_5x2cv,
-    "ftest_5x2cv": dietterich.ftest_5x2cv,
-    "equivalence": equivalence,
-    "effect_size": effect_size,
-    "welch_ttest": unpaired.welch_ttest,
-    "mannwhitney": unpaired.mannwhitney,
-    "aso": unpaired.aso,
-}
-
-#: The tests ``pairwise(test=...)`` runs on every pair of a scores frame.
-PAIRWISE_TESTS = tuple(TEST_FUNCTIONS)
-
-#: The comparisons that report no p-value: no correction, no ``alpha``.
-UNCORRECTED = ("effect_size",)
 
 #: The columns of an equivalence result whose mirrored cell is the other one-sided test's.
 EQUIVALENCE_PARTNERS = {
@@ -44,22 +22,6 @@ EQUIVALENCE_PARTNERS = {
     "pvalue_low": "pvalue_high",
     "pvalue_high": "pvalue_low",
 }
-
-#: The tests of one pair on a predictions frame (truth column and one column per model).
-PREDICTION_PAIR_TESTS = (
-    "mcnemar",
-    "proportions_ztest",
-    "bootstrap_diff",
-    "delong",
-    "permutation_test",
-    "diebold_mariano",
-)
-
-#: The mean-rank tests, on benchmark frames only.
-RANK_TESTS = ("nemenyi", "conover")
-
-#: The Bayesian tests of benchmark frames only: posterior probabilities, no correction.
-BENCHMARK_TESTS = {"hierarchical": hierarchical.hierarchical}
 
 
 def pairwise(
@@ -98,7 +60,9 @@ def pairwise(
         other frame). On a predictions frame (a truth column ``y``) there is
         no default: "mcnemar", "proportions_ztest", "bootstrap_diff",
         "delong", "permutation_test", or on a time-ordered one
-        "diebold_mariano" (best = lowest mean loss).
+        "diebold_mariano" (best = lowest mean loss). On a battles frame
+        (:func:`pdcompare.from_battles`) the only test is the z test on the
+        Bradley–Terry ratings (``bradley_terry``; options ``ties=``, ``scale=``, ``base=``).
     correction : str or None, default "default"
         Multiple-testing correction over all pairs: a statsmodels
         ``multipletests`` method or alias, "shaffer", or None. "default" is
@@ -140,19 +104,59 @@ def pairwise(
     from pdcompare.inputs.benchmark import is_benchmark
 
     check_frame(scores)
+    if is_battles(scores):
+        if test not in (None, "bradley_terry"):
+            msg = (
+                f"`test={test!r}`: a battles frame is compared by the z test on its "
+                "Bradley–Terry ratings; leave `test` out (or pass 'bradley_terry')."
+            )
+            raise ValueError(msg)
+        return battles_pairwise(scores, correction=correction, alpha=alpha, **options)
     if scores.columns.nlevels == 1 and options.get("y", "y") in scores.columns:
         return _prediction_pairwise(scores, test, correction, alpha, options)
     benchmark = is_benchmark(scores)
+    stored = stored_attr(scores, "design") or {}
+    runs = stored.get("paired") is False
+    if stored.get("items"):  # an items frame: the clustered paired t over items by default
+        return _items_pairwise(scores, test, correction, alpha, options)
+    task_runs = benchmark and runs and scores.columns.nlevels == 2  # runs over tasks
     if test is None:
-        runs = (stored_attr(scores, "design") or {}).get("paired") is False
         test = "wilcoxon" if benchmark else "welch_ttest" if runs else "corrected_ttest"
-    # On a scores frame, the tests of benchmark frames say themselves that they need data sets.
-    if test not in RANK_TESTS and test not in BENCHMARK_TESTS:
-        more = (*RANK_TESTS, *BENCHMARK_TESTS) if benchmark else ()
-        check_option("test", test, PAIRWISE_TESTS + more)
-    if correction == "default":
-        # Nemenyi's p-values are family-wise already; aso adjusts its bound's level (Bonferroni).
-        correction = {"nemenyi": None, "aso": "bonferroni"}.get(test, "holm")
+        test = "prob_improvement" if task_runs else test
+    # The tests of a scores frame run on every frame of scores, where those that do not
+    # apply say why themselves (a benchmark frame's corrected t-test points to per_dataset);
+    # the tests of benchmark frames on a scores frame say that they need data sets.
+    kind = "task_runs" if task_runs else "benchmark" if benchmark else "scores"
+    allowed = tuple(dict.fromkeys(pairwise_tests("scores") + pairwise_tests(kind)))
+    if test not in allowed and test in pairwise_tests("benchmark"):
+        allowed += (test,)
+    spec = registry.check_pairwise_test(test, allowed)
+    _refuse_scope(test, options)
+    if "rope" in spec.needs and "rope" not in options:
+        msg = (
+            f"`pairwise(test={test!r})` needs `rope=`: the half-width (or (low, high)) of "
+            "the region of practical equivalence, in score units, such as `rope=0.01`."
+        )
+        raise TypeError(msg)
+    correction = registry.default_correction(test, correction)
+    return spec.run_all_pairs(scores, correction=correction, alpha=alpha, options=options)
+
+
+def _items_pairwise(
+    frame: pd.DataFrame, test: str | None, correction: Any, alpha: float, options: dict
+) -> pd.DataFrame:
+    """Every pair of an items frame with one of its tests (default the clustered ``ttest``)."""
+    spec = registry.check_pairwise_test("ttest" if test is None else test, pairwise_tests("items"))
+    _refuse_scope(spec.name, options)
+    if "rope" in spec.needs and "rope" not in options:
+        msg = f"`pairwise(test={spec.name!r})` needs `rope=`, such as `rope=0.01`."
+        raise TypeError(msg)
+    correction = registry.default_correction(spec.name, correction)
+    return spec.run_all_pairs(frame, correction=correction, alpha=alpha, options=options)
+
+
+def _refuse_scope(test: str, options: dict[str, Any]) -> None:
+    """``pairwise`` compares every pair: ``a`` and ``b`` belong to the test's own function."""
     for keyword in ("a", "b"):
         if keyword in options:
             msg = (
@@ -160,68 +164,25 @@ def pairwise(
                 f"`df.cmp.{test}({keyword}=...)` to compare chosen models."
             )
             raise TypeError(msg)
-    if test in RANK_TESTS:
-        from pdcompare.compare.ranks import rank_test
-
-        return rank_test(scores, test, alpha=alpha, correction=correction, **options)
-    function = TEST_FUNCTIONS.get(test) or BENCHMARK_TESTS[test]
-    if test == "equivalence" and "rope" not in options:
-        msg = (
-            "`pairwise(test='equivalence')` needs `rope=`: the half-width (or (low, high)) of "
-            "the region of practical equivalence, in score units, such as `rope=0.01`."
-        )
-        raise TypeError(msg)
-    if test in UNCORRECTED:
-        return function(scores, ALL_PAIRS, **options)
-    if test in ("bayes", *BENCHMARK_TESTS):
-        return function(scores, ALL_PAIRS, alpha=alpha, **options)
-    if test == "aso":  # no alpha: `tau` and `confidence_level` decide
-        return function(scores, ALL_PAIRS, correction=correction, **options)
-    return function(scores, ALL_PAIRS, correction=correction, alpha=alpha, **options)
-
-
-def _prediction_test(test: str):
-    """The function of a test of one pair on a predictions frame."""
-    from pdcompare.compare import auc, bootstrap, permutation, predictions
-
-    functions = {
-        "mcnemar": predictions.mcnemar,
-        "proportions_ztest": predictions.proportions_ztest,
-        "bootstrap_diff": bootstrap.bootstrap_diff,
-        "delong": auc.delong,
-        "permutation_test": permutation.permutation_test,
-        "diebold_mariano": forecast.diebold_mariano,
-    }
-    return functions[test]
 
 
 def _prediction_pairwise(
     frame: pd.DataFrame, test: str | None, correction: Any, alpha: float, options: dict
 ) -> pd.DataFrame:
     """Every pair of a predictions frame with one of its tests (no default: labels or scores)."""
+    tests = pairwise_tests("predictions")
     if test is None:
         msg = (
             f"This frame has a truth column {options.get('y', 'y')!r}: it is a predictions "
             "frame (one row per test sample, one column per model). Pass `test=`, one of "
-            f"{', '.join(map(repr, PREDICTION_PAIR_TESTS))} ('delong' for "
+            f"{', '.join(map(repr, tests))} ('delong' for "
             "scores such as probabilities, 'mcnemar' for predicted labels)."
         )
         raise ValueError(msg)
-    check_option("test", test, PREDICTION_PAIR_TESTS)
-    for keyword in ("a", "b"):
-        if keyword in options:
-            msg = (
-                f"`pairwise` compares every pair and takes no `{keyword}`; call "
-                f"`df.cmp.{test}({keyword}=...)` to compare chosen models."
-            )
-            raise TypeError(msg)
-    if correction == "default":
-        correction = "holm"
-    # McNemar's `correction` is its continuity correction; its multiple-testing one is p_adjust.
-    keyword = "p_adjust" if test == "mcnemar" else "correction"
-    return _prediction_test(test)(
-        frame, ALL_PAIRS, **{keyword: correction}, alpha=alpha, **options
-    )
+    spec = registry.check_pairwise_test(test, tests)
+    _refuse_scope(test, options)
+    correction = registry.default_correction(test, correction)
+    return spec.run_all_pairs(frame, correction=correction, alpha=alpha, options=options)
 
 
 def matrix(
@@ -300,8 +261,6 @@ def matrix(
     3_poly  False   False   False    True
     2_poly   True    True    True   False
     """
-    from pdcompare.stats.paired import pair_matrix
-
     check_frame(result)
     if kind is not None:
         check_option("kind", kind, ("mcm",))
@@ -338,6 +297,12 @@ def matrix(
     if (rows == cols).any():
         msg = "`matrix`: a row compares a model with itself; the result is not pairwise."
         raise ValueError(msg)
+    if meta.get("scope") == "all_ordered_pairs":
+        # every ordered pair has its own row (win_probability): each cell is its row's value
+        table = np.full((len(models), len(models)), np.nan)
+        table[rows, cols] = frame[value].to_numpy(dtype=float)
+        out = pd.DataFrame(table, index=models.copy(), columns=models.copy())
+        return with_attrs(out, {**meta, "value": value})
     lower_key = np.minimum(rows, cols) * len(models) + np.maximum(rows, cols)
     if pd.Index(lower_key).has_duplicates:
         msg = "`matrix`: the result compares some pair twice; keep one row per pair."
@@ -397,3 +362,29 @@ def _mirrored(frame: pd.DataFrame, value: str, meta: dict[str, Any]) -> Any:
         if value.endswith(mine) and value[: -len(mine)] + theirs in frame.columns:
             return frame[value[: -len(mine)] + theirs].to_numpy()
     return column
+
+
+def pair_matrix(n_models: int, rows, cols, upper, lower, *, boolean: bool = False) -> np.ndarray:
+    """Square ``n_models`` x ``n_models`` array with ``upper`` at (rows, cols), ``lower`` mirrored.
+
+    Cell ``(rows[k], cols[k])`` gets ``upper[k]`` and ``(cols[k], rows[k])``
+    gets ``lower[k]``; the other cells are NaN, except the diagonal, which is
+    False when ``boolean`` (a model does not differ from itself). The array is
+    of object dtype when ``upper`` is not numeric (names in ``decision``).
+
+    Examples
+    --------
+    >>> pair_matrix(3, [0, 0], [1, 2], np.array([0.5, 2.0]), np.array([-0.5, -2.0]))
+    array([[ nan,  0.5,  2. ],
+           [-0.5,  nan,  nan],
+           [-2. ,  nan,  nan]])
+    """
+    upper = np.asarray(upper)
+    lower = np.asarray(lower)
+    numeric = upper.dtype.kind in "fiu" and lower.dtype.kind in "fiu" and not boolean
+    table = np.full((n_models, n_models), np.nan, dtype=float if numeric else object)
+    table[rows, cols] = upper
+    table[cols, rows] = lower
+    if boolean:
+        np.fill_diagonal(table, False)
+    return table

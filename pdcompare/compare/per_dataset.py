@@ -8,13 +8,14 @@ from typing import Any
 import pandas as pd
 
 from pdcompare._validation import check_option, warn
-from pdcompare.compare.pairwise import PAIRWISE_TESTS, TEST_FUNCTIONS, pairwise
+from pdcompare.compare.pairwise import pairwise
+from pdcompare.compare.registry import BY_NAME, pairwise_tests
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.benchmark import DATASET, is_benchmark
 from pdcompare.inputs.frames import check_model_rows
 
 #: The tests of one data set that ``per_dataset`` runs (DESIGN section 4): those of ``pairwise``.
-PER_DATASET_TESTS = PAIRWISE_TESTS
+PER_DATASET_TESTS = pairwise_tests("scores")
 
 
 def per_dataset(
@@ -92,7 +93,7 @@ def per_dataset(
             "pd.concat({name: scores, ...}, axis=1, names=['dataset', 'split']))."
         )
         raise ValueError(msg)
-    function = TEST_FUNCTIONS[test]
+    function = BY_NAME[test].function
     if all_pairs:
         options = {**options, "test": test}
         function = pairwise

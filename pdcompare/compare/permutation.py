@@ -7,9 +7,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.stats import rankdata
 
 from pdcompare import results
-from pdcompare._validation import NAN_POLICIES, check_option, check_positive_int
+from pdcompare._validation import check_nan_policy, check_positive_int
+from pdcompare.compare import items as _items
 from pdcompare.compare._common import (
     check_test_options,
     raw_alternative,
@@ -19,8 +21,12 @@ from pdcompare.compare._common import (
 )
 from pdcompare.compare.bootstrap import _prediction_arrays, score_metric_arrays
 from pdcompare.inputs.data import scores_data
+from pdcompare.inputs.items import is_items
 from pdcompare.inputs.predictions import predictions_data
 from pdcompare.inputs.scores import ALL_PAIRS, rank_order, select_pairs
+
+#: Scores of orderings: their swaps exchange each row's two ranks (Venkatraman & Begg 1996).
+RANKED_SCORES = ("roc_auc", "average_precision")
 
 
 def permutation_test(
@@ -116,6 +122,14 @@ def permutation_test(
     triples and binomial swap counts, at a cost independent of the number of
     rows; other scores swap the rows themselves, one pair at a time.
 
+    With ``score="roc_auc"`` or ``"average_precision"`` each model's scores
+    are first turned into their ranks over the rows (tied scores get average
+    ranks) and each row's two **ranks** are swapped (Venkatraman & Begg
+    1996), so the p-value depends on the orderings only, as the AUC itself
+    does: rescaling one model's scores leaves it unchanged. The test is then
+    exact when the two models' ranks differ on ``n`` rows with
+    ``2**n <= n_resamples``.
+
     On the splits of a single k-fold the test treats the folds as
     independent, like :func:`ttest`; on repeated CV the splits overlap and it
     warns, naming :func:`corrected_ttest`.
@@ -156,13 +170,28 @@ def permutation_test(
     >>> float(res.pvalue * 2**15)
     863.0
     """
-    from pdcompare.stats.bootstrap import check_random_state
+    if is_items(frame):
+        return _items.permutation_test(
+            frame,
+            a,
+            b,
+            n_resamples=n_resamples,
+            alternative=alternative,
+            alpha=alpha,
+            correction=correction,
+            random_state=random_state,
+            score=score,
+            y=y,
+            greater_is_better=greater_is_better,
+            **design,
+        )
+    from pdcompare._validation import check_random_state
 
     alpha, correction = check_test_options(
         alternative=alternative, alpha=alpha, correction=correction
     )
     n_resamples = check_positive_int("n_resamples", n_resamples)
-    check_option("nan_policy", nan_policy, NAN_POLICIES)
+    check_nan_policy(nan_policy)
     rng = check_random_state(random_state)
     options = {
         "alternative": alternative,
@@ -212,6 +241,8 @@ def _on_predictions(frame, a, b, score, y, greater_is_better, **options):
     estimate = np.full(len(names), np.nan)
     if columns.size:
         estimate[columns] = metric.score_columns(y_true, chosen)
+    if metric.name in RANKED_SCORES:
+        chosen = rankdata(chosen, axis=0)  # the AUC and AP see orderings only
     i, j, scope = select_pairs(names, estimate, a, b, metric.greater_is_better)
     alternative = raw_alternative(options["alternative"], metric.greater_is_better)
     out = {key: np.full(i.size, np.nan) for key in ("score_1", "score_2", "mean_diff", "pvalue")}

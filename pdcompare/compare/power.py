@@ -16,9 +16,15 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import NAN_POLICIES, check_fraction, check_option, warn
-from pdcompare.compare._common import check_test_options, scores_meta
+from pdcompare._validation import (
+    check_fraction,
+    check_nan_policy,
+    warn,
+)
+from pdcompare.compare import items as _items
+from pdcompare.compare._common import check_test_options, refuse_one_dataset, scores_meta
 from pdcompare.inputs.data import scores_data
+from pdcompare.inputs.items import is_items
 
 #: What a benchmark frame's ``power`` computes, said in its attrs.
 BENCHMARK_METHOD = (
@@ -154,6 +160,17 @@ def power(
     >>> round(float(stats.nct.sf(crit, 99, nc) + stats.nct.cdf(-crit, 99, nc)), 3)
     0.844
     """
+    if is_items(scores):
+        return _items.power(
+            scores,
+            a,
+            b,
+            delta=delta,
+            alpha=alpha,
+            alternative=alternative,
+            target=target,
+            **design,
+        )
     from pdcompare.inputs.benchmark import BenchmarkData
     from pdcompare.inputs.design import require_ratio
     from pdcompare.stats import power as core
@@ -162,10 +179,11 @@ def power(
     delta = _check_delta(delta)
     alpha, _ = check_test_options(alternative=alternative, alpha=alpha)
     target = check_fraction("target", target)
-    check_option("nan_policy", nan_policy, NAN_POLICIES)
+    check_nan_policy(nan_policy)
     data = scores_data(scores, **design)
+    refuse_one_dataset(data, "power")
     benchmark = isinstance(data, BenchmarkData)
-    ratio = 0.0 if benchmark else require_ratio(data.design, "power")
+    ratio = 0.0 if benchmark else require_ratio(data.design, "power", len(data.splits))
     tail = "two-sided" if alternative == "two-sided" else "greater"
     i, j, scope = data.pairs(a, b)
     data.nan_pairs(i, j, nan_policy)
@@ -234,8 +252,8 @@ def attainable_pvalue(
     could reach ``alpha``; None when it can already (or no row counts).
     """
     from pdcompare.inputs.benchmark import BenchmarkData
+    from pdcompare.stats._signed_rank import extreme_pvalue, min_signed_rank_pvalue
     from pdcompare.stats.multitest import adjust_pvalues
-    from pdcompare.stats.power import extreme_pvalue, min_signed_rank_pvalue
 
     fields: dict[str, Any] = {"min_attainable_pvalue": float("nan"), "n_needed_to_reject": None}
     if correction == "shaffer" and scope != "all_pairs":
@@ -263,29 +281,39 @@ def attainable_pvalue(
     benchmark = isinstance(data, BenchmarkData)
     unit = "data sets" if benchmark else "splits"
     rows = f"{present.size} pairs" if present.size > 1 else "this pair"
-    text = (
-        f"`{test}` cannot reject {'any of ' if present.size > 1 else ''}{rows} at alpha "
-        f"{alpha:g}: with {n_now} {unit} its smallest p-value is {float(present.min()):.2g}"
-    )
-    if correction is not None and present.size > 1:
-        text += f", {least:.2g} after `correction={correction!r}` over {present.size} pairs"
-    if needed is not None and needed <= n_now:
-        text += (
-            f": the {unit} where both models score the same leave too few, and a rejection "
-            f"needs at least {needed} {unit} with different scores"
+    # The same warning in the words of a call and of the command line (--test, --correction).
+    texts = {}
+    for cli in (False, True):
+        name = f"--test {test}" if cli else f"`{test}`"
+        other = "--test corrected_ttest" if cli else "`corrected_ttest`"
+        text = (
+            f"{name} cannot reject {'any of ' if present.size > 1 else ''}{rows} at alpha "
+            f"{alpha:g}: with {n_now} {unit} its smallest p-value is {float(present.min()):.2g}"
         )
-    elif needed is not None:
-        text += f". A rejection needs at least {needed} {unit} with different scores"
-    if not benchmark:
-        text += "; on these splits use `corrected_ttest`, whose p-values are not discrete"
-    elif scope != "pair":
-        text += (
-            "; with these data sets compare mean ranks with `pairwise(test='nemenyi')` or "
-            "`pairwise(test='conover')`"
-        )
-        if scope == "all_pairs":
-            text += f", or one model against the others with `{test}(a=...)`"
-    warn(text + ".")
+        if correction is not None and present.size > 1:
+            chosen = f"--correction {correction}" if cli else f"`correction={correction!r}`"
+            text += f", {least:.2g} after {chosen} over {present.size} pairs"
+        if needed is not None and needed <= n_now:
+            text += (
+                f": the {unit} where both models score the same leave too few, and a "
+                f"rejection needs at least {needed} {unit} with different scores"
+            )
+        elif needed is not None:
+            text += f". A rejection needs at least {needed} {unit} with different scores"
+        if not benchmark:
+            text += f"; on these splits use {other}, whose p-values are not discrete"
+        elif scope != "pair" and cli:
+            text += "; with these data sets compare mean ranks with --test nemenyi or "
+            text += "--test conover"
+        elif scope != "pair":
+            text += (
+                "; with these data sets compare mean ranks with `pairwise(test='nemenyi')` or "
+                "`pairwise(test='conover')`"
+            )
+            if scope == "all_pairs":
+                text += f", or one model against the others with `{test}(a=...)`"
+        texts[cli] = text + "."
+    warn(texts[False], keyword="test", cli_message=texts[True])
     fields["n_needed_to_reject"] = needed
     return fields
 
@@ -318,6 +346,8 @@ def detectable_difference(
     >>> scores.cmp.power(delta=0.01, alpha=0.05 / 3)["mdd"].round(3).tolist()
     [0.044, 0.07, 0.183]
     """
+    if is_items(frame):
+        return _items.detectable_difference(frame, result, target=target)
     from pdcompare.inputs.benchmark import BenchmarkData
     from pdcompare.inputs.design import require_ratio
     from pdcompare.inputs.scores import index_of
@@ -328,7 +358,7 @@ def detectable_difference(
     target = check_fraction("target", target)
     data = scores_data(frame, **design)
     benchmark = isinstance(data, BenchmarkData)
-    ratio = 0.0 if benchmark else require_ratio(data.design, "power")
+    ratio = 0.0 if benchmark else require_ratio(data.design, "power", len(data.splits))
     first = _positions(data.names, results.column_values(result, "model_1"))
     second = _positions(data.names, results.column_values(result, "model_2"))
     missing = np.flatnonzero((first < 0) | (second < 0))

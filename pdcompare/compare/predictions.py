@@ -9,9 +9,15 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import NAN_POLICIES, apply_nan_policy, check_option, warn
+from pdcompare._validation import (
+    apply_nan_policy,
+    check_nan_policy,
+    warn,
+)
+from pdcompare.compare import items as _items
 from pdcompare.compare._common import check_test_options, raw_alternative, warn_pairs
 from pdcompare.inputs.attrs import with_attrs
+from pdcompare.inputs.items import is_items
 from pdcompare.inputs.predictions import label_blocks
 from pdcompare.inputs.scores import select_pairs
 
@@ -32,7 +38,7 @@ def _predictions(
     """
     from pdcompare.stats.predictions import CorrectnessBits, correctness
 
-    check_option("nan_policy", nan_policy, NAN_POLICIES)
+    check_nan_policy(nan_policy)
     data = label_blocks(predictions, y=y, models=models, labels_for=test)
     n_models = len(data.names)
     store = None
@@ -189,6 +195,18 @@ def mcnemar(
     >>> float(mcnemar([[0, 9], [8, 0]], exact=True).pvalue)
     1.0
     """
+    if is_items(predictions):
+        return _items.mcnemar(
+            predictions,
+            a,
+            b,
+            alpha=alpha,
+            p_adjust=p_adjust,
+            exact=exact,
+            y=y,
+            correction=correction,
+            nan_policy=nan_policy,
+        )
     from pdcompare.stats.predictions import mcnemar
 
     if exact is not None and not isinstance(exact, bool | np.bool_):

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import check_option, warn
+from pdcompare._validation import check_nan_policy, check_option, warn
 from pdcompare.compare._common import check_test_options, scores_meta
 from pdcompare.inputs.data import scores_data
 
@@ -182,6 +182,7 @@ def random_effects(
     _needs_folds(data)
     ratio = require_ratio(data.design, "random_effects")
     i, j, scope = data.pairs(a, b)
+    check_nan_policy(nan_policy)
     incomplete = data.nan_pairs(i, j, nan_policy)
     effects, variances = _effects(data, i, j, ratio)
     if nan_policy != "omit":

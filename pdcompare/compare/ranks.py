@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
+from pdcompare._validation import check_nan_policy
 from pdcompare.compare._common import refuse_one_dataset
 from pdcompare.inputs.attrs import with_attrs
 from pdcompare.inputs.benchmark import BenchmarkData
@@ -138,6 +139,7 @@ def friedman(
     from pdcompare.stats.ranks import friedman as core
 
     data = _benchmark(scores, "friedman", **design)
+    check_nan_policy(nan_policy)
     kept = data.drop_incomplete(nan_policy, "friedman")
     values = data.values[:, kept] if nan_policy == "omit" else data.values
     out = core(values, greater_is_better=data.design.greater_is_better, nan_policy="propagate")
@@ -188,6 +190,7 @@ def rank_test(
 
     alpha, correction = check_test_options(alpha=alpha, correction=correction)
     data = _benchmark(scores, test, **design)
+    check_nan_policy(nan_policy)
     kept = data.drop_incomplete(nan_policy, test)
     values = data.values[:, kept] if nan_policy == "omit" else data.values
     i, j, scope = data.pairs(ALL_PAIRS)

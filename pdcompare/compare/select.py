@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import check_fraction, check_option
+from pdcompare._validation import check_fraction, check_option, check_rope
 from pdcompare.compare._common import refuse_benchmark
 from pdcompare.inputs.attrs import stored_attr
 from pdcompare.inputs.data import scores_data
@@ -306,7 +306,7 @@ def _equivalent(data: Any, best: int, ratio: float, rope: float, alpha: float) -
     """Whether ``P(best − model < rope) >= 1 − alpha`` (better-direction), per model."""
     from pdcompare.stats import bayes as core
 
-    low, high = core.check_rope(rope)
+    low, high = check_rope(rope)
     others = np.array([k for k in range(len(data.names)) if k != best], dtype=np.intp)
     out = core.bayes_pairs(
         data.values,

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
+from pdcompare._validation import check_nan_policy
 from pdcompare.compare._common import decision_column, scores_meta, seed_of
 from pdcompare.inputs.attrs import pdcompare_attrs
 
@@ -36,8 +37,7 @@ def signed_rank_bayes(
     ``data`` is the validated benchmark frame; the other arguments are those
     of ``bayes``, checked here (the rope must be symmetric, ``prior`` positive).
     """
-    from pdcompare._validation import check_positive_int
-    from pdcompare.stats.bootstrap import check_random_state
+    from pdcompare._validation import check_positive_int, check_random_state
     from pdcompare.stats.signed_rank_bayes import signed_rank_pairs
 
     low, high = rope
@@ -59,6 +59,7 @@ def signed_rank_bayes(
     )
     rng = check_random_state(random_state)
     i, j, scope = data.pairs(a, b)
+    check_nan_policy(nan_policy)
     data.nan_pairs(i, j, nan_policy)
     out = signed_rank_pairs(
         data.values,
@@ -120,7 +121,7 @@ def simplex_samples(result: pd.DataFrame, n_points: int = 3000) -> np.ndarray:
     >>> samples.shape, bool(np.allclose(samples.sum(axis=1), 1.0))
     ((100, 3), True)
     """
-    from pdcompare.stats.bootstrap import check_random_state
+    from pdcompare._validation import check_random_state
     from pdcompare.stats.signed_rank_bayes import signed_rank_samples
 
     meta = pdcompare_attrs(result)

@@ -9,10 +9,12 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare._validation import check_fraction, warn
+from pdcompare.compare import items as _items
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import resolve_design
+from pdcompare.inputs.items import is_items
 from pdcompare.inputs.scores import scores_frame, validate_scores
 
 
@@ -75,6 +77,9 @@ def set_design(
     n_test: int | None = None,
     greater_is_better: bool | None = None,
     paired: bool | None = None,
+    items: bool = False,
+    cluster: Any = None,
+    task: Any = None,
 ) -> pd.DataFrame:
     """Return a copy of the frame with the CV design stored in its ``attrs``.
 
@@ -102,8 +107,18 @@ def set_design(
         has nothing to do with run k of another. Its models may have
         different numbers of runs (NaN cells are absent runs), the paired
         tests refuse it and ``welch_ttest``, ``mannwhitney`` and ``aso``
-        compare it. Stored as ``attrs["pdcompare"]["design"]["paired"]``.
+        compare it. On a benchmark frame with ``(dataset, split)`` columns it
+        makes a runs-over-tasks frame (tasks and their runs), for
+        ``aggregate``, ``prob_improvement`` and ``performance_profile``.
+        Stored as ``attrs["pdcompare"]["design"]["paired"]``.
         Default: keep the stored value, True when none is stored.
+    items : bool, default False
+        True makes an items frame (DESIGN section 21): the columns are items
+        (questions of an evaluation) scored for every model, compared by
+        ``ttest`` over items with clustered standard errors.
+    cluster, task : mapping or Series, optional
+        With ``items=True``: each item's cluster (passage, repository) and
+        task; with ``task`` the columns become a ``(task, item)`` MultiIndex.
 
     Returns
     -------
@@ -127,7 +142,15 @@ def set_design(
     False
     """
     from pdcompare.inputs.benchmark import is_benchmark
+    from pdcompare.inputs.items import set_items_design
 
+    if items:
+        return set_items_design(
+            scores, cluster=cluster, task=task, greater_is_better=greater_is_better
+        )
+    if cluster is not None or task is not None:
+        msg = "`cluster` and `task` describe items: pass them with `items=True`."
+        raise ValueError(msg)
     meta = pdcompare_attrs(scores)
     design = resolve_design(
         meta.get("design"),
@@ -138,10 +161,11 @@ def set_design(
         greater_is_better=greater_is_better,
         paired=paired,
     )
-    if not design.paired and is_benchmark(scores):
+    if not design.paired and is_benchmark(scores) and scores.columns.nlevels == 1:
         msg = (
-            "`paired=False` makes a runs frame (models x runs of one data set); this is a "
-            "benchmark frame (columns named 'dataset'). Compare runs one data set at a time."
+            "`paired=False` makes a runs frame (models x runs of one data set) or, on a "
+            "`(dataset, split)` frame, a runs-over-tasks frame; this benchmark frame has one "
+            "score per data set and no runs. Pass the runs: columns `(dataset, split)`."
         )
         raise ValueError(msg)
     return with_attrs(scores.copy(), {**meta, "design": design.to_attrs()})
@@ -188,6 +212,12 @@ def summary(
     the plain t interval ``mean ± t_{n-1} · s / sqrt(n)``, which is too
     narrow because CV splits share training data. Missing scores are left
     out model by model (``n_splits`` counts the rest). ``std`` has ddof=1.
+    On an items frame (``from_items``) the columns are ``mean, se, ci_low,
+    ci_high, n_items, n_clusters, rank``: ``se`` CR1-clustered when the
+    frame has clusters, the interval t with ``n_clusters − 1`` degrees of
+    freedom, and with several samples per item ``samples_per_item`` and
+    ``within_item_share`` (the share of the variance of the item scores
+    that more samples per item would remove).
     On a runs frame (``set_design(paired=False)``) the runs are independent,
     so the plain t interval is the right one: ``interval`` is ``"t"``,
     ``unit`` is ``"run"`` and nothing warns.
@@ -214,6 +244,8 @@ def summary(
     >>> plain.loc["a", ["ci_low", "ci_high"]].round(3).tolist()
     [0.726, 0.974]
     """
+    if is_items(scores):
+        return _items.summary(scores, ci, **design)
     frame = summary_table(scores, ci, measure=measure, **design)
     meta = pdcompare_attrs(frame)
     if meta.get("interval") == "t" and meta.get("design", {}).get("time_ordered"):
@@ -224,11 +256,16 @@ def summary(
             "out-of-sample predictions (`cv_predictions`)."
         )
     elif meta.get("interval") == "t" and meta.get("unit") != "run":
-        warn(
+        said = (
             "The CV design is unknown, so `ci_low`/`ci_high` are the plain t interval, "
-            "which is too narrow: CV splits share training data. Pass `cv=`, `test_size=` "
-            "or `n_train=` with `n_test=` (or store it with `set_design`) for the "
-            "Nadeau–Bengio corrected interval."
+            "which is too narrow: CV splits share training data."
+        )
+        warn(
+            f"{said} Pass `cv=`, `test_size=` or `n_train=` with `n_test=` (or store it "
+            "with `set_design`) for the Nadeau–Bengio corrected interval.",
+            keyword="cv",
+            cli_message=f"{said} Pass --cv or --test-size for the Nadeau–Bengio corrected "
+            "interval.",
         )
     return frame
 

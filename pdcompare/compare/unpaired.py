@@ -17,9 +17,8 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare._validation import (
-    NAN_POLICIES,
     check_fraction,
-    check_option,
+    check_nan_policy,
     check_positive_int,
     warn,
 )
@@ -28,8 +27,10 @@ from pdcompare.compare._common import (
     raw_alternative,
     scores_meta,
     seed_of,
+    warn_overlapping_splits,
     warn_pairs,
 )
+from pdcompare.compare.margin import check_margin, core_margin, with_margin
 from pdcompare.inputs.data import scores_data
 
 #: How many runs each model of a pair needs, per test (fewer give NaN results).
@@ -62,6 +63,7 @@ def _unpaired_test(
     correction: str | None,
     nan_policy: str,
     design: dict[str, Any],
+    margin: float | None = None,
 ) -> pd.DataFrame:
     """Validate, select the pairs, run Welch's t or Mann–Whitney U, wrap the result."""
     from pdcompare.stats import unpaired
@@ -69,8 +71,10 @@ def _unpaired_test(
     alpha, correction = check_test_options(
         alternative=alternative, alpha=alpha, correction=correction
     )
-    check_option("nan_policy", nan_policy, NAN_POLICIES)
+    check_nan_policy(nan_policy)
+    margin = check_margin(margin, alternative)
     data = scores_data(scores, **design)
+    warn_overlapping_splits(data, test)
     asked = alternative
     alternative = raw_alternative(alternative, data.design.greater_is_better)
     i, j, scope = data.pairs(a, b)
@@ -81,7 +85,12 @@ def _unpaired_test(
     short = _too_few(data, i, j, test) | missing
     if test == "welch_ttest":
         out = unpaired.welch_ttest(
-            data.values, i, j, alternative=alternative, confidence=1.0 - alpha
+            data.values,
+            i,
+            j,
+            alternative=alternative,
+            confidence=1.0 - alpha,
+            margin=core_margin(margin, asked),
         )
         names = ("mean_diff", "statistic", "df", "pvalue", "ci_low", "ci_high")
         findings = [
@@ -113,8 +122,9 @@ def _unpaired_test(
         alpha=alpha,
         correction=correction,
         nan_policy=nan_policy,
+        **({} if margin is None else {"margin": margin}),
     )
-    columns = {name: out[name] for name in names}
+    columns = with_margin({name: out[name] for name in names}, margin, len(i))
     return results.pair_result(data.names, i, j, columns, meta, correction=correction, alpha=alpha)
 
 
@@ -127,6 +137,7 @@ def welch_ttest(
     alpha: float = 0.05,
     correction: str | None = "holm",
     nan_policy: str = "omit",
+    margin: float | None = None,
     **design: Any,
 ) -> pd.DataFrame:
     """Welch's unequal-variance t-test of mean(model_1) − mean(model_2), runs as two samples.
@@ -158,9 +169,21 @@ def welch_ttest(
         default: on a runs frame models may have different numbers of runs).
         "propagate": pairs with a missing score get NaN results (with a
         warning), as a failed fit of a CV split would; "raise": an error.
+    margin : float, optional
+        Non-inferiority margin (≥ 0, in the units of the score), only with
+        ``alternative="better"``: H0 is μ₁ − μ₂ ≤ −margin (for losses
+        μ₁ − μ₂ ≥ margin), so ``reject`` means model_1 is shown to be not
+        worse than model_2 by the margin or more. The statistic becomes
+        ``(mean_diff + margin) / se`` (for losses ``(margin − mean_diff) / se``,
+        positive in favour of model_1), the p-value its upper tail, and the
+        result gains a ``margin`` column; the interval stays the one-sided
+        interval of the difference. None (the default): no ``margin`` column,
+        the test as it is; ``margin=0`` gives the one-sided test's p-values.
     **design
-        ``greater_is_better=`` (and ``paired=``); the CV design keywords are
-        accepted and unused.
+        ``greater_is_better=`` (and ``paired=``); the CV design keywords
+        (``cv=``, ``test_size=``, ...) only tell overlapping splits apart: on
+        a scores frame whose CV splits overlap (repeated CV) the test warns
+        once, naming ``corrected_ttest``; a runs frame never warns.
 
     Returns
     -------
@@ -212,6 +235,7 @@ def welch_ttest(
         correction=correction,
         nan_policy=nan_policy,
         design=design,
+        margin=margin,
     )
 
 
@@ -255,8 +279,10 @@ def mannwhitney(
         "propagate": pairs with a missing score get NaN results (with a
         warning), as a failed fit of a CV split would; "raise": an error.
     **design
-        ``greater_is_better=`` (and ``paired=``); the CV design keywords are
-        accepted and unused.
+        ``greater_is_better=`` (and ``paired=``); the CV design keywords
+        (``cv=``, ``test_size=``, ...) only tell overlapping splits apart: on
+        a scores frame whose CV splits overlap (repeated CV) the test warns
+        once, naming ``corrected_ttest``; a runs frame never warns.
 
     Returns
     -------
@@ -353,8 +379,10 @@ def aso(
     random_state : None, int or numpy.random.Generator, default None
         Seed of the resamples (None: fresh numbers on every call, as scipy).
     **design
-        ``greater_is_better=`` (and ``paired=``); the CV design keywords are
-        accepted and unused.
+        ``greater_is_better=`` (and ``paired=``); the CV design keywords
+        (``cv=``, ``test_size=``, ...) only tell overlapping splits apart: on
+        a scores frame whose CV splits overlap (repeated CV) the test warns
+        once, naming ``corrected_ttest``; a runs frame never warns.
 
     Returns
     -------
@@ -416,8 +444,8 @@ def aso(
     0    wide   small              0.0    True
     1    wide    deep              0.0    True
     """
+    from pdcompare._validation import check_random_state
     from pdcompare.stats import aso as core
-    from pdcompare.stats.bootstrap import check_random_state
 
     tau = check_fraction("tau", tau)
     confidence_level = check_fraction("confidence_level", confidence_level)
@@ -432,6 +460,7 @@ def aso(
         raise ValueError(msg)
     rng = check_random_state(random_state)
     data = scores_data(scores, **design)
+    warn_overlapping_splits(data, "aso")
     i, j, scope = data.pairs(a, b)
     m = len(i)
     level = confidence_level

@@ -10,7 +10,13 @@ from pdcompare.inputs.attrs import with_attrs
 from pdcompare.inputs.design import Design
 from pdcompare.inputs.files import read_csv
 
-__all__ = ["load_benchmark", "load_grid_search_scores"]
+__all__ = [
+    "load_battles",
+    "load_benchmark",
+    "load_eval_items",
+    "load_grid_search_scores",
+    "load_rl_runs",
+]
 
 
 def load_grid_search_scores() -> pd.DataFrame:
@@ -110,3 +116,151 @@ def load_benchmark() -> pd.DataFrame:
         n_folds=10,
     )
     return with_attrs(scores, {"design": design.to_attrs()})
+
+
+def load_battles(*, return_truth: bool = False) -> pd.DataFrame | tuple[pd.DataFrame, pd.Series]:
+    """6,000 simulated battles between 12 models of known strength, with ties.
+
+    One row per battle: ``model_a``, ``model_b`` and ``winner`` (``"model_a"``,
+    ``"model_b"``, ``"tie"``, ``"tie (bothbad)"`` or, for a tenth of the decided
+    battles, the winning model's name), the shape of a Chatbot Arena export.
+    The battles are drawn from Davidson's model with tie parameter ν = 0.5 and
+    known ratings (1000 + 400 θ / ln 10, θ summing to zero); ``cirrus`` and
+    ``delta`` are exactly equally strong. Regenerate with ``scripts/make_battles.py``.
+
+    Parameters
+    ----------
+    return_truth : bool, default False
+        Also return the true ratings (a Series indexed by model, best first).
+
+    Returns
+    -------
+    pandas.DataFrame, or (pandas.DataFrame, pandas.Series)
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_battles
+    >>> table, truth = load_battles(return_truth=True)
+    >>> table.shape, truth.round(1).head(3).to_dict()
+    ((6000, 3), {'atlas': 1236.2, 'borealis': 1163.3, 'cirrus': 1131.3})
+    """
+    folder = resources.files("pdcompare.datasets") / "data"
+    with resources.as_file(folder / "battles.csv") as csv:
+        table = pd.read_csv(csv)
+    if not return_truth:
+        return table
+    with resources.as_file(folder / "battles_truth.csv") as csv:
+        truth = pd.read_csv(csv, index_col="model")["rating"]
+    return table, truth.sort_values(ascending=False)
+def load_eval_items() -> pd.DataFrame:
+    """Five language models' answers to 300 questions on 60 passages, five samples each.
+
+    An evaluation-shaped data set: the same 300 reading-comprehension
+    questions (``q000`` to ``q299``), five on each of 60 passages (``p00`` to
+    ``p59``), answered five times (``sample`` 1 to 5) by each of five models
+    (``large_tuned``, ``large``, ``medium``, ``small_distilled``, ``small``);
+    ``correct`` is 1 for a right answer, 0 for a wrong one. The answers are
+    simulated with the structure of real evaluations: questions on one
+    passage are hard or easy together (clusters), the models' question
+    scores are correlated (about 0.5 to 0.6), and each sample is a fresh
+    draw. Regenerate with ``scripts/make_eval_items.py`` (seeded), which
+    documents the simulation.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Long table of 7,500 rows (model x question x sample), columns
+        ``model, passage, question, sample, correct``. Pass it to
+        :func:`pdcompare.from_items` with ``item="question",
+        score="correct", sample="sample", cluster="passage"`` for an items
+        frame (5 models x 300 questions, each cell the mean of five samples).
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_eval_items
+    >>> answers = load_eval_items()
+    >>> answers.head(3)
+             model passage question  sample  correct
+    0  large_tuned     p00     q000       1        1
+    1  large_tuned     p00     q000       2        0
+    2  large_tuned     p00     q000       3        1
+    >>> answers.groupby("model", sort=False)["correct"].mean().round(3)
+    model
+    large_tuned        0.738
+    large              0.698
+    medium             0.636
+    small_distilled    0.515
+    small              0.517
+    Name: correct, dtype: float64
+
+    The items frame: each cell a question's mean over its five samples, the
+    passages as clusters.
+
+    >>> import pdcompare
+    >>> items = pdcompare.from_items(
+    ...     answers, item="question", score="correct", sample="sample", cluster="passage"
+    ... )
+    >>> items.shape
+    (5, 300)
+    >>> items.cmp.summary()[["mean", "se", "n_items", "n_clusters"]].round(4)
+                       mean      se  n_items  n_clusters
+    model
+    large_tuned      0.7380  0.0286      300          60
+    large            0.6980  0.0303      300          60
+    medium           0.6360  0.0309      300          60
+    small            0.5167  0.0329      300          60
+    small_distilled  0.5147  0.0316      300          60
+    """
+    path = resources.files("pdcompare.datasets") / "data" / "eval_items.csv.gz"
+    with resources.as_file(path) as csv:
+        return read_csv(
+            csv,
+            compression="gzip",
+            dtype={
+                "model": str,
+                "passage": str,
+                "question": str,
+                "sample": "int64",
+                "correct": "int64",
+            },
+        )
+
+
+def load_rl_runs() -> pd.DataFrame:
+    """Simulated runs of 5 reinforcement-learning agents on 26 tasks: a runs-over-tasks frame.
+
+    Human-normalised scores (0 = random play, 1 = human; higher is better)
+    of ``dqn``, ``c51``, ``qr_dqn``, ``rainbow`` and ``iqn`` on 26 Atari-like
+    tasks, 5 seeds each. The agents are named after well-known families, but
+    the numbers are simulated (seeded, by ``scripts/make_rl_runs.py``), not
+    published results: skewed, noisy runs whose ranking changes from task to
+    task, as in Agarwal et al. (2021).
+
+    Returns
+    -------
+    pandas.DataFrame
+        5 x 130 runs-over-tasks frame: models as rows, columns a ``(dataset,
+        split)`` MultiIndex (26 tasks x 5 seeds), design ``paired=False``
+        (the seeds of two agents have nothing to do with each other).
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_rl_runs
+    >>> runs = load_rl_runs()
+    >>> runs.shape, runs.attrs["pdcompare"]["design"]["paired"]
+    ((5, 130), False)
+    >>> runs.cmp.aggregate("iqm", n_resamples=2000, random_state=0).round(3)
+             estimate  ci_low  ci_high
+    model
+    rainbow     0.850   0.796    0.905
+    iqn         0.796   0.750    0.848
+    qr_dqn      0.655   0.615    0.702
+    c51         0.642   0.606    0.685
+    dqn         0.479   0.451    0.507
+    """
+    path = resources.files("pdcompare.datasets") / "data" / "rl_runs.csv"
+    with resources.as_file(path) as csv:
+        table = read_csv(csv, dtype={"agent": str, "task": str})
+    from pdcompare.inputs.benchmark import from_long
+
+    return from_long(table, model="agent", dataset="task", split="seed", paired=False)

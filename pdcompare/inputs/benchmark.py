@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare._validation import NAN_POLICIES, apply_nan_policy, check_option, warn
+from pdcompare._validation import apply_nan_policy, warn
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.design import resolve_design
 from pdcompare.inputs.frames import check_model_rows
@@ -154,7 +154,6 @@ class BenchmarkData(ScoresData):
         ranks): "omit" keeps the complete data sets and warns naming the
         others, "propagate" warns (the results are NaN), "raise" raises.
         """
-        check_option("nan_policy", nan_policy, NAN_POLICIES)
         complete = self.complete
         if complete.all():
             return complete
@@ -180,7 +179,6 @@ class BenchmarkData(ScoresData):
         naming them, "propagate" warns (those pairs get NaN results), "raise"
         raises.
         """
-        check_option("nan_policy", nan_policy, NAN_POLICIES)
         missing = np.isnan(self.values)
         has_nan = missing.any(axis=1)
         mask = has_nan[i] | has_nan[j]

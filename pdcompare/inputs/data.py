@@ -15,10 +15,12 @@ from typing import Any
 import pandas as pd
 
 from pdcompare.inputs.attrs import stored_attr
+from pdcompare.inputs.battles import is_battles
 from pdcompare.inputs.benchmark import benchmark_data
 from pdcompare.inputs.cv_results import cv_results_candidates, is_cv_results
 from pdcompare.inputs.design import resolve_design
 from pdcompare.inputs.frames import check_frame
+from pdcompare.inputs.items import SPLIT_TESTS, refuse_items
 from pdcompare.inputs.kinds import is_benchmark
 from pdcompare.inputs.scores import (
     SEARCH_KEYWORDS,
@@ -91,11 +93,19 @@ def scores_data(
         data = cache[key][1]
     if paired_test is not None:
         refuse_runs(data.design, paired_test)
+        if paired_test in SPLIT_TESTS:
+            refuse_items(data.design, paired_test)
     return data
 
 
 def _read(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
     check_frame(frame)
+    if is_battles(frame):
+        msg = (
+            "This is a battles frame (wins of row over column, from `from_battles`), not "
+            "scores: rate it with `bradley_terry()`, `win_probability()` or `pairwise()`."
+        )
+        raise ValueError(msg)
     search = {key: keywords.pop(key, None) for key in SEARCH_KEYWORDS}
     stored = stored_attr(frame, "design")
     if is_cv_results(frame):

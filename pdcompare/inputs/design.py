@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from pdcompare._validation import check_fraction
+from pdcompare._validation import OptionError, check_fraction
 
 #: The keywords that describe a CV design, accepted by every test that needs one.
 DESIGN_KEYWORDS = ("cv", "test_size", "n_train", "n_test")
@@ -58,6 +58,10 @@ class Design:
     n_folds : int or None
         The k of a k-fold design (repeated or not), so that ``power`` counts
         repeats of it; None for shuffle splits, explicit splits and sizes.
+    items : bool
+        Whether the columns are items (questions of an evaluation scored for
+        every model, DESIGN section 21) rather than CV splits: an items frame,
+        built by ``from_items`` or ``set_design(items=True)``.
     """
 
     test_train_ratio: float | None = None
@@ -69,6 +73,7 @@ class Design:
     paired: bool = True
     time_ordered: bool = False
     n_folds: int | None = None
+    items: bool = False
 
     @property
     def repeated(self) -> bool:
@@ -364,12 +369,23 @@ def overlapping_splits(design: Design, splits: Any) -> str | None:
     return None
 
 
-def require_ratio(design: Design, method: str) -> float:
+def require_ratio(design: Design, method: str, n_columns: int | None = None) -> float:
     """The design's test/train ratio, or a ValueError saying which keyword to pass.
 
     A time-ordered design is refused whatever its ratio: expanding windows
-    have no Nadeau–Bengio correction.
+    have no Nadeau–Bengio correction. An items frame has no ratio (its
+    columns share no training data): refused naming ``ttest``. When the
+    design is unknown and the frame has more than 100 columns
+    (``n_columns``), the message names ``set_design(items=True)`` too:
+    such columns are more often the questions of an evaluation than splits.
     """
+    if design.items:
+        msg = (
+            f"`{method}` corrects for CV splits that share training data, but this is an "
+            "items frame (its columns are questions scored for every model). Use `ttest` "
+            "(paired over items, clustered when the frame has clusters)."
+        )
+        raise ValueError(msg)
     if design.time_ordered:
         msg = (
             f"`{method}` corrects for training sets that overlap by a fixed share "
@@ -382,12 +398,25 @@ def require_ratio(design: Design, method: str) -> float:
         )
         raise ValueError(msg)
     if design.test_train_ratio is None:
-        msg = (
+        problem = (
             f"`{method}` needs the cross-validation design to correct for overlapping "
-            "training sets, and none is known. Pass `cv=` (the k of k-fold, or the "
+            "training sets, and none is known."
+        )
+        msg = (
+            f"{problem} Pass `cv=` (the k of k-fold, or the "
             "scikit-learn splitter), `test_size=` (fraction of the data in each test "
             "split) or `n_train=` with `n_test=`; or store it once with "
             "`df.cmp.set_design(...)`."
         )
-        raise ValueError(msg)
+        cli = f"{problem} Pass --cv or --test-size."
+        if n_columns is not None and n_columns > 100:
+            items = (
+                f" With {n_columns} columns, are they items (questions of an evaluation scored "
+                "for every model) rather than CV splits? Then mark the frame with "
+                "`df.cmp.set_design(items=True)` (or build it with `pdcompare.from_items`) and "
+                "compare with `ttest`."
+            )
+            msg += items
+            cli += " If the columns are items (questions), pass --items."
+        raise OptionError(msg, keyword="cv", cli_message=cli)
     return design.test_train_ratio

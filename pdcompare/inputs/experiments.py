@@ -352,7 +352,9 @@ def cv_predictions(
         order, indexed like ``X`` when it is a DataFrame. With a
         ``TimeSeriesSplit``, only the tested rows, indexed by their position
         in the data (or ``X``'s index), with the time-ordered design in
-        ``attrs["pdcompare"]["design"]``.
+        ``attrs["pdcompare"]["design"]``. ``attrs["pdcompare"]["origin"]`` is
+        ``"cv_predictions"``: :func:`delong` warns on such a frame (each
+        row's prediction comes from the model of its own fold).
 
     See Also
     --------
@@ -417,8 +419,8 @@ def cv_predictions(
         out[tested] = np.concatenate(blocks)
         columns[name] = out
     index = X.index if isinstance(X, pd.DataFrame) else None
-    if not time_ordered:
-        return pd.DataFrame(columns, index=index)
+    if not time_ordered:  # the origin: delong warns that folds' models are mixed
+        return with_attrs(pd.DataFrame(columns, index=index), {"origin": "cv_predictions"})
     # Only the test windows, in time order (their rows are increasing).
     rows = np.sort(tested)
     columns = {name: np.asarray(values)[rows] for name, values in columns.items()}
@@ -426,4 +428,5 @@ def cv_predictions(
         columns["y"] = y.array[rows]
     index = index[rows] if index is not None else pd.Index(rows)
     design = splitter_design(cv)
-    return with_attrs(pd.DataFrame(columns, index=index), {"design": design.to_attrs()})
+    meta = {"design": design.to_attrs(), "origin": "cv_predictions"}
+    return with_attrs(pd.DataFrame(columns, index=index), meta)

@@ -11,9 +11,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import (
-    NAN_POLICIES,
     apply_nan_policy,
-    check_option,
     check_unique_labels,
     unknown_name_error,
     warn,
@@ -265,7 +263,6 @@ class ScoresData:
         "raise" raises a ValueError naming the models; "propagate" warns (those
         pairs get NaN results); "omit" returns the mask silently.
         """
-        check_option("nan_policy", nan_policy, NAN_POLICIES)
         has_nan = np.isnan(self.values).any(axis=1)
         mask = has_nan[i] | has_nan[j]
         if mask.any():

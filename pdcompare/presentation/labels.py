@@ -3,65 +3,108 @@
 The presentation modules (``styling.py``, ``plotting/``, ``report.py``,
 ``cli.py``) sit above this module and never import each other for a word or a
 format: a p-value reads the same in a table, a picture and a sentence because
-all of them format it here. Nothing here imports pandas, matplotlib or any
-other pdcompare module.
+all of them format it here. The tests' names come from the registry of tests
+(``compare/registry.py``); nothing here imports pandas or matplotlib.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 import numbers
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-#: Each test's name in captions and legends.
-TEST_LABELS = {
-    "corrected_ttest": "corrected t-test (Nadeau–Bengio)",
-    "ttest": "paired t-test (uncorrected)",
-    "wilcoxon": "Wilcoxon signed-rank test",
-    "sign_test": "sign test",
-    "ttest_5x2cv": "5x2cv paired t-test",
-    "ftest_5x2cv": "5x2cv combined F-test",
-    "mcnemar": "McNemar's test",
-    "proportions_ztest": "two-proportion z-test",
-    "bootstrap_diff": "paired bootstrap",
-    "bayes": "Bayesian correlated t-test",
-    "nemenyi": "Nemenyi test",
-    "conover": "Conover test",
-    "welch_ttest": "Welch's t-test",
-    "mannwhitney": "Mann–Whitney U test",
-    "aso": "almost stochastic order",
-    "equivalence": "equivalence test (TOST)",
-    "effect_size": "effect size",
-    "delong": "DeLong test",
-    "auc_ci": "ROC AUC interval (DeLong)",
-    "permutation_test": "paired permutation test",
-    "diebold_mariano": "Diebold–Mariano test",
-    "confidence_set": "model confidence set",
-    "hierarchical": "hierarchical Bayesian correlated t-test",
-    "power": "power of the corrected t-test",
-    "mcm": "Multiple Comparison Matrix",
-}
+from pdcompare.compare import registry
+
+#: Each test's name in captions and legends (the registry's labels).
+TEST_LABELS = registry.labels()
 
 #: Each test's name in the report's sentences, when its unit is the split.
-REPORT_TEST_NAMES = {
-    "corrected_ttest": "Nadeau–Bengio corrected resampled t-test",
-    "ttest": "plain paired t-test, uncorrected for CV",
-    "wilcoxon": "Wilcoxon signed-rank test",
-    "sign_test": "sign test",
-    "nemenyi": "Nemenyi test of mean ranks",
-    "conover": "Conover test of mean ranks",
-    "welch_ttest": "Welch's unequal-variance t-test of independent runs",
-    "mannwhitney": "Mann–Whitney U test of independent runs",
-}
+REPORT_TEST_NAMES = registry.report_words(across_datasets=False)
 
 #: ... and when its unit is the data set.
-BENCHMARK_REPORT_TEST_NAMES = {
-    **REPORT_TEST_NAMES,
-    "ttest": "paired t-test across data sets",
-    "wilcoxon": "Wilcoxon signed-rank test across data sets",
-    "sign_test": "sign test across data sets",
-}
+BENCHMARK_REPORT_TEST_NAMES = registry.report_words(across_datasets=True)
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """How an output names what its reader can pass: keywords of a call, or command-line options.
+
+    The report is read both in Python (``report()``) and on the command line
+    (``pdcompare FILE``); the few sentences that tell the reader what to pass
+    ask the current spelling (:func:`spelling`) for its words, so that neither
+    rewrites the other's sentences.
+
+    Examples
+    --------
+    >>> PYTHON.design_source("cv=10"), COMMAND_LINE.design_source("cv=10")
+    ('cv=10', '--cv 10')
+    >>> COMMAND_LINE.design_source("cv=KFold(n_splits=5)"), COMMAND_LINE.test_call("nemenyi")
+    ('KFold(n_splits=5)', '--test nemenyi')
+    """
+
+    command_line: bool = False
+
+    def design_keywords(self) -> str:
+        """The keywords (or options) that give the CV design."""
+        if self.command_line:
+            return "--cv or --test-size"
+        return "cv=, test_size=, or n_train= with n_test="
+
+    def design_source(self, source: Any) -> str:
+        """Where the design came from: ``cv=10`` in a call is ``--cv 10`` on the command line."""
+        text = str(source)
+        if not self.command_line:
+            return text
+        for keyword, option in (("cv=", "--cv "), ("test_size=", "--test-size ")):
+            if text.startswith(keyword):
+                value = text[len(keyword) :]
+                # A splitter's repr (cv=KFold(...)) is named as it is: no option gives it.
+                return value if value[:1].isalpha() else option + value
+        return text
+
+    def test_name(self, test: str) -> str:
+        """A test the reader can run: ```corrected_ttest``` or ``--test corrected_ttest``."""
+        return f"--test {test}" if self.command_line else f"`{test}`"
+
+    def test_call(self, test: str) -> str:
+        """Every pair with a test: ```pairwise(test='nemenyi')``` or ``--test nemenyi``."""
+        return f"--test {test}" if self.command_line else f"`pairwise(test={test!r})`"
+
+    def list_all(self, call: str) -> str:
+        """How to list every pair a report leaves out."""
+        return "--top 0 lists them all" if self.command_line else f"{call} gives them all"
+
+    def missing_scores(self) -> str:
+        """What to do about missing scores."""
+        if self.command_line:
+            return "fill in or remove them in the file"
+        return "see the warning, or pass nan_policy='omit'"
+
+
+#: The words of a call (``report()``) and of the command line (``pdcompare FILE``).
+PYTHON = Spelling()
+COMMAND_LINE = Spelling(command_line=True)
+
+_SPELLING: contextvars.ContextVar[Spelling] = contextvars.ContextVar("spelling", default=PYTHON)
+
+
+def spelling() -> Spelling:
+    """The spelling of the output being written: a call's, unless :func:`spoken` says."""
+    return _SPELLING.get()
+
+
+@contextlib.contextmanager
+def spoken(how: Spelling) -> Iterator[None]:
+    """Write the outputs inside the block in the words of ``how``."""
+    token = _SPELLING.set(how)
+    try:
+        yield
+    finally:
+        _SPELLING.reset(token)
 
 
 def is_missing(value: Any) -> bool:
@@ -213,6 +256,9 @@ def method_label(meta: Mapping[str, Any], capital: bool = False) -> str:
     'Corrected t-test (Nadeau–Bengio)'
     """
     label = TEST_LABELS.get(meta.get("test"), str(meta.get("test")))
+    if meta.get("unit") in ("item", "cluster means") and meta.get("test") == "ttest":
+        # An items frame: paired over questions, not a t-test uncorrected for CV.
+        label = "paired t-test over items" + (", clustered" if meta.get("clustered") else "")
     return label[:1].upper() + label[1:] if capital else label
 
 

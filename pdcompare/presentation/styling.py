@@ -153,6 +153,7 @@ def highlighted_rows(frame: pd.DataFrame, alpha: float | None = None) -> np.ndar
     - a ``pvalue_adj`` or ``pvalue`` column without ``reject`` (cochrans_q):
       the rows at or below ``alpha`` (from the call, else the result's
       metadata, else 0.05);
+    - a ``rank_low`` column (rank confidence sets): the models that may be the best;
     - a ``rank`` column (summary): the best model;
     - otherwise none.
 
@@ -187,6 +188,8 @@ def highlighted_rows(frame: pd.DataFrame, alpha: float | None = None) -> np.ndar
             pvalues = frame[column].to_numpy(dtype=float, na_value=np.nan)
             with np.errstate(invalid="ignore"):
                 return pvalues <= alpha
+    if "rank_low" in frame.columns:
+        return (frame["rank_low"] == 1).to_numpy()
     if "rank" in frame.columns:
         return (frame["rank"] == frame["rank"].min()).to_numpy()
     return np.zeros(len(frame), dtype=bool)
@@ -245,6 +248,11 @@ def caption(frame: pd.DataFrame) -> str | None:
         parts.append(f"alpha = {meta['alpha']:g}")
     if meta.get("ci") is not None and test in ("summary", "bootstrap", "accuracy_ci"):
         parts.append(f"{meta['ci']:.0%} interval")
+    if test == "ranks":
+        kind = "simultaneous" if meta.get("simultaneous", True) else "marginal"
+        parts.append(f"{meta.get('coverage', 0.95):.0%} {kind} sets")
+        parts.append(f"covariance: {meta.get('covariance')}")
+        parts.append("highlighted: may be the best")
     return "; ".join(parts)
 
 

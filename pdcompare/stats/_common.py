@@ -9,6 +9,23 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
+#: The alternatives of every test of the core, as in scipy.
+TAILS = ("two-sided", "greater", "less")
+
+
+def tails(alternative: str) -> int:
+    """2 for a two-sided test, 1 for a one-sided one; an unknown alternative is refused.
+
+    Examples
+    --------
+    >>> tails("two-sided"), tails("less")
+    (2, 1)
+    """
+    if alternative not in TAILS:
+        msg = f"`alternative` must be one of {', '.join(map(repr, TAILS))}; got {alternative!r}."
+        raise ValueError(msg)
+    return 2 if alternative == "two-sided" else 1
+
 ALTERNATIVES = ("two-sided", "greater", "less")
 
 
@@ -71,3 +88,42 @@ def nadeau_bengio_variance(variance, n_splits, test_train_ratio) -> np.ndarray:
     """
     n_splits = np.asarray(n_splits, dtype=float)
     return np.asarray(variance, dtype=float) * (1.0 / n_splits + test_train_ratio)
+
+
+def margin_shift(
+    estimate, identical, margin: float | None, alternative: str
+) -> tuple[np.ndarray, str, np.ndarray]:
+    """The estimate shifted by a non-inferiority margin, the tail of its p-value, the null pairs.
+
+    With ``margin`` None the test is unchanged: ``(estimate, alternative,
+    identical)``. With a margin (≥ 0, checked by the caller) and
+    ``alternative="greater"`` the null hypothesis is ``μ ≤ −margin`` and the
+    statistic's numerator ``estimate + margin``; with ``"less"`` (a loss,
+    lower is better) the null is ``μ ≥ margin`` and the numerator
+    ``margin − estimate``. Both are positive in favour of model_1, so the
+    p-value is the upper tail ("greater"). Pairs with identical scores keep
+    statistic 0 and p-value 1 only when the margin is 0 (a positive margin
+    makes identical models non-inferior). Every test with a margin shifts
+    here, so they agree on the sign and the tail.
+
+    Examples
+    --------
+    >>> shifted, tail, null = margin_shift(np.array([-0.01]), np.array([False]), 0.02, "greater")
+    >>> shifted.round(6), tail
+    (array([0.01]), 'greater')
+    >>> margin_shift(np.array([0.01]), np.array([False]), 0.02, "less")[0].round(6)
+    array([0.01])
+    """
+    estimate = np.asarray(estimate, dtype=float)
+    identical = np.asarray(identical, dtype=bool)
+    if margin is None:
+        return estimate, alternative, identical
+    if alternative == "greater":
+        shifted = estimate + margin
+    elif alternative == "less":
+        shifted = margin - estimate
+    else:
+        msg = f"a non-inferiority margin needs a one-sided alternative; got {alternative!r}."
+        raise ValueError(msg)
+    null = identical if margin == 0 else np.zeros_like(identical)
+    return shifted, "greater", null

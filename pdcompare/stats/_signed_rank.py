@@ -20,6 +20,11 @@ integers (exact up to ``n = 50``, where they stay below ``2**53``). With ties
 or zeros and at most 13 observations scipy enumerates all sign patterns; the
 counts of twice ``T+`` (an integer: average ranks are multiples of 1/2) are
 then computed once per distinct set of ranks.
+
+Attainable p-values. :func:`extreme_pvalue` and :func:`min_signed_rank_pvalue`
+give the smallest p-value a sign-flip or signed-rank test can reach on ``n``
+observations, beside the exact distribution they come from;
+:func:`normal_signed_rank_pvalue` is scipy's normal approximation.
 """
 
 from __future__ import annotations
@@ -27,6 +32,9 @@ from __future__ import annotations
 import functools
 
 import numpy as np
+from scipy import special
+
+from pdcompare.stats._common import tails
 
 #: Largest sample size with an exact p-value in ``method="auto"`` (scipy: ``d.shape[-1] > 50``).
 EXACT_MAX_N = 50
@@ -128,3 +136,79 @@ def permutation_tails(doubled_ranks: np.ndarray):
     below = np.cumsum(counts, axis=1)
     above = below[:, -1:] - below + counts
     return below, above, row.ravel()
+
+
+# --- the smallest p-values the exact tests can reach, and the normal approximation ---
+
+
+def extreme_pvalue(count, alternative="two-sided") -> np.ndarray:
+    """The smallest p-value of an exact sign-flip test on ``count`` untied, non-zero observations.
+
+    Every sign the same is the most extreme of the ``2**count`` equally
+    likely sign patterns: ``1 / 2**count`` one-sided, ``min(1, 2 / 2**count)``
+    two-sided; 1 without any observation. This is the smallest p-value of
+    the sign test (``scipy.stats.binomtest``) on ``count`` wins and losses,
+    and of the exact Wilcoxon signed-rank test on ``count`` non-zero
+    differences (with or without ties, whose all-positive pattern is still
+    the only one with the largest rank sum).
+
+    Examples
+    --------
+    >>> extreme_pvalue([8, 1, 0]).tolist()
+    [0.0078125, 1.0, 1.0]
+
+    Compare with scipy:
+
+    >>> from scipy import stats
+    >>> float(stats.wilcoxon(range(1, 9)).pvalue), float(stats.binomtest(8, 8).pvalue)
+    (0.0078125, 0.0078125)
+    """
+    sides = tails(alternative)
+    count = np.asarray(count, dtype=float)
+    out = np.minimum(1.0, sides * np.exp2(-count))
+    out = np.where(count > 0, out, np.where(np.isnan(count), np.nan, 1.0))
+    return out[()] if out.ndim == 0 else out
+
+
+def normal_signed_rank_pvalue(rank_sum, count, tie_term, alternative) -> np.ndarray:
+    """P-value of the signed-rank test's normal approximation, as ``scipy.stats.wilcoxon``.
+
+    ``z = (T+ − c(c+1)/4) / sqrt((c(c+1)(2c+1) − tie_term/2) / 24)`` for ``c``
+    non-zero differences, without continuity correction (scipy's default).
+    """
+    rank_sum, count, tie_term = (np.asarray(x, dtype=float) for x in (rank_sum, count, tie_term))
+    mean = count * (count + 1.0) * 0.25
+    variance = count * (count + 1.0) * (2.0 * count + 1.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        se = np.sqrt((variance - tie_term / 2) / 24)
+        z = (rank_sum - mean) / se
+    if alternative == "less":
+        return special.ndtr(z)
+    if alternative == "greater":
+        return special.ndtr(-z)
+    return 2 * special.ndtr(-np.abs(z))
+
+
+def min_signed_rank_pvalue(n, alternative="two-sided") -> np.ndarray:
+    """The smallest p-value of ``scipy.stats.wilcoxon`` on ``n`` differences without ties or zeros.
+
+    Exact (``n <= 50``): :func:`extreme_pvalue`; beyond, the normal
+    approximation at the largest rank sum ``n(n+1)/2``.
+
+    Examples
+    --------
+    >>> [float(p) for p in min_signed_rank_pvalue([8, 60])]  # doctest: +ELLIPSIS
+    [0.0078125, 1.6...e-11]
+
+    Compare with scipy:
+
+    >>> from scipy import stats
+    >>> float(stats.wilcoxon(range(1, 61)).pvalue)  # doctest: +ELLIPSIS
+    1.6...e-11
+    """
+    tails(alternative)
+    n = np.asarray(n, dtype=float)
+    extreme = np.where(alternative == "less", 0.0, n * (n + 1.0) / 2)
+    normal = normal_signed_rank_pvalue(extreme, n, 0.0, alternative)
+    out = np.where(n <= EXACT_MAX_N, extreme_pvalue(n, alternative), normal)
+    return out[()] if out.ndim == 0 else out

@@ -16,6 +16,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
+from pdcompare.stats._common import margin_shift
+
 
 def placement_values(scores: np.ndarray, positive: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """DeLong's placement values of every sample for every model.
@@ -161,6 +163,7 @@ def delong_test(
     *,
     alternative: str = "two-sided",
     alpha: float = 0.05,
+    margin: float | None = None,
 ) -> dict:
     """DeLong's z-test of ``AUC_i − AUC_j`` for every pair ``(i[k], j[k])`` at once.
 
@@ -170,6 +173,10 @@ def delong_test(
     difference not: infinite statistic). The interval of the difference is
     the normal one at level 1 − ``alpha``, one-sided like scipy's when
     ``alternative`` is ("greater", "less": about ``AUC_i − AUC_j``).
+    With a non-inferiority ``margin`` (≥ 0, one-sided ``alternative``) the
+    statistic is ``(diff + margin) / se`` ("greater") or ``(margin − diff) / se``
+    ("less") and its p-value the upper normal tail
+    (:func:`~pdcompare.stats._common.margin_shift`).
 
     Examples
     --------
@@ -187,19 +194,18 @@ def delong_test(
     se = np.sqrt(np.where(zero, 0.0, variance))
     identical = zero & (np.abs(diff) <= 1e-12)
     certain = zero & ~identical
+    shifted, tail, null = margin_shift(diff, identical, margin, alternative)
     with np.errstate(divide="ignore", invalid="ignore"):
-        statistic = np.where(identical, 0.0, diff / se)
-    statistic = np.where(identical, 0.0, statistic)
-    if alternative == "greater":
+        statistic = np.where(null, 0.0, shifted / se)
+    statistic = np.where(null, 0.0, statistic)
+    if tail == "greater":
         pvalue = special.ndtr(-statistic)
-        level = 1.0 - alpha
-    elif alternative == "less":
+    elif tail == "less":
         pvalue = special.ndtr(statistic)
-        level = 1.0 - alpha
     else:
         pvalue = np.minimum(2.0 * special.ndtr(-np.abs(statistic)), 1.0)
-        level = 1.0 - alpha / 2.0
-    pvalue = np.where(identical, 1.0, pvalue)
+    level = 1.0 - alpha if alternative in ("greater", "less") else 1.0 - alpha / 2.0
+    pvalue = np.where(null, 1.0, pvalue)
     half_width = special.ndtri(level) * se
     low, high = diff - half_width, diff + half_width
     if alternative == "greater":

@@ -16,7 +16,6 @@ gives every pair's variance of differences, and ``scipy.special.stdtr`` /
 from __future__ import annotations
 
 import functools
-import numbers
 from typing import Any
 
 import numpy as np
@@ -381,47 +380,3 @@ def frozen_posterior(df: float, loc: float, scale: float) -> Any:
     if scale == 0.0:
         scale = np.finfo(float).tiny * max(1.0, abs(loc))
     return stats.t(df, loc, scale)
-
-
-def check_rope(rope) -> tuple[float, float]:
-    """The ROPE as ``(low, high)``: a half-width ``r`` gives ``(-r, r)``.
-
-    A half-width must be a finite number ``>= 0``; a pair must be two finite
-    numbers with ``low <= high`` (asymmetric ROPEs are allowed).
-
-    Examples
-    --------
-    >>> check_rope(0.01)
-    (-0.01, 0.01)
-    >>> check_rope((-0.02, 0.01))
-    (-0.02, 0.01)
-    """
-    if isinstance(rope, bool | str):
-        msg = f"`rope` must be a half-width (a number >= 0) or a (low, high) pair; got {rope!r}."
-        raise TypeError(msg)
-    if isinstance(rope, numbers.Real):
-        half = float(rope)
-        if not np.isfinite(half) or half < 0:
-            msg = (
-                f"`rope` as a half-width must be a finite number >= 0; got {rope!r}. "
-                "Pass a (low, high) pair for a ROPE that is not centred on 0."
-            )
-            raise ValueError(msg)
-        return (-half, half) if half > 0 else (0.0, 0.0)
-    try:
-        low, high = rope
-    except (TypeError, ValueError):
-        msg = f"`rope` must be a half-width (a number >= 0) or a (low, high) pair; got {rope!r}."
-        raise TypeError(msg) from None
-    for end in (low, high):
-        if isinstance(end, bool) or not isinstance(end, numbers.Real):
-            msg = f"`rope` ends must be numbers; got {rope!r}."
-            raise TypeError(msg)
-    low, high = float(low), float(high)
-    if not (np.isfinite(low) and np.isfinite(high)):
-        msg = f"`rope` ends must be finite; got {rope!r}."
-        raise ValueError(msg)
-    if low > high:
-        msg = f"`rope` must be (low, high) with low <= high; got {rope!r}."
-        raise ValueError(msg)
-    return low, high

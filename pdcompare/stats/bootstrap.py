@@ -18,13 +18,13 @@ Two resampling paths give the same distribution:
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import special
 
+from pdcompare._validation import check_random_state
 from pdcompare.stats.label_codes import _labels_as_arrays, encode_labels
 from pdcompare.stats.metrics import Metric, get_metric
 
@@ -41,33 +41,6 @@ PROPORTION_METHODS = ("normal", "wilson", "beta", "agresti_coull", "jeffreys")
 _CHUNK_BYTES = 2**25
 # Largest number of possible patterns counted with np.bincount rather than np.unique.
 _MAX_BINCOUNT_PATTERNS = 2**22
-
-
-def check_random_state(random_state) -> np.random.Generator:
-    """A ``numpy.random.Generator`` from None, an int seed or a Generator (used as it is).
-
-    Examples
-    --------
-    >>> float(check_random_state(0).random()) == float(np.random.default_rng(0).random())
-    True
-    """
-    if random_state is None:
-        return np.random.default_rng()
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
-        if random_state < 0:
-            msg = f"`random_state` must be a non-negative int; got {random_state!r}."
-            raise ValueError(msg)
-        return np.random.default_rng(int(random_state))
-    msg = (
-        "`random_state` must be None, an int or a numpy.random.Generator "
-        f"(np.random.default_rng(seed)); got {type(random_state).__name__}."
-    )
-    raise TypeError(msg)
-
-
-# --------------------------------------------------------------------------- labels and patterns
 
 
 def pattern_counts(

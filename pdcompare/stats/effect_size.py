@@ -654,7 +654,7 @@ def bootstrap_interval(
     >>> bool(low[0] < effect_sizes(x, [0], [1], measure="cliff_delta")["effect_size"][0] < high[0])
     True
     """
-    from pdcompare.stats.bootstrap import check_random_state
+    from pdcompare._validation import check_random_state
 
     measure = check_measure(measure, paired=paired)
     values, i, j = _check_inputs(values, i, j, nan_policy)

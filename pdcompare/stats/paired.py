@@ -36,16 +36,17 @@ from pdcompare._validation import check_option
 from pdcompare.stats import _signed_rank
 from pdcompare.stats._common import (
     ALTERNATIVES,
+    margin_shift,
     nadeau_bengio_variance,
     t_confidence_interval,
     t_pvalue,
 )
 from pdcompare.stats._moments import chunks, pair_moments
+from pdcompare.stats._signed_rank import extreme_pvalue
+from pdcompare.stats._signed_rank import normal_signed_rank_pvalue as _normal_pvalue
 from pdcompare.stats._walsh import walsh_median
-from pdcompare.stats.power import extreme_pvalue
-from pdcompare.stats.power import normal_signed_rank_pvalue as _normal_pvalue
 
-__all__ = ["hodges_lehmann", "pair_matrix", "paired_ttest", "sign_test", "wilcoxon"]
+__all__ = ["hodges_lehmann", "paired_ttest", "sign_test", "wilcoxon"]
 
 
 #: Position of the lowest byte in a uint64 (the sign bit of a signed-rank key).
@@ -97,6 +98,7 @@ def paired_ttest(
     alternative: str = "two-sided",
     confidence: float = 0.95,
     nan_policy: str = "propagate",
+    margin: float | None = None,
 ) -> dict[str, np.ndarray]:
     """Paired t-test of ``values[i] - values[j]`` for every pair, optionally corrected.
 
@@ -117,6 +119,12 @@ def paired_ttest(
         like scipy's when ``alternative`` is one-sided).
     nan_policy : {"propagate", "omit"}
         NaN results for pairs with a missing score, or their complete splits.
+    margin : float, optional
+        Non-inferiority margin (≥ 0) with a one-sided ``alternative``: the
+        statistic is ``(d̄ + margin) / sqrt(v)`` ("greater") or
+        ``(margin − d̄) / sqrt(v)`` ("less"), its p-value the upper tail
+        (:func:`~pdcompare.stats._common.margin_shift`). The interval is
+        unchanged. None: the test above.
 
     Returns
     -------
@@ -178,11 +186,12 @@ def paired_ttest(
         else:
             mean_variance = nadeau_bengio_variance(variance, count, test_train_ratio)
         se = np.sqrt(mean_variance)
-        statistic = mean / se
+        shifted, tail, null = margin_shift(mean, identical, margin, alternative)
+        statistic = shifted / se
         df = count - 1.0
-        statistic[identical] = 0.0
-        pvalue = _t_pvalue(statistic, df, alternative)
-        pvalue[identical] = 1.0
+        statistic[null] = 0.0
+        pvalue = _t_pvalue(statistic, df, tail)
+        pvalue[null] = 1.0
         ci_low, ci_high = t_confidence_interval(
             mean, se, _common_value(df), confidence, alternative
         )
@@ -670,29 +679,3 @@ def _binomtest_pvalue(k, n, alternative):
     m = np.minimum(k, n - k)
     tails = stats.binom.cdf(m, n, 0.5) + stats.binom.sf(n - m - 1, n, 0.5)
     return np.where(2 * k == n, 1.0, np.minimum(1.0, tails))
-
-
-def pair_matrix(n_models: int, rows, cols, upper, lower, *, boolean: bool = False) -> np.ndarray:
-    """Square ``n_models`` x ``n_models`` array with ``upper`` at (rows, cols), ``lower`` mirrored.
-
-    Cell ``(rows[k], cols[k])`` gets ``upper[k]`` and ``(cols[k], rows[k])``
-    gets ``lower[k]``; the other cells are NaN, except the diagonal, which is
-    False when ``boolean`` (a model does not differ from itself). The array is
-    of object dtype when ``upper`` is not numeric (names in ``decision``).
-
-    Examples
-    --------
-    >>> pair_matrix(3, [0, 0], [1, 2], np.array([0.5, 2.0]), np.array([-0.5, -2.0]))
-    array([[ nan,  0.5,  2. ],
-           [-0.5,  nan,  nan],
-           [-2. ,  nan,  nan]])
-    """
-    upper = np.asarray(upper)
-    lower = np.asarray(lower)
-    numeric = upper.dtype.kind in "fiu" and lower.dtype.kind in "fiu" and not boolean
-    table = np.full((n_models, n_models), np.nan, dtype=float if numeric else object)
-    table[rows, cols] = upper
-    table[cols, rows] = lower
-    if boolean:
-        np.fill_diagonal(table, False)
-    return table

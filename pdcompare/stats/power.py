@@ -5,9 +5,8 @@ could have found one. The functions here answer for the Nadeau–Bengio
 corrected t-test (and, with ``test_train_ratio=0``, the plain paired t-test):
 the power to detect a true mean difference, the smallest difference found
 with a given probability, how many repeats that would take, and the floor
-that the correction puts under every design. Rank tests have discrete
-p-values; :func:`extreme_pvalue` and :func:`min_signed_rank_pvalue` give
-the smallest one they can reach.
+that the correction puts under every design. (The smallest p-value a rank
+test can reach is :mod:`pdcompare.stats._signed_rank`'s.)
 
 Every function is pure numpy and broadcasts over its array arguments, so one
 call serves every pair of models; the root finding is vectorised too (one
@@ -21,23 +20,15 @@ from functools import lru_cache
 import numpy as np
 from scipy import special
 
-from pdcompare.stats import _signed_rank
+from pdcompare.stats._common import tails as _tails
 
 #: ``alternative`` values of the core: two tails or one.
-TAILS = ("two-sided", "greater", "less")
 
 #: Bisection steps on the noncentrality: the bracket shrinks by 2**-64.
 _BISECTION_STEPS = 64
 
 #: Numbers of repeats tabulated at once by :func:`repeats_needed` before a search beyond.
 _TABLE_REPEATS = 512
-
-
-def _tails(alternative: str) -> int:
-    if alternative not in TAILS:
-        msg = f"`alternative` must be one of {', '.join(map(repr, TAILS))}; got {alternative!r}."
-        raise ValueError(msg)
-    return 2 if alternative == "two-sided" else 1
 
 
 def _critical(df, alpha: float, tails: int) -> np.ndarray:
@@ -414,76 +405,3 @@ def _first_enough(reach, low, high, guess, unit, test_train_ratio, alpha, altern
         low[rows[~ok]] = middle[~ok]
         rows = rows[high[rows] - low[rows] > 1]
     return high
-
-
-def extreme_pvalue(count, alternative="two-sided") -> np.ndarray:
-    """The smallest p-value of an exact sign-flip test on ``count`` untied, non-zero observations.
-
-    Every sign the same is the most extreme of the ``2**count`` equally
-    likely sign patterns: ``1 / 2**count`` one-sided, ``min(1, 2 / 2**count)``
-    two-sided; 1 without any observation. This is the smallest p-value of
-    the sign test (``scipy.stats.binomtest``) on ``count`` wins and losses,
-    and of the exact Wilcoxon signed-rank test on ``count`` non-zero
-    differences (with or without ties, whose all-positive pattern is still
-    the only one with the largest rank sum).
-
-    Examples
-    --------
-    >>> extreme_pvalue([8, 1, 0]).tolist()
-    [0.0078125, 1.0, 1.0]
-
-    Compare with scipy:
-
-    >>> from scipy import stats
-    >>> float(stats.wilcoxon(range(1, 9)).pvalue), float(stats.binomtest(8, 8).pvalue)
-    (0.0078125, 0.0078125)
-    """
-    tails = _tails(alternative)
-    count = np.asarray(count, dtype=float)
-    out = np.minimum(1.0, tails * np.exp2(-count))
-    out = np.where(count > 0, out, np.where(np.isnan(count), np.nan, 1.0))
-    return out[()] if out.ndim == 0 else out
-
-
-def normal_signed_rank_pvalue(rank_sum, count, tie_term, alternative) -> np.ndarray:
-    """P-value of the signed-rank test's normal approximation, as ``scipy.stats.wilcoxon``.
-
-    ``z = (T+ − c(c+1)/4) / sqrt((c(c+1)(2c+1) − tie_term/2) / 24)`` for ``c``
-    non-zero differences, without continuity correction (scipy's default).
-    """
-    rank_sum, count, tie_term = (np.asarray(x, dtype=float) for x in (rank_sum, count, tie_term))
-    mean = count * (count + 1.0) * 0.25
-    variance = count * (count + 1.0) * (2.0 * count + 1.0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        se = np.sqrt((variance - tie_term / 2) / 24)
-        z = (rank_sum - mean) / se
-    if alternative == "less":
-        return special.ndtr(z)
-    if alternative == "greater":
-        return special.ndtr(-z)
-    return 2 * special.ndtr(-np.abs(z))
-
-
-def min_signed_rank_pvalue(n, alternative="two-sided") -> np.ndarray:
-    """The smallest p-value of ``scipy.stats.wilcoxon`` on ``n`` differences without ties or zeros.
-
-    Exact (``n <= 50``): :func:`extreme_pvalue`; beyond, the normal
-    approximation at the largest rank sum ``n(n+1)/2``.
-
-    Examples
-    --------
-    >>> [float(p) for p in min_signed_rank_pvalue([8, 60])]  # doctest: +ELLIPSIS
-    [0.0078125, 1.6...e-11]
-
-    Compare with scipy:
-
-    >>> from scipy import stats
-    >>> float(stats.wilcoxon(range(1, 61)).pvalue)  # doctest: +ELLIPSIS
-    1.6...e-11
-    """
-    _tails(alternative)
-    n = np.asarray(n, dtype=float)
-    extreme = np.where(alternative == "less", 0.0, n * (n + 1.0) / 2)
-    normal = normal_signed_rank_pvalue(extreme, n, 0.0, alternative)
-    out = np.where(n <= _signed_rank.EXACT_MAX_N, extreme_pvalue(n, alternative), normal)
-    return out[()] if out.ndim == 0 else out

@@ -28,6 +28,7 @@ import math
 
 import numpy as np
 
+from pdcompare._validation import NAN_POLICIES, OptionError, check_option
 from pdcompare.stats.studentized_range import (
     _studentized_range_isf,
     studentized_range_isf,
@@ -35,7 +36,6 @@ from pdcompare.stats.studentized_range import (
 )
 
 __all__ = [
-    "NAN_POLICIES",
     "best_counts",
     "conover",
     "critical_difference",
@@ -46,8 +46,6 @@ __all__ = [
     "studentized_range_isf",
     "studentized_range_sf",
 ]
-
-NAN_POLICIES = ("propagate", "omit", "raise")
 
 
 
@@ -549,8 +547,6 @@ def _ranks(values, greater_is_better, nan_policy, ranked) -> tuple[np.ndarray, b
     when nothing is missing) and False when ``nan_policy`` is "propagate"
     and a score is missing (the results are then NaN).
     """
-    from pdcompare._validation import check_option
-
     check_option("nan_policy", nan_policy, NAN_POLICIES)
     table = _as_table(values)
     if table.shape[0] < 2:
@@ -561,11 +557,13 @@ def _ranks(values, greater_is_better, nan_policy, ranked) -> tuple[np.ndarray, b
     if missing.any():
         if nan_policy == "raise":
             where = np.flatnonzero(missing).tolist()
-            msg = (
-                "`values` has missing scores in the data sets at positions "
-                f"{where}; use nan_policy='omit' to leave them out."
+            said = f"`values` has missing scores in the data sets at positions {where}"
+            msg = f"{said}; use nan_policy='omit' to leave them out."
+            raise OptionError(
+                msg,
+                keyword="nan_policy",
+                cli_message=f"{said}; fill in or remove them in the file.",
             )
-            raise ValueError(msg)
         if nan_policy == "propagate":
             complete = False
         table = table[:, ~missing]

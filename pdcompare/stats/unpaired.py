@@ -14,7 +14,7 @@ from functools import cache
 import numpy as np
 from scipy import special
 
-from pdcompare.stats._common import t_confidence_interval, t_pvalue
+from pdcompare.stats._common import margin_shift, t_confidence_interval, t_pvalue
 from pdcompare.stats._moments import chunks
 
 #: Largest sample size at which scipy's ``mannwhitneyu`` (method "auto") may use the exact null.
@@ -48,7 +48,13 @@ def model_moments(values) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def welch_ttest(
-    values, i, j, *, alternative: str = "two-sided", confidence: float = 0.95
+    values,
+    i,
+    j,
+    *,
+    alternative: str = "two-sided",
+    confidence: float = 0.95,
+    margin: float | None = None,
 ) -> dict[str, np.ndarray]:
     """Welch's unequal-variance t-test of mean(model_1) − mean(model_2) for every pair.
 
@@ -63,6 +69,11 @@ def welch_ttest(
     confidence : float
         Level of the interval of the difference (one-sided like scipy's when
         ``alternative`` is).
+    margin : float, optional
+        Non-inferiority margin (≥ 0) with a one-sided ``alternative``: the
+        statistic is ``(x̄ − ȳ + margin) / sqrt(v)`` ("greater") or
+        ``(margin − (x̄ − ȳ)) / sqrt(v)`` ("less"), its p-value the upper
+        tail (:func:`~pdcompare.stats._common.margin_shift`).
 
     Returns
     -------
@@ -101,16 +112,17 @@ def welch_ttest(
         diff = mean[i] - mean[j]
         df = se2**2 / (part_1**2 / (n[i] - 1) + part_2**2 / (n[j] - 1))
         se = np.sqrt(se2)
-        statistic = diff / se
         flat = se2 == 0.0
         identical = flat & (diff == 0.0)
         constant = flat & (diff != 0.0)
-        statistic[identical] = 0.0
+        shifted, tail, null = margin_shift(diff, identical, margin, alternative)
+        statistic = shifted / se
+        statistic[null] = 0.0
         df[flat] = np.nan
-        pvalue = t_pvalue(statistic, df, alternative)
-        pvalue[identical] = 1.0
-        infinite = constant & np.isinf(statistic)
-        pvalue[infinite] = t_pvalue(statistic[infinite], np.inf, alternative)
+        pvalue = t_pvalue(statistic, df, tail)
+        pvalue[null] = 1.0
+        infinite = flat & np.isinf(statistic)
+        pvalue[infinite] = t_pvalue(statistic[infinite], np.inf, tail)
         ci_low, ci_high = t_confidence_interval(diff, se, df, confidence, alternative)
     return {
         "mean_diff": diff,

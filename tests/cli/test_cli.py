@@ -90,6 +90,7 @@ def test_saved_cv_results_without_param_columns(tmp_path):
         (["--unknown"], "unrecognized arguments"),
     ],
 )
+@pytest.mark.slow
 def test_bad_options(option, fragment):
     assert_usage_error(run("demo", *option), fragment)
 

@@ -121,6 +121,7 @@ def cv_results_csv(tmp_path_factory):
     return path
 
 
+@pytest.mark.slow
 def test_select_on_a_saved_search(capsys, cv_results_csv, tmp_path):
     figure = tmp_path / "choice.png"
     code, out, err = call(

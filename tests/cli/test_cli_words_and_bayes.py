@@ -76,16 +76,30 @@ def test_design_and_missing_scores_in_cli_words(tmp_path, capsys):
     assert err.strip().endswith("Pass --cv or --test-size.")
 
 
-def test_speak_cli_translates_each_form():
-    assert cli.speak_cli("pass cv=, test_size=, or n_train= with n_test=.") == (
-        "pass --cv or --test-size."
-    )
-    assert cli.speak_cli("CV design: cv=KFold(n_splits=5) (ratio)") == (
-        "CV design: KFold(n_splits=5) (ratio)"
-    )
-    assert cli.speak_cli("(3 other pairs not listed; bayes() gives them all.)") == (
-        "(3 other pairs not listed; --top 0 lists them all.)"
-    )
+def test_the_command_line_spelling_of_each_form():
+    # The report's sentences ask the spelling for the words that tell the reader what to pass.
+    from pdcompare.presentation.labels import COMMAND_LINE, PYTHON
+
+    assert COMMAND_LINE.design_keywords() == "--cv or --test-size"
+    assert PYTHON.design_keywords() == "cv=, test_size=, or n_train= with n_test="
+    assert COMMAND_LINE.design_source("cv=KFold(n_splits=5)") == "KFold(n_splits=5)"
+    assert COMMAND_LINE.design_source("test_size=0.2") == "--test-size 0.2"
+    assert COMMAND_LINE.list_all("bayes()") == "--top 0 lists them all"
+    assert PYTHON.list_all("bayes()") == "bayes() gives them all"
+
+
+def test_errors_carry_their_keyword_and_command_line_words():
+    from pdcompare._validation import OptionError
+
+    scores = pd.DataFrame(np.random.default_rng(0).normal(0.8, 0.02, (3, 6)), index=list("abc"))
+    with pytest.raises(OptionError, match="Pass `cv=`") as caught:
+        scores.cmp.corrected_ttest()
+    assert caught.value.keyword == "cv"
+    assert caught.value.cli_message.endswith("Pass --cv or --test-size.")
+    with pytest.raises(OptionError) as caught:
+        scores.cmp.ttest(alpha=1.5)
+    assert caught.value.keyword == "alpha"
+    assert cli.speak_cli(str(caught.value)).startswith("--alpha must be")
 
 
 def test_test_bayes_needs_a_rope(tmp_path, capsys):
@@ -120,7 +134,7 @@ def test_test_bayes_prints_the_bayesian_table(tmp_path, capsys):
 def test_cli_figure_says_how_many_models_it_shows(tmp_path, capsys, monkeypatch):
     path, frame = write(tmp_path, n=60)
     saved = []
-    monkeypatch.setattr(cli, "_save", lambda figure, where: saved.append(figure))
+    monkeypatch.setattr(cli.outputs, "_save", lambda figure, where: saved.append(figure))
     status, _, _ = cli_run(capsys, path, "--cv", "10", "--plot", str(tmp_path / "f.png"))
     assert status == 0
     (figure,) = saved
@@ -134,7 +148,7 @@ def test_cli_figure_says_how_many_models_it_shows(tmp_path, capsys, monkeypatch)
 def test_cli_figure_of_losses_runs_lowest_first(tmp_path, capsys, monkeypatch):
     path, frame = write(tmp_path, n=12)
     saved = []
-    monkeypatch.setattr(cli, "_save", lambda figure, where: saved.append(figure))
+    monkeypatch.setattr(cli.outputs, "_save", lambda figure, where: saved.append(figure))
     cli_run(capsys, path, "--cv", "10", "--lower-is-better", "--plot", str(tmp_path / "f.png"))
     folds, corr, intervals = (panel.axes[0] for panel in saved[0].subfigs)
     lowest = frame.mean(axis=1).sort_values().index[:10].tolist()
@@ -173,10 +187,14 @@ def test_a_benchmark_whose_family_cannot_reject_is_told_in_cli_words(tmp_path, c
     assert "could have been significant" not in out
 
 
-def test_speak_cli_names_the_tests_as_options():
-    assert cli.speak_cli("`sign_test` cannot reject this pair") == (
-        "--test sign_test cannot reject this pair"
-    )
-    assert cli.speak_cli("on these splits use `corrected_ttest`, whose p-values") == (
-        "on these splits use --test corrected_ttest, whose p-values"
-    )
+def test_an_unreachable_test_names_the_test_to_run_as_an_option():
+    # Wilcoxon on 4 splits: its smallest two-sided p-value is 0.125, above any usual alpha.
+    from pdcompare._validation import PdcompareWarning
+
+    scores = pd.DataFrame([[0.9, 0.8, 0.85, 0.9], [0.8, 0.7, 0.8, 0.85]], index=["a", "b"])
+    with pytest.warns(PdcompareWarning, match="`wilcoxon` cannot reject") as caught:
+        scores.cmp.wilcoxon()
+    warning = next(w.message for w in caught if "cannot reject" in str(w.message))
+    assert warning.keyword == "test"
+    assert warning.cli_message.startswith("--test wilcoxon cannot reject this pair")
+    assert "use --test corrected_ttest, whose p-values are not discrete" in warning.cli_message

@@ -142,6 +142,7 @@ def test_from_search_needs_a_fitted_search():
         pdcompare.from_search(GridSearchCV(SVC(), {"C": [1]}))
 
 
+@pytest.mark.slow
 def test_cv_scores_runs_every_model_on_the_same_splits():
     X, y = load_iris(return_X_y=True)  # 150 samples, 5-fold x 3 repeats: 120 train, 30 test
     cv = RepeatedStratifiedKFold(n_splits=5, n_repeats=3, random_state=1)

@@ -4,19 +4,12 @@ import numpy as np
 import pandas as pd
 import pytest
 from numpy.testing import assert_allclose
+from references import slow_delong
 from scipy import stats
 from sklearn.metrics import roc_auc_score
 
 import pdcompare
 from pdcompare import PdcompareWarning
-
-
-def slow_delong(scores, positive):
-    """DeLong et al. (1988) from the placement values, O(n_pos * n_neg)."""
-    x, yneg = scores[positive], scores[~positive]
-    psi = (x[:, None, :] > yneg[None, :, :]) + 0.5 * (x[:, None, :] == yneg[None, :, :])
-    v10, v01 = psi.mean(axis=1), psi.mean(axis=0)
-    return v10.mean(axis=0), np.cov(v10.T) / len(x) + np.cov(v01.T) / len(yneg)
 
 
 @pytest.fixture
@@ -165,7 +158,8 @@ def test_cv_predictions_proba_feeds_delong():
         "tree": DecisionTreeClassifier(max_depth=3, random_state=0),
     }
     preds = pdcompare.cv_predictions(models, X, y, cv=5, method="predict_proba")
-    out = preds.cmp.delong()
+    with pytest.warns(pdcompare.PdcompareWarning, match="out-of-fold predictions"):
+        out = preds.cmp.delong()  # one column mixes the models of 5 folds
     assert out["model_1"].iloc[0] == "logistic"
     assert out["auc_1"].iloc[0] == pytest.approx(roc_auc_score(y, preds["logistic"]))
     assert out["pvalue"].between(0, 1).all()

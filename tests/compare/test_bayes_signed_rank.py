@@ -30,6 +30,7 @@ CASES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(CASES))
 @pytest.mark.parametrize("rope", [0.0, 0.01])
 def test_probabilities_agree_with_baycomp(case, rope):

@@ -158,6 +158,7 @@ def test_encode_labels_preserves_equality(labels):
 # --------------------------------------------------------------------------- the two paths
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", CLASSIFICATION)
 def test_index_path_equals_naive_sklearn_loop(name):
     # Index resampling draws rng.integers(0, N, (R, N)) in one chunk at this size,

@@ -145,6 +145,7 @@ def test_one_model_is_refused_and_the_frame_is_untouched():
         frame[["y", "m0"]].cmp.confidence_set()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["R", "max"])
 def test_covers_the_best_model_at_the_nominal_level(method):
     # Five forecasts, the best (m0) close to two others; over 300 series the set at

@@ -36,6 +36,10 @@ METHODS = [
 ]
 
 
+# A dask scheduler starts for these tests: seconds each, the full suite's.
+pytestmark = pytest.mark.slow
+
+
 def predictions(labels, n=3000, seed=0, missing=False):
     rng = np.random.default_rng(seed)
     y = rng.choice(labels, n)

@@ -573,9 +573,12 @@ def test_pairwise_bayes_calls_bayes_with_all_pairs(monkeypatch):
         calls.append((a, keywords))
         return pd.DataFrame()
 
-    from pdcompare.compare import pairwise
+    import dataclasses
 
-    monkeypatch.setitem(pairwise.TEST_FUNCTIONS, "bayes", fake_bayes)
+    from pdcompare.compare import registry
+
+    fake = dataclasses.replace(registry.BY_NAME["bayes"], function=fake_bayes)
+    monkeypatch.setitem(registry.BY_NAME, "bayes", fake)
     random_scores().cmp.pairwise("bayes", alpha=0.1, correction="bonferroni", rope=0.01, cv=5)
     assert calls == [(ALL_PAIRS, {"alpha": 0.1, "rope": 0.01, "cv": 5})]
 

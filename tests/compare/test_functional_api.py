@@ -9,7 +9,7 @@ from pandas.testing import assert_frame_equal
 
 import pdcompare
 from pdcompare.accessor import CompareAccessor
-from pdcompare.datasets import load_grid_search_scores
+from pdcompare.datasets import load_grid_search_scores, load_rl_runs
 
 SCORES = load_grid_search_scores()
 PLAIN = SCORES.copy()
@@ -48,6 +48,15 @@ def _benchmark():
 
 
 # name -> (frame, args, kwargs): every method of DESIGN sections 4-6 that returns a frame.
+def _battles():
+    table = pd.DataFrame(
+        {"model_a": ["x", "y", "z", "x", "y", "z", "x"],
+         "model_b": ["y", "z", "x", "z", "x", "y", "y"],
+         "winner": ["model_a", "model_a", "model_a", "tie", "model_a", "z", "model_b"]}
+    )  # fmt: skip
+    return pdcompare.from_battles(table)
+
+
 FRAME_CALLS = {
     "scores": (SCORES, (), {}),
     "set_design": (SCORES, (), {"cv": 10}),
@@ -83,9 +92,19 @@ FRAME_CALLS = {
     "permutation_test": (_predictions(), (), {"random_state": 0, "n_resamples": 199}),
     "hierarchical": (_benchmark(), ("a", "b"), {"cv": 3, "n_samples": 2000, "random_state": 0}),
     "power": (SCORES, (), {"delta": 0.02}),
+    "gate": (SCORES, ("rbf", "linear"), {"margin": 0.02}),
+    "ranks": (SCORES, (), {"n_draws": 2000, "random_state": 0}),
+    "pareto": (SCORES, (pd.Series({"rbf": 3, "linear": 1, "3_poly": 2, "2_poly": 1.5}),), {}),
+    "bradley_terry": (_battles(), (), {"random_state": 0, "n_resamples": 100}),
+    "win_probability": (_battles(), (), {"random_state": 0, "n_resamples": 100}),
+    "aggregate": (load_rl_runs(), (["iqm", "mean"],), {"random_state": 0, "n_resamples": 200}),
+    "prob_improvement": (load_rl_runs(), ("iqn",), {"random_state": 0, "n_resamples": 200}),
+    "performance_profile": (load_rl_runs(), ([0.5, 1.0],), {}),
 }
 
-PUBLIC = [*FRAME_CALLS, "matrix", "posterior", "plot", "style", "report"]
+PUBLIC = [
+    *FRAME_CALLS, "matrix", "posterior", "plot", "style", "report", "top_set", "to_rliable",
+]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", list(FRAME_CALLS))
@@ -162,3 +181,8 @@ def test_accessor_methods_are_exactly_the_public_functions():
     }
     assert methods == set(PUBLIC)
     assert set(PUBLIC) <= set(pdcompare.__all__)
+
+
+def test_top_set_function_equals_accessor():
+    options = {"n_draws": 2000, "random_state": 0}
+    assert pdcompare.top_set(SCORES, 1, **options) == SCORES.cmp.top_set(1, **options)

@@ -195,6 +195,7 @@ def test_a_constant_data_set_gets_the_smallest_spread_and_a_warning():
     assert shrunk["d3"] == pytest.approx(0.02, abs=0.01)
 
 
+@pytest.mark.slow
 def test_missing_scores_propagate_or_are_omitted():
     bench = _bench()
     bench.loc["m0", ("d2", 3)] = np.nan
@@ -234,6 +235,7 @@ def test_a_data_set_with_no_spread_in_any_data_set_gives_nan():
     assert np.isnan(res.loc[0, "prob_better"])
 
 
+@pytest.mark.slow
 def test_unconverged_pairs_are_named(monkeypatch):
     from pdcompare.compare import hierarchical as module
 

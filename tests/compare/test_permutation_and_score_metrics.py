@@ -105,26 +105,58 @@ def test_scores_of_probabilities_equal_sklearn(probabilities, score, reference):
     assert perm.attrs["pdcompare"]["greater_is_better"] is (not loss)
 
 
+@pytest.mark.slow
 def test_roc_auc_permutation_exact_against_scipy():
+    # the ranks of the two models differ on 8 rows only: b permutes a's first 8 values
     rng = np.random.default_rng(2)
     y = np.array([0, 1] * 10)
     a = rng.random(20)
     b = a.copy()
-    b[:8] = rng.random(8)
+    b[:8] = np.roll(a[:8], 3)
     frame = pd.DataFrame({"y": y, "a": a, "b": b})
     out = frame.cmp.permutation_test("a", "b", score="roc_auc")
-    differ = a != b
+    rank_a, rank_b = stats.rankdata(a), stats.rankdata(b)
+    differ = rank_a != rank_b
+    assert differ.sum() == 8
+    assert out.attrs["pdcompare"]["exact"] == [True]
 
     def statistic(x, z):
-        full_a, full_b = a.copy(), b.copy()
+        full_a, full_b = rank_a.copy(), rank_b.copy()
         full_a[differ], full_b[differ] = x, z
         return metrics.roc_auc_score(y, full_a) - metrics.roc_auc_score(y, full_b)
 
     expected = stats.permutation_test(
-        (a[differ], b[differ]), statistic, permutation_type="samples", vectorized=False,
-        n_resamples=np.inf,
+        (rank_a[differ], rank_b[differ]), statistic, permutation_type="samples",
+        vectorized=False, n_resamples=np.inf,
     ).pvalue  # fmt: skip
     assert out["pvalue"].iloc[0] == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("score", ["roc_auc", "average_precision"])
+def test_ranked_scores_permutation_ignores_rescaling(score):
+    # issue 47 item 1: rescaling one model's scores left its AUC but moved p 0.037 -> 0.38
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, 120)
+    a = 1 / (1 + np.exp(-(2 * y - 1) * 0.8 - rng.normal(0, 1, 120)))
+    b = 1 / (1 + np.exp(-(2 * y - 1) * 0.4 - rng.normal(0, 1, 120)))
+    p = []
+    for scale in (lambda v: v, lambda v: v**5, lambda v: 100 * v - 7):
+        frame = pd.DataFrame({"y": y, "a": a, "b": scale(b)})
+        out = frame.cmp.permutation_test("a", "b", score=score, random_state=0, n_resamples=999)
+        expected = getattr(metrics, f"{score}_score")(y, a) - getattr(metrics, f"{score}_score")(
+            y, b
+        )
+        assert out["mean_diff"].iloc[0] == pytest.approx(expected, rel=1e-12)
+        p.append(out["pvalue"].iloc[0])
+    assert p[0] == p[1] == p[2]
+    # the p-value is that of swapping ranks, written out with scipy
+    ranks = stats.rankdata(np.column_stack([a, b]), axis=0)
+    metric = getattr(metrics, f"{score}_score")
+    reference = stats.permutation_test(
+        (ranks[:, 0], ranks[:, 1]), lambda x, z: metric(y, x) - metric(y, z),
+        permutation_type="samples", vectorized=False, n_resamples=999, random_state=1,
+    ).pvalue  # fmt: skip
+    assert abs(p[0] - reference) < 0.06
 
 
 def test_score_refusals(probabilities, labels):
@@ -206,6 +238,7 @@ def test_pairwise_label_tests_on_predictions(labels):
         labels.cmp.pairwise(test="corrected_ttest")
 
 
+@pytest.mark.slow
 def test_large_frame_best_against_the_rest():
     # A million rows (their speed is benchmarks/bench_auc.py's business, not a test's):
     # accuracies 0.80 ... 0.84 differ by far more than chance, so no resample reaches

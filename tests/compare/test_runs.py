@@ -83,7 +83,8 @@ def test_from_long_paired_false_errors():
         pdcompare.from_long(long, split="seed", paired=False)
     with pytest.raises(ValueError, match="pass `split=`"):
         pdcompare.from_long(long, paired=False)
-    with pytest.raises(ValueError, match="holds the runs of one data set"):
+    # With a data-set column, the runs of every task (a runs-over-tasks frame, DESIGN 23).
+    with pytest.raises(ValueError, match=r"Each \(model, task, run\) must appear once"):
         pdcompare.from_long(long.assign(dataset="iris"), split="seed", paired=False)
     with pytest.raises(ValueError, match="`score`: the table has no column 'auc'"):
         pdcompare.from_long(long, split="seed", score="auc", paired=False)
@@ -341,3 +342,43 @@ def test_nan_policy_of_the_unpaired_tests():
         runs.cmp.pairwise(test="welch_ttest", nan_policy="raise")
     with pytest.raises(ValueError, match="`nan_policy` must be one of"):
         runs.cmp.welch_ttest(nan_policy="drop")
+
+
+def _repeated_cv_scores(seed=0):
+    rng = np.random.default_rng(seed)
+    columns = pd.MultiIndex.from_product([range(10), range(10)], names=["repeat", "fold"])
+    base = rng.normal(0.8, 0.02, 100)
+    values = np.vstack([base + 0.01 + rng.normal(0, 0.01, 100), base + rng.normal(0, 0.01, 100)])
+    return pd.DataFrame(values, index=["forest", "tree"], columns=columns)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda f: f.cmp.welch_ttest(cv=10),
+        lambda f: f.cmp.mannwhitney(cv=10),
+        lambda f: f.cmp.aso(cv=10, n_bootstrap=50, random_state=0),
+        lambda f: f.cmp.pairwise("welch_ttest", cv=10),
+        lambda f: f.cmp.pairwise("mannwhitney", cv=10),
+        lambda f: f.cmp.pairwise("aso", cv=10, n_bootstrap=50, random_state=0),
+    ],
+)
+def test_unpaired_tests_warn_once_on_overlapping_cv_splits(call):
+    frame = _repeated_cv_scores()
+    with pytest.warns(PdcompareWarning) as record:
+        call(frame)
+    texts = [str(w.message) for w in record if "overlap" in str(w.message)]
+    assert len(texts) == 1
+    assert re.search(r"repeat.*corrected_ttest.*set_design\(paired=False\)", texts[0])
+
+
+def test_unpaired_tests_on_runs_or_one_kfold_do_not_warn_of_overlap():
+    runs = _repeated_cv_scores().T.reset_index(drop=True).T.cmp.set_design(paired=False)
+    one_kfold = _repeated_cv_scores().iloc[:, :10].droplevel(0, axis=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        runs.cmp.welch_ttest(cv=10)
+        runs.cmp.aso(n_bootstrap=50, random_state=0)
+        one_kfold.cmp.mannwhitney(cv=10)
+        one_kfold.cmp.welch_ttest(cv=10)
+        _repeated_cv_scores().cmp.corrected_ttest(cv=10)

@@ -125,6 +125,7 @@ def _search(refit=True, scoring=None):
     return GridSearchCV(model, grid, cv=5, refit=refit, scoring=scoring).fit(X, y)
 
 
+@pytest.mark.slow
 def test_refit_rule_in_a_real_search_matches_select():
     plain = _search()
     cv_results = pd.DataFrame(plain.cv_results_)
@@ -137,6 +138,7 @@ def test_refit_rule_in_a_real_search_matches_select():
             assert search.best_index_ == plain.best_index_  # scikit-learn's default refit
 
 
+@pytest.mark.slow
 def test_refit_rule_with_several_metrics():
     search = _search(
         refit=pdcompare.refit_rule("one_se", by="C", cv=5, metric="auc"),

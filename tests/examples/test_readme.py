@@ -4,6 +4,7 @@ import re
 from pathlib import Path
 
 import matplotlib
+import pytest
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -12,6 +13,7 @@ def python_blocks():
     return re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S)
 
 
+@pytest.mark.slow
 def test_readme_python_blocks_run():
     matplotlib.use("Agg")
     blocks = python_blocks()

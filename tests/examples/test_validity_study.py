@@ -193,6 +193,7 @@ def datasets_run(validity):
     return validity.run_datasets_study(20, seed=5, jobs=1, ns=(8, 16), ks=(3, 5))
 
 
+@pytest.mark.slow
 def test_datasets_quick_run_shape_and_bounds(validity, datasets_run):
     table = datasets_run
     tests = [test for test, _ in validity.DATASET_TESTS]
@@ -254,6 +255,7 @@ def test_datasets_markdown_tables(validity, datasets_run):
     assert "20 benchmarks per (k, N)" in markdown
 
 
+@pytest.mark.slow
 def test_conover_on_a_partial_null_matches_scikit_posthocs(validity):
     # The configuration where Conover's test fails: M0 dominates, M1..M4 are equal. Its
     # p-values, raw and Holm-adjusted, are scikit-posthocs' posthoc_conover_friedman, so
@@ -316,3 +318,66 @@ def test_family_outcome_invariants(validity, k, data):
     order = np.random.default_rng(k).permutation(len(i))
     shuffled = result.iloc[order].reset_index(drop=True)
     assert validity.family_outcome(shuffled, reject[order], winner[order]) == (some, equal, won)
+
+
+def test_rank_sets_study_truth_and_tie_group(validity):
+    # The true rank range of tied models, the simulated accuracies, the chained tie group.
+    ranks = validity.validity_ranks
+    low, high = ranks.true_rank_bounds(np.array([0.8, 0.8, 0.7, 0.6, 0.6]))
+    assert low.tolist() == [1, 1, 3, 4, 4]
+    assert high.tolist() == [2, 2, 3, 5, 5]
+    frame = ranks.leaderboard(np.random.SeedSequence(1))
+    accuracy = frame.drop(columns="y").mean().to_numpy()
+    se = np.sqrt(ranks.THETA * (1 - ranks.THETA) / ranks.N_QUESTIONS)
+    assert np.all(np.abs(accuracy - ranks.THETA) < 4 * se)
+    group = ranks.chained_tie_group(frame)
+    assert group[0] == frame.drop(columns="y").mean().idxmax()
+    table = ranks.run_ranks_study(3, n_draws=200)
+    assert table["joint"].between(0, 1).all()
+    assert (table["width_marginal"] <= table["width_simultaneous"]).all()
+    assert "chained McNemar" in ranks.ranks_markdown(table, 0, 1.0)
+
+
+def test_items_part_writes_its_table(validity, tmp_path, capsys):
+    out = tmp_path / "validity.md"
+    tables = validity.main(["--part", "items", "--items-reps", "12", "--out", str(out)])
+    capsys.readouterr()
+    table = tables["items"]
+    assert list(table["analysis"]) == [
+        "clustered, clustered ttest", "clustered, unclustered ttest",
+        "samples, per question", "samples, samples as questions",
+    ]  # fmt: skip
+    assert (table["reps"] == 12).all()
+    assert_allclose(table["rejection_rate"] * 12, np.round(table["rejection_rate"] * 12))
+    assert_allclose(
+        table["mc_se"], np.sqrt(table["rejection_rate"] * (1 - table["rejection_rate"]) / 12)
+    )
+    markdown = (tmp_path / "validity_items.md").read_text(encoding="utf-8")
+    assert markdown.startswith("| design | analysis | rejects a true null | MC se |")
+    assert "`ttest`, clustered by passage" in markdown
+def test_aggregates_truth_and_quick_table(validity, monkeypatch):
+    from scipy import integrate, optimize, stats
+
+    study = validity.run_aggregates_study.__globals__
+    centres = study["task_centres"](10)
+    truth = study["truth"]("normal", 10)
+    assert truth["mean"] == pytest.approx(centres.mean())
+
+    # The mixture's 25 % trimmed mean by quadrature: (1/0.5) * integral of x f(x)
+    # between the mixture's quartiles.
+    def cdf(x):
+        return stats.norm.cdf(x, centres, 0.15).mean()
+
+    q25 = optimize.brentq(lambda x: cdf(x) - 0.25, -1, 3)
+    q75 = optimize.brentq(lambda x: cdf(x) - 0.75, -1, 3)
+    inner = integrate.quad(
+        lambda x: x * stats.norm.pdf(x, centres, 0.15).mean(), q25, q75, limit=200
+    )[0]
+    assert truth["iqm"] == pytest.approx(inner / 0.5, abs=1e-3)
+    monkeypatch.setitem(study, "SETTINGS", ((5, 3),))
+    table = validity.run_aggregates_study(30, n_resamples=200)
+    assert len(table) == 2 * 2 * 2  # populations x methods x metrics
+    assert table["coverage"].between(0, 1).all()
+    assert (table["width"] > 0).all()
+    markdown = study["aggregates_markdown"](table, 2024, 1.0)
+    assert "| normal | 5 | 3 |" in markdown

@@ -12,6 +12,7 @@ import warnings
 import matplotlib
 import pandas as pd
 import pytest
+from frames import label_predictions
 from numpy.testing import assert_allclose
 
 import pdcompare
@@ -59,20 +60,8 @@ def regressors():
 
 @pytest.fixture(scope="module")
 def predictions():
-    """Out-of-fold predictions of two classifiers on scikit-learn's breast cancer data."""
-    from sklearn.datasets import load_breast_cancer
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.model_selection import cross_val_predict
-    from sklearn.tree import DecisionTreeClassifier
-
-    X, y = load_breast_cancer(return_X_y=True)
-    return pd.DataFrame(
-        {
-            "y": y,
-            "logistic": cross_val_predict(LogisticRegression(max_iter=5000), X, y, cv=5),
-            "tree": cross_val_predict(DecisionTreeClassifier(random_state=0), X, y, cv=5),
-        }
-    )
+    """Predicted labels of two classifiers (the refusals below read labels, not fits)."""
+    return label_predictions(n=569)
 
 
 def call(name, frame, **options):

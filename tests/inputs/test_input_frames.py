@@ -285,8 +285,9 @@ def test_nan_policy_raise_and_propagate_name_models():
         mask = data.nan_pairs(i, j, "propagate")
     names = [(data.names[p], data.names[q]) for p, q in zip(i[mask], j[mask], strict=True)]
     assert sorted(map(sorted, names)) == [["a", "b"], ["a", "c"]]
+    # The policy itself is checked once, where a call begins (tests/compare/test_nan_policy.py).
     with pytest.raises(ValueError, match="`nan_policy` must be one of 'propagate', 'omit'"):
-        data.nan_pairs(i, j, "ignore")
+        pdcompare.ttest(frame, nan_policy="ignore")
 
 
 # --------------------------------------------------------------------------- scopes

@@ -105,6 +105,7 @@ CALLS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(CALLS))
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(frame=frames())

@@ -72,6 +72,7 @@ def test_shrinkage_on_request_and_for_several_pairs(bench, result):
         result.cmp.plot(kind="folds")
 
 
+@pytest.mark.slow
 def test_plot_simplex_of_a_benchmark_frame_is_the_result_picture(bench, result):
     ax = bench.cmp.plot(
         "simplex",

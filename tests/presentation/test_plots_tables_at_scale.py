@@ -78,6 +78,7 @@ def test_top_must_be_a_positive_int():
         scores.cmp.plot("folds", top=0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["corr", "pvalues"])
 def test_annotations_only_where_the_cells_fit(kind):
     scores, _ = sixty()
@@ -182,6 +183,7 @@ def test_legends_never_cover_the_data():
     assert forest.title.get_window_extent().y0 >= forest.get_legend().get_window_extent().y1 - 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [4, 20, 60])
 def test_overview_panels_never_run_into_each_other(n):
     # What `pdcompare FILE --plot` saves. On a fixed 18 x 5 inch figure, names of a

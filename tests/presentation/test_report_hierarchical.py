@@ -29,6 +29,7 @@ def _paragraph(text):
     return text.split("Practical equivalence: ")[1].split("\n\n")[0]
 
 
+@pytest.mark.slow
 def test_the_paragraph_is_the_hierarchical_test_of_every_pair(bench, text):
     paragraph = _paragraph(text)
     assert paragraph.startswith(
@@ -89,6 +90,7 @@ def test_frames_and_options_it_refuses(bench):
         bare.cmp.report(rope=0.01, hierarchical=True)
 
 
+@pytest.mark.slow
 def test_the_html_page_draws_the_shrinkage_or_the_triangle(bench):
     page = bench.cmp.report(rope=0.01, hierarchical=True, format="html")
     assert "Hierarchical Bayesian comparison" in page
@@ -100,6 +102,7 @@ def test_the_html_page_draws_the_shrinkage_or_the_triangle(bench):
     assert "<figcaption>Hierarchical test: svc_rbf vs knn</figcaption>" in page
 
 
+@pytest.mark.slow
 def test_the_command_line_flag(capsys, tmp_path, bench):
     long = bench.stack(["dataset", "split"], future_stack=True).rename("auc").reset_index()
     path = tmp_path / "results.csv"

@@ -1,4 +1,4 @@
-"""``presentation.report.rows``: a result frame's columns as numpy arrays, read once, for the report's words.
+"""``report.rows``: a result frame's columns as numpy arrays, read once, for the report's words.
 
 Reference: pandas itself, reading the same frame the ordinary way
 (``frame[column].to_numpy(...)``, ``frame.loc[mask]``, ``np.isin``), on the

@@ -76,3 +76,15 @@ def test_top_and_given_axes_and_bad_keyword():
     assert ax.get_title() == "three"
     with pytest.raises(ValueError, match="`colour` is neither an option"):
         runs_plot(runs, colour="red")
+
+
+def test_the_intervals_of_runs_are_not_called_too_narrow():
+    # Runs are independent: their plain t interval is the right one, not "design unknown".
+    import matplotlib.pyplot as plt
+
+    rng = np.random.default_rng(0)
+    runs = pd.DataFrame(rng.normal(0.8, 0.02, (3, 8)), index=list("abc"))
+    ax = runs.cmp.set_design(paired=False).cmp.plot("intervals")
+    assert "independent runs" in ax.get_xlabel()
+    assert "too narrow" not in ax.get_xlabel()
+    plt.close(ax.figure)

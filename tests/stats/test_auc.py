@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
+from references import slow_delong
 from scipy import stats
 from sklearn.metrics import roc_auc_score
 
@@ -15,24 +16,6 @@ from pdcompare.stats.auc import (
     delong_test,
     placement_values,
 )
-
-
-def slow_delong(scores, positive):
-    """DeLong, DeLong & Clarke-Pearson (1988) written out: O(n_pos * n_neg) comparisons.
-
-    psi(X, Y) = 1 if Y < X, 1/2 if Y = X, 0 if Y > X; V10(X_i) = mean_j psi(X_i, Y_j),
-    V01(Y_j) = mean_i psi(X_i, Y_j); theta = mean V10; S10, S01 the covariance
-    matrices (divisor n - 1) of the structural components; S = S10/m + S01/n.
-    """
-    x, yneg = scores[positive], scores[~positive]
-    m, n = len(x), len(yneg)
-    psi = (x[:, None, :] > yneg[None, :, :]) + 0.5 * (x[:, None, :] == yneg[None, :, :])
-    v10 = psi.mean(axis=1)  # (m, k)
-    v01 = psi.mean(axis=0)  # (n, k)
-    theta = v10.mean(axis=0)
-    s10 = (v10 - theta).T @ (v10 - theta) / (m - 1)
-    s01 = (v01 - theta).T @ (v01 - theta) / (n - 1)
-    return theta, s10 / m + s01 / n
 
 
 def _data(seed, n=120, k=4, grades=False):

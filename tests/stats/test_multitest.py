@@ -12,12 +12,11 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 from statsmodels.stats.multitest import multipletests, multitest_alias
 
+from pdcompare._validation import CORRECTIONS, check_correction
 from pdcompare.datasets import load_grid_search_scores
 from pdcompare.stats import multitest
 from pdcompare.stats.multitest import (
-    CORRECTIONS,
     adjust_pvalues,
-    check_correction,
     holm,
     possible_true_hypotheses,
     shaffer,

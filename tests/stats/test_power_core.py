@@ -17,11 +17,10 @@ from scipy import stats
 from statsmodels.stats.power import TTestPower
 
 from pdcompare.stats import paired
+from pdcompare.stats._signed_rank import extreme_pvalue, min_signed_rank_pvalue
 from pdcompare.stats.power import (
-    extreme_pvalue,
     mdd_limit,
     min_detectable_difference,
-    min_signed_rank_pvalue,
     noncentrality,
     power,
     repeats_needed,

@@ -54,8 +54,16 @@ def scipy_wilcoxon(x, y, alternative, nan_policy="propagate"):
 # --------------------------------------------------------------------------- wilcoxon
 
 
-@pytest.mark.parametrize("kind", ["continuous", "rounded", "coarse"])
-@pytest.mark.parametrize("n_splits", SIZES)
+def _per_pair_cases():
+    # With ties or zeros scipy enumerates 2**n sign patterns per pair (seconds from n = 7):
+    # those sizes run in the full suite only; the quick loop keeps the others of every kind.
+    for n_splits in SIZES:
+        for kind in ("continuous", "rounded", "coarse"):
+            heavy = kind != "continuous" and 7 <= n_splits <= 13
+            yield pytest.param(n_splits, kind, marks=[pytest.mark.slow] if heavy else [])
+
+
+@pytest.mark.parametrize(("n_splits", "kind"), list(_per_pair_cases()))
 def test_wilcoxon_matches_scipy_per_pair(n_splits, kind):
     values = table(n_splits, kind)
     # scipy enumerates 2**n sign patterns per pair when there are ties or zeros (seconds
@@ -400,6 +408,7 @@ small_tables = st.integers(1, 10).flatmap(
 )
 
 
+@pytest.mark.slow
 @given(small_tables)
 def test_pvalues_are_probabilities_and_match_scipy(rows):
     values = np.array(rows, dtype=float)

@@ -18,14 +18,19 @@ import pandas as pd
 
 from pdcompare._validation import check_option
 from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.inputs.items import is_items
 from pdcompare.inputs.scores import converted_search
 from pdcompare.presentation.plotting import (  # noqa: F401  (register kinds)
+    aggregates,
     auc,
     bayes,
     bootstrap,
     cd,
     confidence_set,
     mcm,
+    pareto,
+    rank_sets,
+    ratings,
     results,
     runs,
     scores,
@@ -50,15 +55,17 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
     kind : str, optional
         On a scores frame, the picture to draw: "folds" (score per split per
         model), "corr" (correlation of models across splits), "intervals"
-        (mean and interval per model), "posterior" (``a=``, ``b=``, ``rope=``)
-        or "pvalues" (pairwise matrix). On a result frame, leave it out: the
-        picture that suits the test is drawn (a one-pair ``hierarchical``
-        result draws its posterior in the triangle, "shrinkage" its data sets).
+        (mean and interval per model), "posterior" (``a=``, ``b=``, ``rope=``),
+        "pvalues" (pairwise matrix), "ranks" (each model's rank confidence
+        set) or "pareto" (score against ``cost=``, the front joined). On a
+        result frame, leave it out: the picture that suits the test is drawn
+        (a one-pair ``hierarchical`` result draws its posterior in the
+        triangle, "shrinkage" its data sets).
     ax : matplotlib.axes.Axes, optional
         Where to draw; by default a new figure sized to the content (two calls
         give two figures).
     **options
-        Options of the picture (see the functions of :mod:`pdcompare.presentation.plotting`),
+        Options of the picture (see the functions of ``pdcompare.presentation.plotting``),
         among them ``top=``: the best ``top`` models (by mean score, or mean
         rank on a benchmark frame); by default at most 20. On a
         ``cv_results_`` frame also ``metric=``, ``names=`` and ``iteration=``
@@ -80,7 +87,8 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
     >>> import matplotlib.pyplot as plt
     >>> plt.close("all")
     """
-    frame, options = converted_search(frame, options)
+    if kind != "pareto":  # pareto reads its cost from a cv_results_ frame's own columns
+        frame, options = converted_search(frame, options)
     meta = pdcompare_attrs(frame)
     if kind is None and is_matrix(frame):
         return plot_matrix(frame, ax=ax, **options)
@@ -114,6 +122,8 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
             msg = f"No plot for results of {test!r}; plot the scores frame instead."
             raise ValueError(msg)
         return _RESULT_KINDS[test](frame, ax=ax, **options)
+    if kind is None and is_items(frame):
+        kind = "intervals"  # an items frame's picture: each model's clustered interval
     if kind is None:
         msg = f"`kind` is needed for a scores frame: one of {', '.join(map(repr, _SCORES_KINDS))}."
         raise ValueError(msg)

@@ -104,7 +104,7 @@ def posterior_plot(
     """
     import numpy as np
 
-    from pdcompare.compare.analysis import posterior_inputs
+    from pdcompare.compare.figure_inputs import posterior_inputs
     from pdcompare.inputs.design import DESIGN_KEYWORDS
 
     check_top(top)
@@ -548,7 +548,7 @@ def simplex_plot(
     >>> plt.close("all")
     """
     from pdcompare.compare import hierarchical, signed_rank_bayes
-    from pdcompare.compare.analysis import simplex_inputs
+    from pdcompare.compare.figure_inputs import simplex_inputs
 
     result = simplex_inputs(
         frame,

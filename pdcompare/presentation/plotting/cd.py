@@ -424,7 +424,7 @@ def plot_cd_of_benchmark(
     >>> import matplotlib.pyplot as plt
     >>> plt.close("all")
     """
-    from pdcompare.compare.analysis import cd_inputs
+    from pdcompare.compare.figure_inputs import cd_inputs
 
     result = cd_inputs(frame, test=test, alpha=alpha, correction=correction, nan_policy=nan_policy)
     return plot_cd(result, ax=ax, **kwargs)

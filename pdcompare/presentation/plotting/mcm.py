@@ -180,7 +180,7 @@ def plot_mcm_of_benchmark(
     -------
     matplotlib.axes.Axes
     """
-    from pdcompare.compare.analysis import mcm_inputs
+    from pdcompare.compare.figure_inputs import mcm_inputs
 
     design = {} if greater_is_better is None else {"greater_is_better": greater_is_better}
     cells = mcm_inputs(frame, correction=correction, alpha=alpha, **design)

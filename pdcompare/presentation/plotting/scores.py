@@ -374,7 +374,7 @@ def plot_intervals(
     """
     import numpy as np
 
-    from pdcompare.compare.analysis import intervals_inputs
+    from pdcompare.compare.figure_inputs import intervals_inputs
 
     summary = intervals_inputs(frame, ci=ci, **design)
     meta = pdcompare_attrs(summary)
@@ -386,9 +386,16 @@ def plot_intervals(
     names = [str(m) for m in shown]
     ax = _axes(ax, figsize=row_figsize(len(shown), max(map(len, names))))
     positions = np.arange(len(summary))[::-1]  # best model at the top
+    items = meta.get("unit") == "item"
     if "ci_low" in summary:
         low, high = summary["ci_low"].to_numpy(dtype=float), summary["ci_high"].to_numpy(float)
         kind = "Nadeau–Bengio corrected" if corrected else "plain t, design unknown: too narrow"
+        if items:  # questions of an evaluation: t over items, clustered when they are
+            corrected = True
+            kind = _items_interval_words(meta)
+        elif meta.get("unit") == "run":  # independent runs: the plain t interval is right
+            corrected = True
+            kind = "t interval over independent runs"
         label = f"{xlabel}, {ci:.0%} CI\n({kind})"
         value = "mean"
     else:
@@ -414,6 +421,14 @@ def plot_intervals(
     default = "Mean score per model" + ("" if corrected else " (CV design unknown)")
     _figure_title(ax, title, default, note)
     return ax
+
+
+def _items_interval_words(meta: dict) -> str:
+    """The interval of an items frame's summary in words: its items and clusters."""
+    n_items, n_clusters = meta.get("n_items"), meta.get("n_clusters")
+    if meta.get("clustered"):
+        return f"t, {n_items} items clustered in {n_clusters} clusters"
+    return f"t over {n_items} items"
 
 
 @_scores_kind("pvalues")
@@ -460,7 +475,7 @@ def plot_pvalues(
     -------
     matplotlib.axes.Axes
     """
-    from pdcompare.compare.analysis import pvalue_inputs
+    from pdcompare.compare.figure_inputs import pvalue_inputs
 
     result, full, reject = pvalue_inputs(frame, test=test, value=value, **options)
     shown, note = top_models(full.index.tolist(), top)

@@ -2,7 +2,8 @@
 
 Both are assembled from an analysis already run (:mod:`pdcompare.compare.analysis`)
 and the words ``report.entry`` writes for it: the conclusions, the tables of
-``presentation.styling`` and, in HTML, the figures of ``presentation.plotting`` inline as SVG. Nothing
+``presentation.styling`` and, in HTML, the figures of ``presentation.plotting``
+inline as SVG. Nothing
 here runs a test. The HTML has no external resource and no script: one
 doctype, a title, the styles in the head, element ids unique across the inline
 figures (each figure's ids get a prefix of their own), so that it can be mailed,

@@ -23,26 +23,40 @@ from typing import Any
 import pandas as pd
 
 from pdcompare._validation import check_option, check_positive_int, warnings_once
+from pdcompare.compare.aggregates import TaskRunsAnalysis
 from pdcompare.compare.analysis import Analysis, ForecastAnalysis, analyse
 from pdcompare.inputs.attrs import pdcompare_attrs, read_only
+from pdcompare.inputs.battles import is_battles
 from pdcompare.presentation.labels import (
+    PYTHON,
+    Spelling,
     join_names,
+    spelling,
+    spoken,
 )
+from pdcompare.presentation.report.battles import battles_report
 from pdcompare.presentation.report.bayes import bayes_lines
 from pdcompare.presentation.report.equivalence import equivalence_lines
 from pdcompare.presentation.report.forecasts import forecast_lines
+from pdcompare.presentation.report.gate import gate_report
+from pdcompare.presentation.report.pareto import pareto_lines
 from pdcompare.presentation.report.pooled import pooled_lines
+from pdcompare.presentation.report.rank_sets import rank_set_lines
 from pdcompare.presentation.report.rows import rows_of
+from pdcompare.presentation.report.runs_over_tasks import task_runs_lines
 from pdcompare.presentation.report.significance import friedman_lines, significance_lines
 from pdcompare.presentation.report.summary import summary_lines
 
-_UNKNOWN_DESIGN = (
-    "WARNING: the CV design is unknown, so the corrected t-test cannot be used; the plain "
-    "paired t-test is used instead. It treats the CV splits as independent, but they share "
-    "training data, so its p-values are too small and differences look significant too "
-    "often. Pass the design (cv=, test_size=, or n_train= with n_test=; on the command "
-    "line --cv or --test-size) for the corrected test."
-)
+
+def _unknown_design() -> str:
+    words = spelling()
+    where = "" if words.command_line else "; on the command line --cv or --test-size"
+    return (
+        "WARNING: the CV design is unknown, so the corrected t-test cannot be used; the plain "
+        "paired t-test is used instead. It treats the CV splits as independent, but they share "
+        "training data, so its p-values are too small and differences look significant too "
+        f"often. Pass the design ({words.design_keywords()}{where}) for the corrected test."
+    )
 
 #: Default number of models with lines of their own.
 DEFAULT_TOP = 10
@@ -87,7 +101,12 @@ def report(
     pooled: bool = False,
     hierarchical: bool = False,
     random_state: Any = 0,
+    ranks: bool = False,
     format: str = "text",
+    baseline: Any = None,
+    candidate: Any = None,
+    margin: float | None = None,
+    cost: Any = None,
     **design: Any,
 ) -> str:
     """The comparison of the models of a scores frame, in plain words with its numbers.
@@ -139,14 +158,30 @@ def report(
         means (see Notes). Refused on other frames and without ``rope``.
     random_state : int, numpy Generator or None, default 0
         Seed of every Monte Carlo step (the Bayesian signed-rank test across
-        data sets, the hierarchical test's sampler), so that the same frame
-        gives the same text on every run.
+        data sets, the hierarchical test's sampler, the rank sets' draws), so
+        that the same frame gives the same text on every run.
+    ranks : bool, default False
+        Add which models may be the best, from the 95% simultaneous rank
+        confidence sets (``ranks``), and the rank sets of the best ``top``.
+        The report of a ``ranks`` result is that paragraph alone.
     format : {"text", "markdown", "html"}, default "text"
         Plain text; Markdown (the same words, the per-pair lines as lists,
         the tables as pipe tables: for a pull request or an experiment log);
         or one self-contained HTML page (the words, the styled tables of
         ``style()`` and the figures that suit the frame inline as SVG, no
         external resource, no script).
+    cost : Series, DataFrame or str, optional
+        Add a paragraph of the trade-off against this cost (``pareto``): one
+        cost per model, per-split costs, or on a ``cv_results_`` frame a
+        column's name such as ``"mean_fit_time"``.
+    baseline, candidate, margin : optional
+        A release gate instead of the comparison of every model: whether
+        ``candidate`` (by default the best model other than the baseline)
+        is not worse than ``baseline`` by ``margin`` or more (in the units
+        of the score), in the words of ``pdcompare gate`` (see
+        :func:`pdcompare.gate`); also on a predictions frame of scores.
+        Text or Markdown; ``rope``, ``pooled`` and ``hierarchical`` do not
+        apply.
     **design
         ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=``, and
         ``greater_is_better=``; on a ``cv_results_`` frame also ``metric=``,
@@ -198,10 +233,30 @@ def report(
       rbf vs 2_poly: difference +0.2548, 95% CI 0.1441 to 0.3655, t = 4.565, p < 0.001,
       holm-adjusted p < 0.001: SIGNIFICANT, large effect (d_z = 1.59).
     """
+    if baseline is not None or candidate is not None or margin is not None:
+        if baseline is None:
+            msg = "`candidate` and `margin` gate a candidate against a `baseline`: pass it."
+            raise ValueError(msg)
+        if rope is not None or pooled or hierarchical:
+            msg = "`rope`, `pooled` and `hierarchical` do not apply to a gate (`baseline=`)."
+            raise ValueError(msg)
+        return gate_report(
+            frame, baseline=baseline, candidate=candidate, margin=margin, alpha=alpha,
+            test=test, format=format, **design,
+        )  # fmt: skip
+    if is_battles(frame):
+        # A battles frame: Bradley–Terry ratings, rank sets and the pairs told apart.
+        return battles_report(
+            frame, alpha=alpha, correction=correction, ci=ci, top=top,
+            random_state=random_state, format=format, **design,
+        )  # fmt: skip
     meta = pdcompare_attrs(frame)
     if meta.get("kind") == "result":
         if meta.get("test") == "select":
             return _select_report(frame)
+        if meta.get("test") == "ranks":
+            shown = len(frame) if top is None else check_positive_int("top", top)
+            return "\n".join(rank_set_lines(frame, shown)) + "\n"
         _refuse_result(frame)
     top = len(frame) if top is None else check_positive_int("top", top, minimum=2)
     check_option("format", format, ("text", "markdown", "html"))
@@ -218,17 +273,31 @@ def report(
             pooled=pooled,
             hierarchical=hierarchical,
             random_state=random_state,
+            cost=cost,
+            ranks=ranks,
             **design,
         )
         return report_text(analysis, top=top, format=format)
 
 
-def report_text(analysis: Analysis, *, top: int | None = DEFAULT_TOP, format: str = "text") -> str:
+def report_text(
+    analysis: Analysis,
+    *,
+    top: int | None = DEFAULT_TOP,
+    format: str = "text",
+    words: Spelling = PYTHON,
+) -> str:
     """The text of ``report`` (plain, Markdown or HTML) from an analysis already run.
 
     The command line prints the tables of the same analysis above it, and
-    writes its ``--html`` and ``--markdown`` documents from it.
+    writes its ``--html`` and ``--markdown`` documents from it, in its own
+    ``words`` (``COMMAND_LINE``: options, not keywords).
     """
+    with spoken(words):
+        return _report_text(analysis, top, format)
+
+
+def _report_text(analysis: Analysis, top: int | None, format: str) -> str:
     top = len(analysis.summary) if top is None else top
     if isinstance(analysis, ForecastAnalysis):
         # The words only read the result frames: views whose metadata pandas need not copy.
@@ -237,6 +306,8 @@ def report_text(analysis: Analysis, *, top: int | None = DEFAULT_TOP, format: st
             analysis, **{k: read_only(v) for k, v in frames if isinstance(v, pd.DataFrame)}
         )
         lines = forecast_lines(reading, top)
+    elif isinstance(analysis, TaskRunsAnalysis):
+        lines = task_runs_lines(analysis, top)
     else:
         lines = _report_lines(analysis, top)
     if format == "text":
@@ -257,7 +328,7 @@ def _report_lines(analysis: Analysis, top: int) -> list[str]:
     lines = ["pdcompare report", "================"]
     lines += summary_lines(summary, summary_design, top, analysis.benchmark)
     if analysis.fallback_test:
-        lines += ["", _UNKNOWN_DESIGN]
+        lines += ["", _unknown_design()]
     if analysis.friedman is not None:
         lines += ["", *friedman_lines(rows_of(analysis.friedman))]
     lines += ["", *significance_lines(analysis, best, top_names)]
@@ -268,11 +339,15 @@ def _report_lines(analysis: Analysis, top: int) -> list[str]:
         lines += [
             "",
             "Practical equivalence: not assessed, because the Bayesian correlated t-test "
-            "needs the CV design (pass cv=, test_size=, or n_train= with n_test=).",
+            f"needs the CV design (pass {spelling().design_keywords()}).",
         ]
     if analysis.equivalence is not None:
         lines += ["", *equivalence_lines(rows_of(analysis.equivalence), best, top_names)]
     if analysis.pooled is not None:
         pooled = rows_of(analysis.pooled)
         lines += ["", *pooled_lines(pooled, analysis.family, best, top_names)]
+    if analysis.pareto is not None:
+        lines += ["", *pareto_lines(analysis.pareto)]
+    if analysis.ranks is not None:
+        lines += ["", *rank_set_lines(analysis.ranks, top)]
     return lines

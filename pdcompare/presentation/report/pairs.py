@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare.presentation.labels import plural
+from pdcompare.presentation.labels import plural, spelling
 from pdcompare.presentation.report.rows import Rows, in_names
 
 
@@ -32,7 +32,8 @@ def left_out_line(result: pd.DataFrame | Rows, shown: np.ndarray, what: str) -> 
     left = int((~shown).sum())
     if not left:
         return []
-    return [f"  ({plural(left, 'other pair', 'other pairs')} not listed; {what} gives them all.)"]
+    listing = spelling().list_all(what)
+    return [f"  ({plural(left, 'other pair', 'other pairs')} not listed; {listing}.)"]
 
 
 def family_words(result: pd.DataFrame | Rows, family: str, best: Any) -> tuple[str, str]:

@@ -12,10 +12,12 @@ from pdcompare.presentation.labels import (
     REPORT_TEST_NAMES,
     join_names,
     plural,
+    spelling,
 )
 from pdcompare.presentation.labels import format_number as _number
 from pdcompare.presentation.labels import format_signed as _signed
 from pdcompare.presentation.labels import p_equals as _pvalue
+from pdcompare.presentation.report import items as item_words
 from pdcompare.presentation.report.pairs import family_words, left_out_line, shown_pairs
 from pdcompare.presentation.report.rows import Rows, in_names, rows_of
 
@@ -58,6 +60,8 @@ def _detectable_words(analysis: Analysis, result: Rows, shown: np.ndarray) -> li
     m = max(int(np.count_nonzero(~np.isnan(np.asarray(result["pvalue"], dtype=float)))), 1)
     level = f"{alpha:g}/{m}" if m > 1 else f"{alpha:g}"
     unit = "these data sets" if analysis.benchmark else "these splits"
+    if item_words.is_items_result(result.meta):
+        unit = item_words.detectable_unit(result.meta)
     return [
         f"{unit} could detect about {value:.3g} or more (power 0.8 at {level})"
         if np.isfinite(value)
@@ -145,6 +149,8 @@ def conclusion_lines(
     adjusted = "after correction" if family_wise else "without correction"
     runs = meta.get("unit") == "run"
     luck = "of the data sets" if benchmark else "of the seeds" if runs else "of the splits"
+    if item_words.is_items_result(meta):
+        luck = item_words.luck_words(meta)
     n_rest = int((~in_top).sum())
     rest_worse, rest_tied = int((reject & ~in_top).sum()), int((tied & ~in_top).sum())
     lines = []
@@ -192,7 +198,7 @@ def conclusion_lines(
     if missing.any():
         lines.append(
             f"No result for {best} vs {join_names(others[missing], sentence=True)}: missing "
-            "scores (NaN); see the warning, or pass nan_policy='omit'."
+            f"scores (NaN); {spelling().missing_scores()}."
         )
     return lines
 
@@ -215,9 +221,9 @@ def significance_lines(analysis: Analysis, best: Any, top_names: np.ndarray) -> 
     else:
         corrected = "no correction for multiple testing"
     names = BENCHMARK_REPORT_TEST_NAMES if benchmark else REPORT_TEST_NAMES
-    lines = [
-        f"Significance: {names[test]} ({alternative}), {scope}, {corrected}, alpha = {alpha:g}."
-    ]
+    items = item_words.is_items_result(meta)
+    name = item_words.family_test_name(test, meta) if items else names[test]
+    lines = [f"Significance: {name} ({alternative}), {scope}, {corrected}, alpha = {alpha:g}."]
     shown = shown_pairs(result, best, top_names)
     rows = result.take(shown)
     unreachable = _unreachable_lines(result, test, benchmark)
@@ -251,8 +257,9 @@ def _unreachable_lines(result: Rows, test: str, benchmark: bool) -> list[str]:
     over = over if correction else ""
     needed = meta.get("n_needed_to_reject")
     more = f"; at least {needed} {unit} would make a rejection possible" if needed else ""
-    other = "`pairwise(test='nemenyi')`" if benchmark else "`corrected_ttest`"
-    if benchmark and meta.get("scope") == "all_pairs":
+    words = spelling()
+    other = words.test_call("nemenyi") if benchmark else words.test_name("corrected_ttest")
+    if benchmark and meta.get("scope") == "all_pairs" and not words.command_line:
         # One model against the others is a smaller family only when this one is every pair.
         other += " or one model against the others (`wilcoxon(a=...)`)"
     names = BENCHMARK_REPORT_TEST_NAMES if benchmark else REPORT_TEST_NAMES

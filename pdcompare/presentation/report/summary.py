@@ -10,7 +10,9 @@ from pdcompare.presentation.labels import format_number as _number
 from pdcompare.presentation.labels import (
     join_names,
     plural,
+    spelling,
 )
+from pdcompare.presentation.report import items as item_words
 from pdcompare.presentation.report.rows import Rows
 
 
@@ -55,6 +57,8 @@ def summary_lines(summary: Rows, design: dict[str, Any], top: int, benchmark: bo
             "scores are better. The data set is the unit: each model's scores are averaged "
             "within each data set first."
         ]
+    elif item_words.is_items_result(meta):
+        lines = [item_words.data_line(meta, n_models, direction)]
     elif "n_runs" in summary:
         n_runs = np.asarray(summary["n_runs"], dtype=int)
         runs = f"{n_runs.min()} to {n_runs.max()}" if n_runs.min() < n_runs.max() else n_runs.max()
@@ -67,10 +71,10 @@ def summary_lines(summary: Rows, design: dict[str, Any], top: int, benchmark: bo
         lines = [f"Data: {n_models} models x {n_splits} CV splits; {direction} scores are better."]
     if design.get("test_train_ratio") is not None:
         lines.append(
-            f"CV design: {design.get('source')} (test/train size ratio "
+            f"CV design: {spelling().design_source(design.get('source'))} (test/train size ratio "
             f"{design['test_train_ratio']:.4f})."
         )
-    elif not benchmark and "n_runs" not in summary:
+    elif not benchmark and "n_runs" not in summary and not item_words.is_items_result(meta):
         lines.append("CV design: unknown.")
     best = summary.index[0]
     if benchmark:
@@ -84,7 +88,9 @@ def summary_lines(summary: Rows, design: dict[str, Any], top: int, benchmark: bo
         level = meta.get("ci", 0.95)
         runs = meta.get("unit") == "run"
         kind = (
-            "corrected"
+            item_words.interval_kind(meta)
+            if item_words.is_items_result(meta)
+            else "corrected"
             if corrected
             else "plain t, independent runs"
             if runs

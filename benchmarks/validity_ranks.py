@@ -1,0 +1,147 @@
+"""Validity of rank confidence sets on simulated leaderboards with ties and near ties.
+
+A leaderboard: m = 10 models answer the same n = 1,000 questions. Question i
+has a difficulty d_i ~ N(0, 1) shared by the models (so their correctness is
+correlated, as on a real benchmark); model j answers it correctly when
+a_j − d_i − e_ij > 0, e_ij ~ N(0, 1), so its true accuracy is exactly
+θ_j = Φ(a_j / √2). The true accuracies
+
+    0.80 0.80 0.80 0.79 0.77 0.77 0.74 0.70 0.70 0.60
+
+have a three-way tie for the best, a near tie behind it, and two more ties.
+Model j's true rank is every rank from 1 + #{θ_k > θ_j} to m − #{θ_k < θ_j}:
+a set covers it when it holds all of them (no false "better" or "worse").
+
+Measured on each leaderboard, through the public API on the predictions frame
+(``ranks`` with the per-row covariance of correctness):
+
+* simultaneous sets (``ranks()``): joint coverage, all ten models at once;
+* marginal sets (``ranks(simultaneous=False)``): each model's coverage (the
+  lowest over the models, and the mean);
+* ``top_set()`` (τ = 1): whether it holds all three truly best models;
+* the field's chained-anchor "tie group" (SWE-bench PR #60): the observed
+  leader, then every model in order of accuracy while McNemar's test against
+  the leader (uncorrected, alpha 0.05) does not reject; the group fails when a
+  truly best model is left out.
+
+Monte Carlo standard errors are √(p (1 − p) / reps). Every leaderboard has its
+own seed (``numpy.random.SeedSequence(seed).spawn``).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+from scipy import special
+
+import pdcompare
+
+THETA = np.array([0.80, 0.80, 0.80, 0.79, 0.77, 0.77, 0.74, 0.70, 0.70, 0.60])
+N_QUESTIONS = 1000
+COVERAGE = 0.95
+
+
+def true_rank_bounds(theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every rank a model may truly hold: 1 + #{better} .. m − #{worse}."""
+    better = (theta[None, :] > theta[:, None]).sum(axis=1)
+    worse = (theta[None, :] < theta[:, None]).sum(axis=1)
+    return 1 + better, len(theta) - worse
+
+
+def leaderboard(seed: np.random.SeedSequence) -> pd.DataFrame:
+    """A predictions frame: truth 1 for every question, a model's prediction 1 when right."""
+    rng = np.random.default_rng(seed)
+    a = special.ndtri(THETA) * np.sqrt(2.0)
+    difficulty = rng.standard_normal((N_QUESTIONS, 1))
+    right = a[None, :] - difficulty - rng.standard_normal((N_QUESTIONS, THETA.size)) > 0
+    frame = pd.DataFrame(right.astype(np.int8), columns=[f"M{j}" for j in range(THETA.size)])
+    frame.insert(0, "y", np.ones(N_QUESTIONS, dtype=np.int8))
+    return frame
+
+
+def chained_tie_group(frame: pd.DataFrame, alpha: float = 0.05) -> list:
+    """The observed leader and the models after it until McNemar against it rejects."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        versus = pdcompare.mcnemar(frame, p_adjust=None)  # the leader against every other
+    group = [versus["model_1"].iloc[0]]
+    for other, pvalue in zip(versus["model_2"], versus["pvalue"], strict=True):
+        if pvalue <= alpha:
+            break
+        group.append(other)
+    return group
+
+
+def replicate(seed: np.random.SeedSequence, n_draws: int) -> dict[str, float]:
+    """One leaderboard: which sets covered."""
+    frame = leaderboard(seed)
+    low_true, high_true = true_rank_bounds(THETA)
+    names = [f"M{j}" for j in range(THETA.size)]
+    best = {name for name, theta in zip(names, THETA, strict=True) if theta == THETA.max()}
+    state = int(seed.generate_state(1)[0])
+    simultaneous = pdcompare.ranks(frame, n_draws=n_draws, random_state=state).loc[names]
+    marginal = pdcompare.ranks(frame, simultaneous=False, n_draws=n_draws, random_state=state).loc[
+        names
+    ]
+    joint = bool(
+        np.all(simultaneous["rank_low"].to_numpy() <= low_true)
+        & np.all(simultaneous["rank_high"].to_numpy() >= high_true)
+    )
+    each = (marginal["rank_low"].to_numpy() <= low_true) & (
+        marginal["rank_high"].to_numpy() >= high_true
+    )
+    top = set(simultaneous.index[simultaneous["rank_low"] <= 1])
+    chain = set(chained_tie_group(frame))
+    return {
+        "joint": float(joint),
+        **{f"marginal_{name}": float(c) for name, c in zip(names, each, strict=True)},
+        "top_set": float(best <= top),
+        "top_set_size": float(len(top)),
+        "chain": float(best <= chain),
+        "chain_size": float(len(chain)),
+        "width_simultaneous": float((simultaneous["rank_high"] - simultaneous["rank_low"]).mean()),
+        "width_marginal": float((marginal["rank_high"] - marginal["rank_low"]).mean()),
+    }
+
+
+def run_ranks_study(reps: int, seed: int = 2024, n_draws: int = 10000) -> pd.DataFrame:
+    """One row per leaderboard (see ``replicate``)."""
+    seeds = np.random.SeedSequence(seed).spawn(reps)
+    return pd.DataFrame([replicate(s, n_draws) for s in seeds])
+
+
+def ranks_markdown(table: pd.DataFrame, seed: int, seconds: float) -> str:
+    """The Markdown table of the docs' validity page."""
+    reps = len(table)
+
+    def rate(p: float) -> str:
+        return f"{100 * p:.1f} % (± {100 * np.sqrt(p * (1 - p) / reps):.1f})"
+
+    marginal = table[[c for c in table.columns if c.startswith("marginal_")]].mean()
+    lines = [
+        f"Rank sets on {reps} simulated leaderboards (10 models, {N_QUESTIONS} questions, "
+        f"true accuracies {' '.join(f'{t:.2f}' for t in THETA)}; coverage {COVARIANCE_WORD}, "
+        f"seed {seed}, {seconds:.0f} s):",
+        "",
+        "| method | covers (± MC s.e.) | error rate | mean size |",
+        "| --- | --- | --- | --- |",
+        f"| simultaneous rank sets, all 10 models jointly | {rate(table['joint'].mean())} | "
+        f"{100 * (1 - table['joint'].mean()):.1f} % | width "
+        f"{table['width_simultaneous'].mean():.2f} ranks |",
+        f"| marginal rank sets, each model (lowest of the 10) | {rate(marginal.min())} | "
+        f"{100 * (1 - marginal.min()):.1f} % | width {table['width_marginal'].mean():.2f} ranks |",
+        f"| marginal rank sets, each model (mean of the 10) | {rate(marginal.mean())} | "
+        f"{100 * (1 - marginal.mean()):.1f} % | |",
+        f"| `top_set()` holds the 3 truly best | {rate(table['top_set'].mean())} | "
+        f"{100 * (1 - table['top_set'].mean()):.1f} % | {table['top_set_size'].mean():.2f} "
+        "models |",
+        f"| chained McNemar tie group (uncorrected) holds the 3 truly best | "
+        f"{rate(table['chain'].mean())} | {100 * (1 - table['chain'].mean()):.1f} % | "
+        f"{table['chain_size'].mean():.2f} models |",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+COVARIANCE_WORD = f"{COVERAGE:.0%}"

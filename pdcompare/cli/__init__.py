@@ -1,0 +1,200 @@
+"""The ``pdcompare`` command: compare the models of a file of fold scores from the shell.
+
+``pdcompare FILE`` reads a CSV (or parquet) of fold scores, first column the
+model names, or a saved ``cv_results_`` table,
+and prints the summary, the pairwise table and the report. ``pdcompare demo``
+does the same on the bundled grid-search scores. Bad input ends with exit
+status 2 and one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from typing import Any
+
+import pandas as pd
+
+from pdcompare.cli.gate import build_gate_parser, gate_main
+from pdcompare.cli.options import EXIT_USAGE, build_parser, one_line, speak_cli
+from pdcompare.cli.outputs import (
+    battles_output,
+    bayes_table,
+    load_file,
+    plot_result,
+    plot_scores,
+    select_output,
+    table_text,
+    task_runs_output,
+    write_document,
+)
+from pdcompare.compare.aggregates import TaskRunsAnalysis
+from pdcompare.compare.analysis import analyse
+from pdcompare.inputs.files import read_frame
+from pdcompare.presentation.labels import (
+    BENCHMARK_REPORT_TEST_NAMES,
+    COMMAND_LINE,
+    REPORT_TEST_NAMES,
+    method_label,
+    plural,
+)
+from pdcompare.presentation.report import report_text
+
+__all__ = ["build_gate_parser", "build_parser", "main", "read_frame", "run", "speak_cli"]
+
+
+def run(args: argparse.Namespace) -> str:
+    """Do what the parsed command line asks and return the text to print.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed by :func:`build_parser`.
+
+    Returns
+    -------
+    str
+        The summary, the pairwise table and the report (or the choice of a
+        model with ``--select``).
+    """
+    from pdcompare.inputs.cv_results import is_cv_results
+
+    if args.battles:
+        return battles_output(args)
+    frame, title = load_file(args)
+    if args.metric is not None and not is_cv_results(frame):
+        msg = "`--metric` applies to cv_results_ files only; this file holds fold scores"
+        raise ValueError(msg)
+    design: dict[str, Any] = {}
+    if args.cv is not None:
+        design["cv"] = args.cv
+    if args.test_size is not None:
+        design["test_size"] = args.test_size
+    if args.lower_is_better:
+        design["greater_is_better"] = False
+    if args.select:
+        return title + "\n\n" + select_output(frame, args, design).rstrip("\n") + "\n"
+    cost = None
+    if args.cost is not None and is_cv_results(frame):
+        cost = args.cost  # pareto reads it from the cv_results_ frame's own columns
+    elif args.cost is not None:
+        if args.cost not in frame.columns:
+            shown = ", ".join(map(str, list(frame.columns)[:8]))
+            msg = f"--cost {args.cost}: no such column in this file (it has {shown}, ...)"
+            raise ValueError(msg)
+        cost = pd.to_numeric(frame[args.cost], errors="coerce")
+        frame = frame.drop(columns=[args.cost])
+    if is_cv_results(frame):
+        design["metric"] = args.metric
+    bayes = args.test == "bayes"
+    if bayes and args.rope is None:
+        # The rope is the question the Bayesian test answers: not one to guess for the user.
+        msg = (
+            "--test bayes needs --rope R: the half-width of the region of practical "
+            "equivalence, in the units of the score (say --rope 0.01); --rope 0 asks only "
+            "which model is better"
+        )
+        raise ValueError(msg)
+    # One analysis: the tables printed here and the report below come from the same results.
+    analysis = analyse(
+        frame,
+        test=None if bayes else args.test,
+        rope=args.rope,
+        alpha=args.alpha,
+        correction=args.correction,
+        hierarchical=args.hierarchical,
+        cost=cost,
+        ranks=args.ranks,
+        **design,
+    )
+    design.pop("metric", None)
+    if isinstance(analysis, TaskRunsAnalysis):
+        return task_runs_output(analysis, title, args)
+    scores, summary, pairwise = analysis.frame, analysis.summary, analysis.significance
+    benchmark, test = analysis.benchmark, analysis.test
+    text = speak_cli(report_text(analysis, top=args.top, words=COMMAND_LINE))
+    meta = pairwise.attrs["pdcompare"]
+    correction = meta.get("correction") or (
+        "family-wise p-values" if test == "nemenyi" else "no correction"
+    )
+    direction = "higher" if summary.attrs["pdcompare"]["greater_is_better"] else "lower"
+    names = BENCHMARK_REPORT_TEST_NAMES if benchmark else REPORT_TEST_NAMES
+    top = len(summary) if args.top is None else args.top
+    shown_models = set(summary.index[:top])
+    in_top = pairwise["model_1"].isin(shown_models) & pairwise["model_2"].isin(shown_models)
+    parts = [
+        title,
+        "",
+        f"Summary (best first; {direction} scores are better)",
+        table_text(summary.iloc[:top]),
+    ]
+    if len(summary) > top:
+        rest = plural(len(summary) - top, "more model", "more models")
+        parts.append(f"({rest}; --top 0 shows them all)")
+    name = method_label(meta) if meta.get("unit") in ("item", "cluster means") else names[test]
+    heading = f"Pairwise comparisons: {name}, {correction}, alpha = {args.alpha:g}"
+    if bayes:
+        heading, pairwise = bayes_table(analysis, args.alpha)
+        in_top = pairwise["model_1"].isin(shown_models) & pairwise["model_2"].isin(shown_models)
+    parts += ["", heading, table_text(pairwise[in_top], index=False)]
+    if (~in_top).any():
+        rest = plural(int((~in_top).sum()), "more pair", "more pairs")
+        parts.append(f"({rest}; --top 0 shows them all)")
+    if analysis.ranks is not None:
+        ranks = analysis.ranks
+        heading = (
+            "Rank sets (95% simultaneous, best first; covariance: "
+            f"{ranks.attrs['pdcompare']['covariance']})"
+        )
+        parts += ["", heading, table_text(ranks.iloc[:top])]
+        if len(ranks) > top:
+            rest = plural(len(ranks) - top, "more model", "more models")
+            parts.append(f"({rest}; --top 0 shows them all)")
+    parts += ["", text]
+    if args.plot:
+        if benchmark:
+            # The critical-difference diagram of the frequentist test.
+            plot_result(analysis.significance, args.plot, args.top)
+        elif args.items:  # each model's clustered interval
+            plot_result(scores, args.plot, args.top)
+        else:
+            plot_scores(scores, args.plot, design, args.top)
+        parts.append(f"Figure saved to {args.plot}")
+    for path, kind in ((args.html, "html"), (args.markdown, "markdown")):
+        if path:
+            write_document(analysis, args.top, kind, path)
+            parts.append(f"Report ({'HTML' if kind == 'html' else 'Markdown'}) saved to {path}")
+    return "\n".join(parts).rstrip("\n") + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``pdcompare`` command.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        Arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        0 on success, 2 on bad input (with one line on stderr); ``pdcompare
+        gate`` exits as :func:`gate_main` says.
+    """
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["gate"]:
+        return gate_main(argv[1:])
+    args = build_parser().parse_args(argv)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            text = run(args)
+    except (ValueError, TypeError, OSError, ImportError, KeyError) as error:
+        print(f"pdcompare: error: {one_line(error)}", file=sys.stderr)
+        return EXIT_USAGE
+    # A warning given by several comparisons of the analysis is said once.
+    for message in dict.fromkeys(one_line(warning.message) for warning in caught):
+        print(f"pdcompare: warning: {message}", file=sys.stderr)
+    sys.stdout.write(text)
+    return 0

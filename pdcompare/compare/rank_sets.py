@@ -1,0 +1,421 @@
+"""Who may be the best: confidence sets for every model's rank, on every frame kind.
+
+Each frame kind gives the models' estimates and the covariance Σ̂ of them that
+its own tests use (one small function per kind in ``COVARIANCES``); the core
+``stats/rank_sets.py`` turns them into rank confidence sets by csranks'
+step-down (Mogstad, Romano, Shaikh & Wilhelm 2024).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pdcompare import results
+from pdcompare._validation import check_fraction, check_positive_int, warn
+from pdcompare.compare._common import scores_meta, seed_of
+from pdcompare.compare.battles import rating_covariance
+from pdcompare.inputs.battles import battles_data, is_battles
+from pdcompare.inputs.benchmark import BenchmarkData
+from pdcompare.inputs.data import scores_data
+from pdcompare.inputs.design import require_ratio
+from pdcompare.inputs.frames import check_frame
+from pdcompare.inputs.items import is_items, items_data
+from pdcompare.inputs.predictions import predictions_data
+from pdcompare.stats.items import cluster_sums
+from pdcompare.stats.predictions import correctness
+from pdcompare.stats.rank_sets import rank_confidence_sets
+
+
+@dataclass(frozen=True)
+class Estimates:
+    """The models' estimates and their covariance, as one frame kind defines them.
+
+    Attributes
+    ----------
+    kind : str
+        The frame kind, a key of ``COVARIANCES``.
+    names : pandas.Index
+        Model names, in frame order.
+    estimate : numpy.ndarray
+        One estimate per model (mean score, accuracy, rating).
+    covariance : numpy.ndarray
+        Σ̂, the covariance of ``estimate`` (models x models).
+    greater_is_better : bool
+        Whether a higher estimate is better.
+    meta : dict
+        What the result records about the frame (design, unit, ...).
+    """
+
+    kind: str
+    names: pd.Index
+    estimate: np.ndarray
+    covariance: np.ndarray
+    greater_is_better: bool
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+def _complete_splits(data: Any, what: str) -> np.ndarray:
+    """The columns on which every model has a score (a covariance needs them), with a warning."""
+    values = data.values
+    complete = ~np.isnan(values).any(axis=0)
+    if complete.sum() < 2:
+        msg = (
+            f"Rank sets need a covariance of the models' {what}, which needs at least 2 "
+            f"{what} on which every model has a score; {int(complete.sum())} of "
+            f"{values.shape[1]} are complete. Drop the models with missing scores."
+        )
+        raise ValueError(msg)
+    if not complete.all():
+        warn(
+            f"{int((~complete).sum())} of {values.shape[1]} {what} have a missing score "
+            f"(NaN) for some model; the rank sets use the {int(complete.sum())} complete ones."
+        )
+    return values[:, complete]
+
+
+def scores_covariance(data: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Mean scores over the splits and their Nadeau–Bengio corrected covariance.
+
+    Σ̂ = S · (1/k + n_test/n_train), S the sample covariance (ddof 1) of the
+    models' scores across the k splits.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from pdcompare.inputs.design import resolve_design
+    >>> data = SimpleNamespace(values=np.array([[1.0, 2.0, 4.0], [2.0, 2.0, 5.0]]),
+    ...                        design=resolve_design(None, cv=3))
+    >>> estimate, cov = scores_covariance(data)
+    >>> bool(np.allclose(cov, np.cov(data.values) * (1 / 3 + 1 / 2)))
+    True
+    """
+    ratio = require_ratio(data.design, "ranks")
+    values = _complete_splits(data, "splits")
+    k = values.shape[1]
+    return values.mean(axis=1), np.cov(values) * (1.0 / k + ratio)
+
+
+def benchmark_covariance(data: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Mean of per-data-set means and their covariance across the N data sets, over N."""
+    values = _complete_splits(data, "data sets")
+    return values.mean(axis=1), np.cov(values) / values.shape[1]
+
+
+def runs_covariance(data: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Mean over each model's own runs, and a diagonal of s²/n (independent runs)."""
+    values = data.values
+    n = (~np.isnan(values)).sum(axis=1)
+    if np.any(n < 2):
+        short = [str(data.names[k]) for k in np.flatnonzero(n < 2)]
+        msg = f"Rank sets on a runs frame need at least 2 runs per model; {short} have fewer."
+        raise ValueError(msg)
+    mean = np.nanmean(values, axis=1)
+    return mean, np.diag(np.nanvar(values, axis=1, ddof=1) / n)
+
+
+def items_covariance(data: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Mean score over the items and its clustered covariance (DESIGN section 22).
+
+    ``C/(C−1) · U Uᵀ / n²`` with ``U_jc`` the sum over cluster ``c``'s items of
+    ``x_ji − x̄_j`` (the CR1 covariance of the paired t over questions); without
+    clusters the sample covariance over the ``n`` items divided by ``n``.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> values = np.array([[1.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 1.0]])
+    >>> data = SimpleNamespace(values=values, cluster=np.array([0, 0, 1, 1]), n_clusters=2,
+    ...                        clustered=True)
+    >>> mean, cov = items_covariance(data)
+    >>> u = np.array([[1 - 1.5, 2 - 1.5], [0 - 1.0, 2 - 1.0]])  # cluster sums minus size x mean
+    >>> bool(np.allclose(cov, 2 / 1 * u @ u.T / 16))
+    True
+    """
+    values = np.asarray(data.values, dtype=float)
+    n = values.shape[1]
+    mean = values.mean(axis=1)
+    if not data.clustered:
+        return mean, np.cov(values) / n
+    c = data.n_clusters
+    sums, sizes = cluster_sums(values, data.cluster, c)
+    centred = sums - mean[:, None] * sizes[None, :]
+    return mean, c / (c - 1) * (centred @ centred.T) / n**2
+
+
+def predictions_covariance(correct: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Accuracy of each model and the covariance of correctness across rows, over n.
+
+    Examples
+    --------
+    >>> right = np.array([[1, 1], [1, 0], [0, 0], [1, 1]], dtype=bool)
+    >>> accuracy, cov = predictions_covariance(right)
+    >>> accuracy.tolist(), bool(np.allclose(cov, np.cov(right.T.astype(float)) / 4))
+    ([0.75, 0.5], True)
+    """
+    values = np.asarray(correct, dtype=float)
+    return values.mean(axis=0), np.cov(values.T) / values.shape[0]
+
+
+def _from_scores(frame: pd.DataFrame, y: Any, design: dict[str, Any]) -> Estimates:
+    if is_battles(frame):
+        battles = battles_data(frame)
+        estimate, cov = COVARIANCES["battles"][1](battles)
+        return Estimates("battles", battles.names, estimate, cov, True, {"unit": "battles"})
+    if is_items(frame):
+        data = items_data(frame)
+        estimate, cov = items_covariance(data)
+        meta = {**data.meta(), "design": data.design.to_attrs()}
+        return Estimates("items", data.names, estimate, cov, data.design.greater_is_better, meta)
+    data = scores_data(frame, **design)
+    if isinstance(data, BenchmarkData):
+        kind = "benchmark"
+    else:
+        kind = "scores" if data.design.paired else "runs"
+    estimate, cov = COVARIANCES[kind][1](data)
+    meta = scores_meta("ranks", data, "all")
+    for key in ("test", "kind", "scope", "models", "greater_is_better"):
+        meta.pop(key)
+    return Estimates(kind, data.names, estimate, cov, data.design.greater_is_better, meta)
+
+
+def _from_predictions(frame: pd.DataFrame, y: Any, design: dict[str, Any]) -> Estimates:
+    if design:
+        msg = (
+            f"{sorted(design)} do not apply to a predictions frame (truth column {y!r}): its "
+            "covariance is that of the rows' correctness."
+        )
+        raise ValueError(msg)
+    data = predictions_data(frame, y, as_codes=True, labels_for="ranks")
+    right, usable = correctness(data.y_true, data.y_pred, data.missing)
+    rows = usable.all(axis=1)
+    if not rows.all():
+        warn(f"{int((~rows).sum())} rows with a missing truth or prediction are left out.")
+    estimate, cov = COVARIANCES["predictions"][1](right[rows])
+    meta = {"unit": "sample", "n_samples": int(rows.sum()), "y": y}
+    return Estimates("predictions", data.names, estimate, cov, True, meta)
+
+
+#: Frame kind -> (the covariance's name, its function). A new kind is one line here.
+COVARIANCES: dict[str, tuple[str, Callable[..., tuple[np.ndarray, np.ndarray]]]] = {
+    "scores": ("Nadeau–Bengio corrected", scores_covariance),
+    "benchmark": ("across data sets", benchmark_covariance),
+    "runs": ("diagonal (independent runs)", runs_covariance),
+    "predictions": ("per-row correctness", predictions_covariance),
+    "items": ("clustered (CR1)", items_covariance),
+    "battles": ("inverse Fisher information", rating_covariance),
+}
+
+
+def _truth_column(frame: pd.DataFrame, y: Any) -> Hashable | None:
+    if y is not None:
+        if y not in frame.columns:
+            msg = f"`y`: no column {y!r} in the frame; columns are {list(frame.columns)[:10]}."
+            raise ValueError(msg)
+        return y
+    if frame.columns.nlevels == 1 and "y" in frame.columns:
+        return "y"
+    return None
+
+
+def estimates_of(frame: pd.DataFrame, y: Any = None, **design: Any) -> Estimates:
+    """The estimates and covariance a frame's own tests use, by its kind."""
+    check_frame(frame)
+    truth = _truth_column(frame, y)
+    if truth is not None:
+        return _from_predictions(frame, truth, design)
+    return _from_scores(frame, y, design)
+
+
+def _check_options(coverage: Any, n_draws: Any) -> float:
+    coverage = check_fraction("coverage", coverage)
+    check_positive_int("n_draws", n_draws, minimum=100)
+    return coverage
+
+
+def _check_models(names: pd.Index) -> None:
+    if len(names) < 2:
+        msg = (
+            f"Rank sets need at least 2 models; the frame has {len(names)} "
+            f"({list(names)}). Add the models to rank."
+        )
+        raise ValueError(msg)
+
+
+def ranks(
+    frame: pd.DataFrame,
+    *,
+    coverage: float = 0.95,
+    simultaneous: bool = True,
+    n_draws: int = 10000,
+    random_state: Any = None,
+    y: Any = None,
+    **design: Any,
+) -> pd.DataFrame:
+    """Confidence sets for every model's rank: which ranks the data allow.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A scores frame (models x CV splits, the design known), a benchmark
+        frame (columns named "dataset"), a runs frame
+        (``set_design(paired=False)``) or a predictions frame (a truth column).
+    coverage : float, default 0.95
+        Probability that the sets cover the true ranks.
+    simultaneous : bool, default True
+        True: the sets hold jointly for all models; False: each model's set
+        holds for that model alone (narrower).
+    n_draws : int, default 10000
+        Normal draws for the quantile of the maximum (at least 100).
+    random_state : None, int or numpy.random.Generator
+        Seed of the draws; the same seed gives the same sets.
+    y : column name, optional
+        The truth column of a predictions frame (default: a column named "y").
+    **design
+        ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=``, and
+        ``greater_is_better=``; see :func:`set_design`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by model, best first: ``estimate, rank, rank_low, rank_high``.
+        Model j's rank lies in ``rank_low .. rank_high`` (1 = best).
+        ``attrs["pdcompare"]`` holds ``test="ranks"``, ``coverage``,
+        ``simultaneous``, ``n_draws``, ``covariance`` (its name) and the frame's
+        unit and design.
+
+    Notes
+    -----
+    Mogstad, Romano, Shaikh & Wilhelm (2024), "Inference for ranks", Review of
+    Economic Studies (R package csranks): every ordered difference θ_j − θ_k
+    is tested one-sided, simultaneously, against the ``coverage`` quantile
+    of max (Z_j − Z_k)/σ_jk over the undecided pairs, Z ~ N(0, Σ̂), stepping
+    down; rank_low = 1 + the models significantly better, rank_high = m −
+    the models significantly worse. Σ̂ is the covariance the frame's own test
+    uses (every covariance has ddof 1):
+
+    - scores frame: Nadeau–Bengio corrected, S · (1/k + n_test/n_train), the
+      estimate the mean over k splits (the design is needed: ``cv=``);
+    - benchmark frame: the covariance of the per-data-set means across the N
+      data sets over N, the estimate the mean of per-data-set means (not the
+      mean rank);
+    - runs frame: diagonal, s²/n of each model's own runs;
+    - predictions frame: the covariance of the rows' correctness over n, the
+      estimate the accuracy.
+
+    Splits (data sets, rows) where some model has no score are left out,
+    with a warning. A set [1, 3] does not say the model is worse than the
+    first; it says the data cannot place it more precisely.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> rng = np.random.default_rng(0)
+    >>> scores = pd.DataFrame(rng.normal([[0.90], [0.89], [0.70]], 0.02, (3, 10)),
+    ...                       index=["a", "b", "c"])
+    >>> scores.cmp.ranks(cv=10, random_state=0).round(3)
+           estimate  rank  rank_low  rank_high
+    model
+    a         0.902     1         1          2
+    b         0.881     2         1          2
+    c         0.700     3         3          3
+    >>> scores.cmp.ranks(cv=10, random_state=0).attrs["pdcompare"]["covariance"]
+    'Nadeau–Bengio corrected'
+    """
+    coverage = _check_options(coverage, n_draws)
+    found = estimates_of(frame, y, **design)
+    _check_models(found.names)
+    return _rank_table(found, coverage, bool(simultaneous), int(n_draws), random_state)
+
+
+def _rank_table(
+    found: Estimates, coverage: float, simultaneous: bool, n_draws: int, random_state: Any
+) -> pd.DataFrame:
+    rank, low, high = rank_confidence_sets(
+        found.estimate,
+        found.covariance,
+        coverage=coverage,
+        simultaneous=simultaneous,
+        n_draws=n_draws,
+        random_state=random_state,
+        higher_is_better=found.greater_is_better,
+    )
+    key = found.estimate if found.greater_is_better else -found.estimate
+    order = np.lexsort((np.arange(key.size), -key))
+    names = np.asarray(found.names, dtype=object)[order]
+    meta = results.result_meta(
+        "ranks",
+        scope="all",
+        coverage=coverage,
+        simultaneous=simultaneous,
+        n_draws=n_draws,
+        random_state=seed_of(random_state),
+        covariance=COVARIANCES[found.kind][0],
+        frame_kind=found.kind,
+        models=names.tolist(),
+        **found.meta,
+        greater_is_better=found.greater_is_better,
+    )
+    columns = {
+        "estimate": found.estimate[order],
+        "rank": rank[order],
+        "rank_low": low[order],
+        "rank_high": high[order],
+    }
+    return results.model_result(pd.Index(names, name="model"), columns, meta)
+
+
+def top_set(
+    frame: pd.DataFrame,
+    tau: int = 1,
+    *,
+    coverage: float = 0.95,
+    n_draws: int = 10000,
+    random_state: Any = None,
+    y: Any = None,
+    **design: Any,
+) -> list:
+    """The models that may be among the best ``tau``: a confidence set for the τ-best.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Any frame :func:`ranks` takes.
+    tau : int, default 1
+        1 asks which models may be the best; 3 which may be among the best three.
+    coverage : float, default 0.95
+        Probability that the set holds every model truly among the best ``tau``.
+    n_draws, random_state, y, **design
+        As :func:`ranks`.
+
+    Returns
+    -------
+    list
+        Model names, best first, whose simultaneous ``rank_low`` ≤ ``tau``
+        (csranks' ``cstaubest``): the principled "tied with the best".
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> rng = np.random.default_rng(0)
+    >>> scores = pd.DataFrame(rng.normal([[0.90], [0.89], [0.70]], 0.02, (3, 10)),
+    ...                       index=["a", "b", "c"])
+    >>> scores.cmp.top_set(cv=10, random_state=0)
+    ['a', 'b']
+    """
+    if isinstance(tau, bool) or not isinstance(tau, (int, np.integer)):
+        msg = f"`tau` must be an integer from 1 to the number of models; got {tau!r}."
+        raise TypeError(msg)
+    coverage = _check_options(coverage, n_draws)
+    found = estimates_of(frame, y, **design)
+    _check_models(found.names)
+    m = len(found.names)
+    if not 1 <= tau <= m:
+        msg = f"`tau` must be from 1 to the number of models ({m}); got {tau!r}."
+        raise ValueError(msg)
+    result = _rank_table(found, coverage, True, int(n_draws), random_state)
+    return result.index[result["rank_low"].to_numpy() <= tau].tolist()

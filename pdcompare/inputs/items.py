@@ -1,0 +1,793 @@
+"""Items frames: models x items (questions of an evaluation), from a long table or a wide frame.
+
+An items frame (DESIGN section 21) has one row per model and one column per
+item, each cell the model's score on that item (the mean over its samples when
+the model answered it several times). Its design says ``items=True``; what
+the comparisons need beyond the means (the cluster of each item, its task,
+the number of samples of each cell and their variance within the item) is an
+:class:`ItemsDesign` in ``attrs["pdcompare"]["items"]``: immutable, shared
+(not copied) by the frames pandas derives, and aligned to the frame's labels
+when read, so selecting models or items keeps it right.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pdcompare._validation import check_option, warn
+from pdcompare.inputs.attrs import ATTRS_KEY, pdcompare_attrs, with_attrs
+from pdcompare.inputs.design import Design
+from pdcompare.inputs.frames import check_frame
+from pdcompare.inputs.scores import ScoresData
+
+#: ``nan_policy`` of ``from_items``: refuse missing items, or keep the items every model has.
+ITEMS_NAN_POLICIES = ("raise", "omit")
+
+
+@dataclass(frozen=True, eq=False)
+class ItemsDesign:
+    """What an items frame knows beyond its means, aligned to ``models`` x ``items``.
+
+    Immutable and shared: pandas' copies of a frame share it (its arrays are
+    read-only), and two are equal only when they are the same object, so
+    ``pd.concat`` and comparisons of ``attrs`` never compare arrays.
+
+    Attributes
+    ----------
+    models, items : pandas.Index
+        The row and column labels the arrays are aligned to.
+    cluster : numpy.ndarray or None
+        Cluster code of each item (0 .. number of clusters − 1), None without clusters.
+    cluster_labels : pandas.Index or None
+        The cluster of each code.
+    cluster_name, item_name, task_name : str or None
+        The names of the columns they came from, for the words of a report.
+    samples : numpy.ndarray or None
+        Samples of each cell (models x items), None when every cell has one.
+    within_var : numpy.ndarray or None
+        Variance (ddof 1) of each cell's samples (NaN where a cell has one).
+    """
+
+    models: pd.Index
+    items: pd.Index
+    cluster: np.ndarray | None = None
+    cluster_labels: pd.Index | None = None
+    cluster_name: Any = None
+    item_name: Any = "item"
+    task_name: Any = None
+    samples: np.ndarray | None = None
+    within_var: np.ndarray | None = None
+
+    def __deepcopy__(self, memo: dict) -> ItemsDesign:
+        return self
+
+    def __repr__(self) -> str:
+        clusters = "" if self.cluster_labels is None else f", {len(self.cluster_labels)} clusters"
+        return f"ItemsDesign({len(self.models)} models x {len(self.items)} items{clusters})"
+
+
+def _read_only(array: np.ndarray | None) -> np.ndarray | None:
+    if array is not None:
+        array.flags.writeable = False
+    return array
+
+
+def _items_frame(
+    values: np.ndarray,
+    models: pd.Index,
+    items: pd.Index,
+    *,
+    cluster: np.ndarray | None,
+    cluster_labels: pd.Index | None,
+    cluster_name: Any,
+    item_name: Any,
+    task_name: Any,
+    samples: np.ndarray | None,
+    within_var: np.ndarray | None,
+    greater_is_better: bool,
+    meta: dict[str, Any] | None = None,
+) -> pd.DataFrame:
+    frame = pd.DataFrame(values, index=models, columns=items)
+    info = ItemsDesign(
+        models=models,
+        items=items,
+        cluster=_read_only(cluster),
+        cluster_labels=cluster_labels,
+        cluster_name=cluster_name,
+        item_name=item_name,
+        task_name=task_name,
+        samples=_read_only(samples),
+        within_var=_read_only(within_var),
+    )
+    design = Design(greater_is_better=bool(greater_is_better), source="items", items=True)
+    return with_attrs(frame, {**(meta or {}), "design": design.to_attrs(), "items": info})
+
+
+def _check_bool(name: str, value: Any) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        msg = f"`{name}` must be True or False; got {value!r}."
+        raise TypeError(msg)
+    return bool(value)
+
+
+def _column(table: Any, keyword: str, column: Any) -> None:
+    if column not in table.columns:
+        shown = ", ".join(repr(c) for c in list(table.columns)[:10])
+        msg = (
+            f"`{keyword}`: the table has no column {column!r}; its columns are {shown}. "
+            f"Pass `{keyword}=` with the name of the column."
+        )
+        raise ValueError(msg)
+
+
+def _numeric_scores(values: pd.Series, column: Any) -> np.ndarray:
+    """The score column as float64 (booleans as 0/1); text is refused."""
+    if pd.api.types.is_bool_dtype(values.dtype):
+        return values.to_numpy(dtype=float, na_value=np.nan)
+    converted = pd.to_numeric(values, errors="coerce")
+    bad = converted.isna() & values.notna()
+    if bad.any():
+        first = values[bad].iloc[0]
+        msg = (
+            f"`score`: column {column!r} must hold numbers (0/1 correctness or a graded score); "
+            f"it has {first!r}. Convert it first, for example "
+            f"`table[{column!r}].map({{'C': 1, 'I': 0}})`."
+        )
+        raise TypeError(msg)
+    return converted.to_numpy(dtype=float, na_value=np.nan)
+
+
+def from_items(
+    table: Any,
+    *,
+    model: Hashable = "model",
+    item: Hashable = "item",
+    score: Hashable = "score",
+    sample: Hashable | None = None,
+    cluster: Hashable | None = None,
+    task: Hashable | None = None,
+    greater_is_better: bool = True,
+    nan_policy: str = "raise",
+) -> pd.DataFrame:
+    """The items frame of a long table: one row per model, one column per item.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame or dask.dataframe.DataFrame
+        One row per model and item (or per model, item and sample when
+        ``sample=`` is given). A dask DataFrame is reduced by dask's own
+        group-by to per-cell means, counts and variances, so its rows never
+        need to fit in memory (``pdcompare[dask]``).
+    model, item, score : column name, default "model", "item", "score"
+        The columns naming the model, the item (question, task instance) and
+        its score (0/1 correctness, booleans, or a graded score).
+    sample : column name, optional
+        The column numbering repeated samples (epochs) of one item. Without
+        it, an item twice for one model is refused.
+    cluster : column name, optional
+        The cluster of each item (passage, repository, ...): standard errors
+        are then clustered. It must be the same for every row of an item.
+    task : column name, optional
+        The task of a suite: columns become a ``(task, item)`` MultiIndex and
+        items are keyed by (task, item).
+    greater_is_better : bool, default True
+        False for losses.
+    nan_policy : {"raise", "omit"}, default "raise"
+        Items missing for some model: an error naming the models and counts,
+        or keep only the items every model has (with a warning).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Models x items, each cell the mean score of the model's samples of the
+        item; the design (``items=True``) and the clusters, tasks, sample
+        counts and within-item variances in ``attrs["pdcompare"]``.
+
+    Notes
+    -----
+    Rows with a missing score are left out (a cell with none is a missing
+    item). The within-item variance of a cell has ddof 1 and is NaN for a
+    cell with one sample.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> long = pd.DataFrame({
+    ...     "model": ["a"] * 4 + ["b"] * 4,
+    ...     "item": ["q1", "q1", "q2", "q2"] * 2,
+    ...     "epoch": [0, 1] * 4,
+    ...     "score": [1, 0, 1, 1, 0, 0, 1, 0],
+    ... })
+    >>> from_items(long, sample="epoch")
+    item    q1   q2
+    model
+    a      0.5  1.0
+    b      0.0  0.5
+    """
+    if type(table).__module__.startswith("dask"):
+        return _from_dask(
+            table,
+            model=model,
+            item=item,
+            score=score,
+            sample=sample,
+            cluster=cluster,
+            task=task,
+            greater_is_better=greater_is_better,
+            nan_policy=nan_policy,
+        )
+    if not isinstance(table, pd.DataFrame):
+        msg = f"`table` must be a pandas (or dask) DataFrame; got {type(table).__name__}."
+        raise TypeError(msg)
+    greater_is_better = _check_bool("greater_is_better", greater_is_better)
+    check_option("nan_policy", nan_policy, ITEMS_NAN_POLICIES)
+    keys = {"model": model, "item": item, "score": score, "sample": sample}
+    keys.update(cluster=cluster, task=task)
+    for keyword, column in keys.items():
+        if column is not None:
+            _column(table, keyword, column)
+    scores = _numeric_scores(table[score], score)
+    keep = ~np.isnan(scores)
+    model_codes, models = pd.factorize(table[model], use_na_sentinel=True)
+    item_codes, items, _, _ = _item_keys(table, item, task)
+    keep &= (model_codes >= 0) & (item_codes >= 0)
+    if not keep.all():
+        scores, model_codes, item_codes = scores[keep], model_codes[keep], item_codes[keep]
+    m, n = len(models), len(items)
+    cell = model_codes.astype(np.int64) * n + item_codes
+    counts = np.bincount(cell, minlength=m * n).reshape(m, n)
+    if sample is None and (counts > 1).any():
+        where = np.argwhere(counts > 1)[0]
+        msg = (
+            f"Model {models[where[0]]!r} has {int(counts[where[0], where[1]])} rows for item "
+            f"{_label(items, where[1])!r} ({int((counts > 1).sum())} repeated model-item cells). "
+            "Repeated rows of one item are samples (epochs) of it: pass `sample=` with the "
+            "column that numbers them, so that the item's mean is its score."
+        )
+        raise ValueError(msg)
+    sums = np.bincount(cell, weights=scores, minlength=m * n).reshape(m, n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = sums / counts
+    within = None
+    if sample is not None and counts.max() > 1:
+        deviations = scores - means.ravel()[cell]
+        squares = np.bincount(cell, weights=deviations * deviations, minlength=m * n)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            within = np.where(counts > 1, squares.reshape(m, n) / (counts - 1), np.nan)
+    cluster_codes = cluster_labels = None
+    if cluster is not None:
+        column = table[cluster]
+        if pd.api.types.is_integer_dtype(column.dtype) and not column.hasnans:
+            # Integer clusters are their own codes: no hashing of every row, only of the
+            # clusters of the items (renumbered by ``_finish``).
+            codes = column.to_numpy(dtype=np.int64)
+            cluster_labels = None
+        else:
+            codes, cluster_labels = pd.factorize(column, use_na_sentinel=True)
+            if (codes < 0).any():
+                msg = (
+                    f"`cluster`: column {cluster!r} has missing values; give every item "
+                    "its cluster."
+                )
+                raise ValueError(msg)
+        codes = codes[keep] if not keep.all() else codes
+        cluster_codes = _cluster_of_items(codes, item_codes, n, items, cluster)
+        if cluster_labels is None:
+            cluster_codes, cluster_labels = pd.factorize(cluster_codes)
+            cluster_codes = cluster_codes.astype(np.int64)
+    return _finish(
+        means,
+        counts,
+        within,
+        models=pd.Index(models, name=model),
+        items=items,
+        cluster_codes=cluster_codes,
+        cluster_labels=cluster_labels,
+        names={"cluster": cluster, "item": item, "task": task},
+        greater_is_better=greater_is_better,
+        nan_policy=nan_policy,
+        several_samples=sample is not None,
+    )
+
+
+def _label(items: pd.Index, position: int) -> Any:
+    return items[int(position)]
+
+
+def _item_keys(
+    table: pd.DataFrame, item: Hashable, task: Hashable | None
+) -> tuple[np.ndarray, pd.Index, np.ndarray | None, pd.Index | None]:
+    """Item codes and labels; with a task, keyed by (task, item) in a MultiIndex."""
+    item_codes, item_labels = pd.factorize(table[item], use_na_sentinel=True)
+    if task is None:
+        return item_codes, pd.Index(item_labels, name=item), None, None
+    task_codes, task_labels = pd.factorize(table[task], use_na_sentinel=True)
+    combined = task_codes.astype(np.int64) * max(len(item_labels), 1) + item_codes
+    combined[(task_codes < 0) | (item_codes < 0)] = -1
+    codes, uniques = pd.factorize(combined, use_na_sentinel=True)
+    uniques = np.asarray(uniques)
+    keyed = uniques >= 0
+    codes = np.where(codes >= 0, codes, -1)
+    if not keyed.all():  # the missing key sorted in: renumber without it
+        remap = np.cumsum(keyed) - 1
+        codes = np.where(codes >= 0, remap[np.maximum(codes, 0)], -1)
+        uniques = uniques[keyed]
+    width = max(len(item_labels), 1)
+    items = pd.MultiIndex.from_arrays(
+        [task_labels[uniques // width], item_labels[uniques % width]], names=[task, item]
+    )
+    return codes, items, task_codes, task_labels
+
+
+def _cluster_of_items(
+    codes: np.ndarray, item_codes: np.ndarray, n: int, items: pd.Index, cluster: Any
+) -> np.ndarray:
+    """The cluster code of each item; a cluster that varies within an item is refused."""
+    of_item = np.empty(n, dtype=np.int64)
+    of_item[item_codes] = codes
+    varies = of_item[item_codes] != codes
+    if varies.any():
+        bad = int(item_codes[np.flatnonzero(varies)[0]])
+        count = np.unique(item_codes[varies]).size
+        msg = (
+            f"`cluster`: column {cluster!r} varies within an item: item "
+            f"{_label(items, bad)!r} (and {count - 1} more) is in more than one cluster. "
+            "A cluster is a group of whole items (a passage, a repository): give every row of "
+            "an item the same cluster."
+        )
+        raise ValueError(msg)
+    return of_item
+
+
+def _finish(
+    means: np.ndarray,
+    counts: np.ndarray,
+    within: np.ndarray | None,
+    *,
+    models: pd.Index,
+    items: pd.Index,
+    cluster_codes: np.ndarray | None,
+    cluster_labels: Any,
+    names: dict[str, Any],
+    greater_is_better: bool,
+    nan_policy: str,
+    several_samples: bool,
+) -> pd.DataFrame:
+    """Check the cells (missing items, one item, one cluster) and build the frame."""
+    if len(models) == 0 or len(items) == 0:
+        msg = "The table has no scored rows: an items frame needs models, items and scores."
+        raise ValueError(msg)
+    missing = counts == 0
+    if missing.any():
+        per_model = missing.sum(axis=1)
+        lacking = np.flatnonzero(per_model)
+        shown = "; ".join(
+            f"{models[k]!r} lacks {int(per_model[k])} of {len(items)} items" for k in lacking[:5]
+        )
+        if len(lacking) > 5:
+            shown += f"; and {len(lacking) - 5} more models"
+        if nan_policy == "raise":
+            msg = (
+                f"Items are missing for some models: {shown}. A paired comparison needs every "
+                "model scored on the same items: score the missing ones, or pass "
+                "`nan_policy='omit'` to keep the items every model has."
+            )
+            raise ValueError(msg)
+        common = ~missing.any(axis=0)
+        if not common.any():
+            msg = f"No item is scored for every model ({shown}); nothing is left to compare."
+            raise ValueError(msg)
+        warn(
+            f"`nan_policy='omit'`: {shown}; kept the {int(common.sum())} items every model has "
+            f"(of {len(items)})."
+        )
+        means, counts = means[:, common], counts[:, common]
+        within = None if within is None else within[:, common]
+        items = items[common]
+        if cluster_codes is not None:
+            cluster_codes = cluster_codes[common]
+    if len(items) < 2:
+        msg = (
+            f"The table has {len(items)} item: comparisons over items need at least 2 "
+            f"(one column per question, `item={names['item']!r}`)."
+        )
+        raise ValueError(msg)
+    if cluster_codes is not None:
+        cluster_codes, cluster_labels = _renumber(cluster_codes, cluster_labels)
+        if len(cluster_labels) < 2:
+            msg = (
+                f"`cluster`: every item is in one cluster ({cluster_labels[0]!r}), so a "
+                "clustered standard error has 0 degrees of freedom. Leave out `cluster=` (the "
+                "items are then independent), or cluster by a finer column."
+            )
+            raise ValueError(msg)
+    samples = None
+    if several_samples and (counts != 1).any():
+        samples = counts.astype(float)
+    return _items_frame(
+        means,
+        models,
+        items,
+        cluster=cluster_codes,
+        cluster_labels=cluster_labels,
+        cluster_name=names["cluster"],
+        item_name=names["item"],
+        task_name=names["task"],
+        samples=samples,
+        within_var=within if samples is not None else None,
+        greater_is_better=greater_is_better,
+    )
+
+
+def _renumber(codes: np.ndarray, labels: Any) -> tuple[np.ndarray, pd.Index]:
+    """Cluster codes 0..C-1 of the clusters that remain, and their labels."""
+    present, codes = np.unique(codes, return_inverse=True)
+    return codes.astype(np.int64), pd.Index(np.asarray(labels, dtype=object)[present])
+
+
+def _from_dask(table: Any, **keys: Any) -> pd.DataFrame:
+    """``from_items`` on a dask DataFrame: dask's group-by reduces the rows to cells."""
+    model, item, score = keys["model"], keys["item"], keys["score"]
+    sample, cluster, task = keys["sample"], keys["cluster"], keys["task"]
+    greater_is_better = _check_bool("greater_is_better", keys["greater_is_better"])
+    check_option("nan_policy", keys["nan_policy"], ITEMS_NAN_POLICIES)
+    for keyword in ("model", "item", "score", "sample", "cluster", "task"):
+        if keys[keyword] is not None:
+            _column(table, keyword, keys[keyword])
+    dtype = table[score].dtype
+    if not (pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype)):
+        msg = (
+            f"`score`: column {score!r} must hold numbers (0/1 correctness or a graded score); "
+            f"its dtype is {dtype}. Convert it first with `table[{score!r}].astype(float)`."
+        )
+        raise TypeError(msg)
+    by = [model, *([task] if task is not None else []), item]
+    frame = table[[*by, score]].dropna(subset=[score])
+    frame = frame.assign(**{score: frame[score].astype(float)})
+    grouped = frame.groupby(by, sort=False)[score]
+    cells = grouped.agg(["mean", "count", "var"]).compute()
+    clusters = None
+    if cluster is not None:
+        keyed = [*([task] if task is not None else []), item]
+        clusters = table[[*keyed, cluster]].drop_duplicates().compute()
+    cells = cells.reset_index()
+    long = pd.DataFrame(
+        {
+            "model": cells[model].to_numpy(),
+            "item": cells[item].to_numpy(),
+            "count": cells["count"].to_numpy(),
+        }
+    )
+    if sample is None and (long["count"] > 1).any():
+        first = cells.loc[cells["count"] > 1].iloc[0]
+        msg = (
+            f"Model {first[model]!r} has {int(first['count'])} rows for item "
+            f"{first[item]!r}. Repeated rows of one item are samples (epochs) of it: pass "
+            "`sample=` with the column that numbers them, so that the item's mean is its score."
+        )
+        raise ValueError(msg)
+    model_codes, models = pd.factorize(cells[model])
+    item_codes, items, _, _ = _item_keys(cells, item, task)
+    m, n = len(models), len(items)
+    means = np.full((m, n), np.nan)
+    counts = np.zeros((m, n), dtype=np.int64)
+    within = np.full((m, n), np.nan)
+    means[model_codes, item_codes] = cells["mean"].to_numpy(dtype=float)
+    counts[model_codes, item_codes] = cells["count"].to_numpy(dtype=np.int64)
+    within[model_codes, item_codes] = cells["var"].to_numpy(dtype=float, na_value=np.nan)
+    cluster_codes = cluster_labels = None
+    if clusters is not None:
+        if task is not None:
+            lookup = pd.MultiIndex.from_frame(clusters[[task, item]])
+        else:
+            lookup = pd.Index(clusters[item])
+        positions = items.get_indexer_for(lookup)
+        codes, cluster_labels = pd.factorize(clusters[cluster], use_na_sentinel=True)
+        if (codes < 0).any():
+            msg = f"`cluster`: column {cluster!r} has missing values; give every item its cluster."
+            raise ValueError(msg)
+        inside = positions >= 0
+        cluster_codes = _cluster_of_items(codes[inside], positions[inside], n, items, cluster)
+    return _finish(
+        means,
+        counts,
+        within if sample is not None else None,
+        models=pd.Index(models, name=model),
+        items=items,
+        cluster_codes=cluster_codes,
+        cluster_labels=cluster_labels,
+        names={"cluster": cluster, "item": item, "task": task},
+        greater_is_better=greater_is_better,
+        nan_policy=keys["nan_policy"],
+        several_samples=sample is not None,
+    )
+
+
+def set_items_design(
+    frame: pd.DataFrame,
+    *,
+    cluster: Mapping | pd.Series | None = None,
+    task: Mapping | pd.Series | None = None,
+    greater_is_better: bool | None = None,
+) -> pd.DataFrame:
+    """A wide models x items frame as an items frame (``set_design(items=True)``).
+
+    ``cluster`` and ``task`` map each item (column label) to its cluster or
+    task. With ``task`` the columns become a ``(task, item)`` MultiIndex; a
+    frame whose columns already are a two-level MultiIndex keeps its first
+    level as the task. Values must be numeric, one row per model.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> wide = pd.DataFrame([[1, 0, 1, 1], [0, 0, 1, 0]], index=["a", "b"],
+    ...                     columns=["q1", "q2", "q3", "q4"])
+    >>> framed = set_items_design(wide, cluster={"q1": "p1", "q2": "p1", "q3": "p2", "q4": "p2"})
+    >>> items_data(framed).n_clusters
+    2
+    """
+    from pdcompare.inputs.scores import validate_scores
+
+    check_frame(frame)
+    meta = pdcompare_attrs(frame)
+    meta.pop("items", None)
+    stored = Design.from_attrs(meta.get("design"))
+    gib = stored.greater_is_better if greater_is_better is None else greater_is_better
+    gib = _check_bool("greater_is_better", gib)
+    wide = frame
+    if task is not None:
+        if frame.columns.nlevels != 1:
+            msg = (
+                "`task`: the columns are already a MultiIndex; pass `task=` with plain item "
+                "columns."
+            )
+            raise ValueError(msg)
+        tasks = _mapped(frame.columns, task, "task")
+        wide = frame.copy()
+        wide.columns = pd.MultiIndex.from_arrays(
+            [tasks, frame.columns], names=["task", frame.columns.name or "item"]
+        )
+    elif frame.columns.nlevels > 2:
+        msg = (
+            f"Items frames have one column level (items) or two (task, item); this frame has "
+            f"{frame.columns.nlevels}."
+        )
+        raise ValueError(msg)
+    values = validate_scores(wide)
+    if np.isnan(values).any():
+        rows = np.flatnonzero(np.isnan(values).any(axis=1))
+        shown = "; ".join(
+            f"{wide.index[k]!r} lacks {int(np.isnan(values[k]).sum())} of {values.shape[1]} items"
+            for k in rows[:5]
+        )
+        msg = (
+            f"Items are missing (NaN) for some models: {shown}. A paired comparison needs every "
+            "model scored on the same items: keep the items every model has, "
+            "`df.dropna(axis=1)`."
+        )
+        raise ValueError(msg)
+    cluster_codes = cluster_labels = None
+    if cluster is not None:
+        clusters = _mapped(wide.columns, cluster, "cluster")
+        cluster_codes, cluster_labels = pd.factorize(clusters)
+        if len(cluster_labels) < 2:
+            msg = (
+                f"`cluster`: every item is in one cluster ({cluster_labels[0]!r}), so a "
+                "clustered standard error has 0 degrees of freedom; leave out `cluster=`."
+            )
+            raise ValueError(msg)
+        cluster_codes = cluster_codes.astype(np.int64)
+    names = wide.columns.names
+    return _items_frame(
+        values,
+        wide.index,
+        wide.columns,
+        cluster=cluster_codes,
+        cluster_labels=None if cluster_labels is None else pd.Index(cluster_labels),
+        cluster_name=getattr(cluster, "name", None)
+        or ("cluster" if cluster is not None else None),
+        item_name=names[-1] or "item",
+        task_name=names[0] if len(names) == 2 else None,
+        samples=None,
+        within_var=None,
+        greater_is_better=gib,
+        meta={key: value for key, value in meta.items() if key != "design"},
+    )
+
+
+def _mapped(columns: pd.Index, mapping: Any, keyword: str) -> np.ndarray:
+    """The value of ``mapping`` (dict or Series, item -> cluster/task) for each column."""
+    if not isinstance(mapping, Mapping | pd.Series):
+        msg = (
+            f"`{keyword}` must be a mapping or Series from item (column label) to its "
+            f"{keyword}; got {type(mapping).__name__}."
+        )
+        raise TypeError(msg)
+    series = mapping if isinstance(mapping, pd.Series) else pd.Series(dict(mapping), dtype=object)
+    labels = columns
+    if columns.nlevels == 2 and not series.index.isin(columns).any():
+        labels = columns.get_level_values(-1)  # keyed by the bare item
+    found = series.reindex(labels)
+    if found.isna().any():
+        absent = [labels[k] for k in np.flatnonzero(found.isna().to_numpy())[:5]]
+        msg = (
+            f"`{keyword}`: no {keyword} for item(s) {absent}"
+            f"{' and more' if found.isna().sum() > 5 else ''}; give every column its {keyword}."
+        )
+        raise ValueError(msg)
+    return found.to_numpy()
+
+
+#: The tests of CV splits that an items frame refuses, naming ``ttest``.
+SPLIT_TESTS = ("corrected_ttest", "bayes", "posterior", "ttest_5x2cv", "ftest_5x2cv")
+
+
+def refuse_items(design: Design, test: str) -> None:
+    """Raise for a test of CV splits (``corrected_ttest``, ``bayes``, 5x2cv) on an items frame."""
+    if design.items:
+        msg = (
+            f"`{test}` corrects for CV splits that share training data, but this is an items "
+            "frame (its columns are questions scored for every model, sharing no training "
+            "data). Use `ttest` (paired over items, clustered when the frame has clusters)."
+        )
+        raise ValueError(msg)
+
+
+def is_items(frame: Any) -> bool:
+    """Whether ``frame`` is an items frame (its design says ``items=True``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> is_items(pd.DataFrame({"x": [1.0]}))
+    False
+    """
+    if not isinstance(frame, pd.DataFrame):
+        return False
+    stored = frame.attrs.get(ATTRS_KEY)
+    if not isinstance(stored, dict):
+        return False
+    design = stored.get("design")
+    return isinstance(design, dict) and bool(design.get("items"))
+
+
+@dataclass(frozen=True)
+class ItemsData(ScoresData):
+    """A validated items frame as arrays: the scores, and the clusters, tasks and samples.
+
+    Attributes (beyond :class:`~pdcompare.inputs.scores.ScoresData`'s)
+    ------------------------------------------------------------------
+    cluster : numpy.ndarray
+        Cluster code of each item; each item its own cluster when there are none.
+    n_clusters : int
+        The number of clusters (the number of items without clusters).
+    clustered : bool
+        Whether the frame has clusters.
+    task : numpy.ndarray or None
+        Task code of each item; ``tasks`` their labels.
+    samples, within_var : numpy.ndarray or None
+        As in :class:`ItemsDesign`, aligned to the frame.
+    info : ItemsDesign
+        The stored design (names of the columns).
+    """
+
+    cluster: np.ndarray | None = None
+    n_clusters: int = 0
+    clustered: bool = False
+    task: np.ndarray | None = None
+    tasks: pd.Index | None = None
+    samples: np.ndarray | None = None
+    within_var: np.ndarray | None = None
+    info: ItemsDesign | None = None
+
+    @property
+    def n_items(self) -> int:
+        """The number of items."""
+        return int(self.values.shape[1])
+
+    @property
+    def samples_per_item(self) -> float | None:
+        """The mean number of samples per cell (None with one sample each)."""
+        return None if self.samples is None else float(self.samples.mean())
+
+    def meta(self) -> dict[str, Any]:
+        """What every result on items records: the unit and the counts of the design."""
+        info = self.info
+        return {
+            "unit": "item",
+            "n_items": self.n_items,
+            "n_clusters": self.n_clusters,
+            "clustered": self.clustered,
+            "cluster_name": None if info is None else _plain(info.cluster_name),
+            "item_name": None if info is None else _plain(info.item_name),
+            "task_name": None if info is None else _plain(info.task_name),
+            "n_tasks": None if self.tasks is None else len(self.tasks),
+            "samples_per_item": self.samples_per_item,
+        }
+
+
+def _plain(value: Any) -> Any:
+    return value if value is None or isinstance(value, str | int | float) else str(value)
+
+
+def _aligned(array: np.ndarray | None, rows: np.ndarray, columns: np.ndarray | None):
+    if array is None:
+        return None
+    if array.ndim == 1:
+        return array if columns is None else array[columns]
+    out = array[rows] if rows is not None else array
+    return out if columns is None else out[:, columns]
+
+
+def _positions(stored: pd.Index, current: pd.Index, what: str) -> np.ndarray | None:
+    if stored is current or stored.equals(current):
+        return None
+    positions = stored.get_indexer_for(current) if stored.is_unique else np.array([-1])
+    if (positions < 0).any() or len(positions) != len(current):
+        msg = (
+            f"The items frame's {what} are not those its design describes (they were changed "
+            "after `from_items`); rebuild it with `from_items` or `set_design(items=True, ...)`."
+        )
+        raise ValueError(msg)
+    return positions
+
+
+def items_data(frame: pd.DataFrame) -> ItemsData:
+    """Validate an items frame and return its arrays aligned to the frame's labels.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> wide = pd.DataFrame([[1, 0, 1], [0, 0, 1]], index=["a", "b"])
+    >>> data = items_data(set_items_design(wide))
+    >>> data.n_items, data.n_clusters, data.clustered
+    (3, 3, False)
+    """
+    from pdcompare.inputs.scores import validate_scores
+
+    check_frame(frame)
+    stored = frame.attrs.get(ATTRS_KEY, {})
+    info = stored.get("items") if isinstance(stored, dict) else None
+    if not isinstance(info, ItemsDesign):
+        info = ItemsDesign(models=frame.index, items=frame.columns)
+    design = Design.from_attrs(stored.get("design") if isinstance(stored, dict) else None)
+    values = validate_scores(frame)
+    if np.isnan(values).any():
+        row = int(np.flatnonzero(np.isnan(values).any(axis=1))[0])
+        msg = (
+            f"Model {frame.index[row]!r} has missing item scores (NaN): items frames compare "
+            "every model on the same items; keep the common ones with `df.dropna(axis=1)`."
+        )
+        raise ValueError(msg)
+    rows = _positions(info.models, frame.index, "models")
+    columns = _positions(info.items, frame.columns, "items")
+    n = values.shape[1]
+    cluster = _aligned(info.cluster, None, columns)
+    clustered = cluster is not None
+    if clustered:
+        present, cluster = np.unique(cluster, return_inverse=True)
+        n_clusters = len(present)
+    else:
+        cluster, n_clusters = np.arange(n), n
+    task = tasks = None
+    if frame.columns.nlevels == 2:
+        task, tasks = pd.factorize(frame.columns.get_level_values(0))
+    return ItemsData(
+        names=frame.index,
+        values=values,
+        splits=frame.columns,
+        design=design,
+        cluster=cluster,
+        n_clusters=int(n_clusters),
+        clustered=clustered,
+        task=task,
+        tasks=None if tasks is None else pd.Index(tasks),
+        samples=_aligned(info.samples, rows, columns),
+        within_var=_aligned(info.within_var, rows, columns),
+        info=info,
+    )

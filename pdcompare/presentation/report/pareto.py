@@ -1,0 +1,67 @@
+"""The report's trade-off paragraph: which models are worth their cost, which are dominated."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pdcompare.presentation.labels import REPORT_TEST_NAMES, join_names, plural
+from pdcompare.presentation.labels import format_number as _number
+
+#: At most this many names in one list; the rest are counted.
+LISTED = 10
+
+
+def _names(names: Any) -> str:
+    names = list(names)
+    shown = join_names(names[:LISTED], sentence=True)
+    more = len(names) - LISTED
+    return f"{shown} and {plural(more, 'more', 'more')}" if more > 0 else shown
+
+
+def pareto_lines(result: pd.DataFrame) -> list[str]:
+    """The trade-off paragraph of a ``pareto`` result: worth their cost, dominated, cannot tell.
+
+    "Cannot tell" is said as what it is: a model neither dominated nor shown to
+    buy anything with its extra cost; it may be worse, undetectably so.
+    """
+    meta = result.attrs.get("pdcompare", {})
+    test = meta.get("score_test", "the frame's test")
+    name = REPORT_TEST_NAMES.get(test, test)
+    alpha = float(meta.get("alpha", 0.05))
+    correction = meta.get("correction")
+    direction = "lower" if meta.get("lower_cost_is_better", True) else "higher"
+    status = result["status"].astype(str).to_numpy()
+    order = np.argsort(result["cost"].to_numpy(dtype=float), kind="stable")
+    if direction == "higher":
+        order = order[::-1]
+    ordered = result.iloc[order]
+    front = ordered.index[status[order] == "front"]
+    dominated = ordered.index[status[order] == "dominated"]
+    unclear = ordered.index[status[order] == "ambiguous"]
+    corrected = f", {correction}-corrected over the models that cost no more" if correction else ""
+    lines = [
+        f"Trade-off against cost ({direction} cost is better; each model against those that "
+        f"cost no more by the one-sided {name}{corrected}, alpha = {alpha:g}):"
+    ]
+    if len(front):
+        worth = [f"{m} (cost {result.loc[m, 'cost']:.4g}, score "
+                 f"{_number(result.loc[m, 'score'])})" for m in front[:LISTED]]  # fmt: skip
+        extra = len(front) - LISTED
+        listed = "; ".join(worth) + (f"; and {extra} more" if extra > 0 else "")
+        lines.append(f"  worth their cost, cheapest first: {listed}.")
+    if len(dominated):
+        pairs = [f"{m} by {result.loc[m, 'dominated_by']}" for m in dominated[:LISTED]]
+        extra = len(dominated) - LISTED
+        listed = "; ".join(pairs) + (f"; and {extra} more" if extra > 0 else "")
+        lines.append(
+            f"  dominated (a model that costs no more is significantly better): {listed}."
+        )
+    if len(unclear):
+        lines.append(
+            f"  cannot tell: {_names(unclear)} (neither dominated nor shown to buy anything "
+            "with the extra cost; not significant is not the same as equal)."
+        )
+    return lines

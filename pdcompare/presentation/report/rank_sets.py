@@ -1,0 +1,66 @@
+"""The report's paragraph on rank confidence sets: which models may be the best."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.presentation.labels import join_names
+
+#: The covariance a result names (``attrs["pdcompare"]["covariance"]``), in words.
+_SOURCES = {
+    "Nadeau–Bengio corrected": "the Nadeau–Bengio corrected covariance of the mean scores",
+    "across data sets": "the covariance of the mean scores across data sets",
+    "diagonal (independent runs)": "the variances of the mean scores of independent runs",
+    "per-row correctness": "the covariance of the accuracies over the rows",
+}
+
+
+def set_text(low: int, high: int) -> str:
+    """A set of ranks in words: "3" for one rank, "1–3" for several.
+
+    Examples
+    --------
+    >>> set_text(1, 3), set_text(4, 4)
+    ('1–3', '4')
+    """
+    return str(low) if low == high else f"{low}–{high}"
+
+
+def rank_set_lines(result: pd.DataFrame, top: int) -> list[str]:
+    """Which models may be the best, and the rank sets of the best ``top``, from ``ranks``.
+
+    Examples
+    --------
+    >>> import pdcompare
+    >>> result = pdcompare.datasets.load_grid_search_scores().cmp.ranks(random_state=0)
+    >>> first, sets = rank_set_lines(result, top=10)
+    >>> print(first)
+    May be the best: rbf, linear and 3_poly (95% simultaneous rank sets).
+    >>> print(sets)  # doctest: +NORMALIZE_WHITESPACE
+    Rank sets, best first: rbf 1–3, linear 1–3, 3_poly 1–3, 2_poly 4 (Mogstad et al. 2024,
+    from the Nadeau–Bengio corrected covariance of the mean scores; a set says which ranks
+    the data allow, not that the models in it are equal).
+    """
+    meta = pdcompare_attrs(result)
+    coverage = float(meta.get("coverage", 0.95))
+    kind = "simultaneous" if meta.get("simultaneous", True) else "marginal"
+    low = result["rank_low"].to_numpy()
+    high = result["rank_high"].to_numpy()
+    names = result.index.tolist()
+    best = [name for name, first in zip(names, low <= 1, strict=True) if first]
+    level = f"{100 * coverage:g}%"
+    first = f"May be the best: {join_names(best, sentence=True)} ({level} {kind} rank sets)."
+    shown = min(top, len(names))
+    sets = ", ".join(
+        f"{name} {set_text(int(a), int(b))}"
+        for name, a, b in zip(names[:shown], low[:shown], high[:shown], strict=True)
+    )
+    more = f", and {len(names) - shown} more models" if shown < len(names) else ""
+    covariance = meta.get("covariance", "")
+    source = _SOURCES.get(covariance, f"{covariance} covariance of the estimates")
+    text = (
+        f"Rank sets, best first: {sets}{more} (Mogstad et al. 2024, from {source}; a set "
+        "says which ranks the data allow, not that the models in it are equal)."
+    )
+    return [first, text]

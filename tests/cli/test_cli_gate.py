@@ -1,0 +1,128 @@
+"""``pdcompare gate``: exit codes 0/1/2/3 on constructed files of each kind, as a subprocess."""
+
+import subprocess
+import sys
+
+import pytest
+from frames import gate_predictions, gate_runs, gate_scores
+
+import pdcompare
+from pdcompare.cli import build_gate_parser
+
+
+def run(*args, cwd=None):
+    return subprocess.run(
+        [sys.executable, "-m", "pdcompare", "gate", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+        check=False,
+    )
+
+
+def gate_args(path, margin, *more):
+    return (path, "--candidate", "candidate", "--baseline", "baseline", "--margin", margin, *more)
+
+
+def assert_cannot_run(process, *fragments):
+    assert process.returncode == 3, process.stderr
+    assert process.stdout == ""
+    lines = process.stderr.splitlines()
+    assert len(lines) == 1, process.stderr
+    assert lines[0].startswith("pdcompare gate: error: ")
+    assert "Traceback" not in process.stderr
+    for fragment in fragments:
+        assert fragment in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("shift", "margin", "status", "verdict"),
+    [
+        (-0.002, 0.02, 0, "PASS (non-inferior)"),
+        (-0.05, 0.01, 1, "FAIL (significantly worse)"),
+        (-0.005, 0.01, 2, "INCONCLUSIVE (not a pass)"),
+    ],
+)
+def test_scores_file(tmp_path, shift, margin, status, verdict):
+    path = tmp_path / "scores.csv"
+    gate_scores(shift).to_csv(path)
+    done = run(*gate_args(path, margin, "--cv", 10))
+    assert done.returncode == status, done.stderr
+    assert f"Gate: {verdict}" in done.stdout
+    assert "Nadeau–Bengio corrected resampled t-test" in done.stdout
+    # The same answer as the library, in the same words.
+    result = pdcompare.gate(gate_scores(shift), "candidate", "baseline", margin=margin, cv=10)
+    assert done.stdout.endswith(pdcompare.presentation.report.gate.gate_text(result))
+
+
+@pytest.mark.parametrize(
+    ("shift", "status"), [(0.0, 0), (-0.08, 1), (-0.01, 2)], ids=["pass", "worse", "unsure"]
+)
+def test_runs_file(tmp_path, shift, status):
+    path = tmp_path / "runs.csv"
+    gate_runs(shift).to_csv(path)
+    done = run(*gate_args(path, 0.02, "--runs"))
+    assert done.returncode == status, done.stderr
+    assert "Welch's unequal-variance t-test" in done.stdout
+    assert "8 and 10 independent runs" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("noise", "margin", "status"), [(0.8, 0.05, 0), (2.5, 0.01, 1), (1.0, 0.005, 2)]
+)
+def test_predictions_file(tmp_path, noise, margin, status):
+    path = tmp_path / "predictions.csv"
+    gate_predictions(noise).rename(columns={"y": "label"}).to_csv(path, index=False)
+    done = run(*gate_args(path, margin, "--y", "label"))
+    assert done.returncode == status, done.stderr
+    assert "DeLong's test" in done.stdout
+    assert "400 test samples" in done.stdout
+
+
+def test_losses_and_markdown(tmp_path):
+    path, markdown = tmp_path / "losses.csv", tmp_path / "gate.md"
+    gate_scores(0.05).to_csv(path)
+    done = run(*gate_args(path, 0.01, "--cv", 10, "--lower-is-better", "--markdown", markdown))
+    assert done.returncode == 1, done.stderr
+    assert "lower scores are better" in done.stdout
+    assert markdown.read_text().startswith("### Gate: **FAIL (significantly worse)**")
+
+
+def test_unknown_design_says_the_options(tmp_path):
+    path = tmp_path / "scores.csv"
+    gate_scores(-0.005).to_csv(path)
+    done = run(*gate_args(path, 0.01))
+    assert done.returncode == 2
+    assert "plain paired t-test" in done.stdout
+    assert "(--cv or --test-size)" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (("{missing}", "--candidate", "candidate", "--baseline", "baseline", "--margin", 0.01),
+         ("no such file", "nope.csv")),
+        (("{path}", "--candidate", "nope", "--baseline", "baseline", "--margin", 0.01), ("nope",)),
+        (("{path}", "--candidate", "candidate", "--baseline", "baseline", "--margin", -0.01),
+         ("--margin", "-0.01")),
+        (("{path}", "--baseline", "baseline", "--margin", 0.01), ("--candidate",)),
+        (("{path}", "--candidate", "candidate", "--baseline", "baseline", "--margin", 0.01,
+          "--test", "delong"), ("delong",)),
+        (("{path}", "--candidate", "candidate", "--baseline", "baseline", "--margin", 0.01,
+          "--y", "label"), ("--y", "'label'")),
+    ],
+    ids=["file", "model", "margin", "candidate", "test", "y"],
+)  # fmt: skip
+def test_cannot_run_exits_3_with_one_line(tmp_path, args, fragments):
+    path = tmp_path / "scores.csv"
+    gate_scores(0.0).to_csv(path)
+    names = {"path": path, "missing": tmp_path / "nope.csv"}
+    assert_cannot_run(run(*(str(a).format(**names) for a in args)), *fragments)
+
+
+def test_the_parser_in_process():
+    args = build_gate_parser().parse_args(
+        ["f.csv", "--candidate", "a", "--baseline", "b", "--margin", "0", "--runs"]
+    )
+    assert (args.margin, args.runs, args.alpha) == (0.0, True, 0.05)

@@ -1,0 +1,140 @@
+"""Items frames from long tables (pandas and dask) and wide frames, and their bad input."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from frames import eval_items_long
+from numpy.testing import assert_allclose
+
+import pdcompare
+from pdcompare import PdcompareWarning
+from pdcompare.inputs.items import is_items, items_data
+
+
+def test_from_items_means_counts_and_variances_against_a_group_by():
+    long = eval_items_long(n_models=3, n_samples=4)
+    frame = pdcompare.from_items(long, sample="sample", cluster="passage")
+    means = long.pivot_table(index="model", columns="item", values="score", aggfunc="mean")
+    assert_allclose(frame.to_numpy(), means.loc[frame.index, frame.columns].to_numpy())
+    data = items_data(frame)
+    variances = long.pivot_table(index="model", columns="item", values="score", aggfunc="var")
+    variances = variances.loc[frame.index, frame.columns]
+    assert_allclose(data.within_var, variances.to_numpy())
+    assert np.all(data.samples == 4)
+    assert data.n_clusters == 8
+    assert data.clustered
+    assert is_items(frame)
+    assert frame.attrs["pdcompare"]["design"]["items"] is True
+
+
+def test_the_caller_table_is_unchanged_and_subsets_stay_aligned():
+    long = eval_items_long()
+    before = long.copy()
+    frame = pdcompare.from_items(long, sample="sample", cluster="passage")
+    pd.testing.assert_frame_equal(long, before)
+    sub = frame.loc[["m2", "m0"], frame.columns[::-1][:20]]
+    data = items_data(sub)
+    full = items_data(frame)
+    positions = frame.columns.get_indexer(sub.columns)
+    assert_allclose(data.within_var, full.within_var[[2, 0]][:, positions])
+    assert data.n_clusters == len(np.unique(full.cluster[positions]))
+    assert pd.concat([frame, frame]).shape == (6, 40)  # attrs compare without arrays
+
+
+def test_tasks_make_a_task_item_multiindex():
+    long = eval_items_long(tasks=2)
+    long.loc[long["task"] == "t1", "item"] = long.loc[long["task"] == "t1", "item"].str.upper()
+    long.loc[long["item"] == "Q5", "item"] = "q0"  # the same id in another task: another item
+    frame = pdcompare.from_items(long, sample="sample", task="task")
+    assert frame.columns.names == ["task", "item"]
+    assert ("t0", "q0") in frame.columns
+    assert ("t1", "q0") in frame.columns
+    assert frame.shape == (3, 40)
+
+
+def test_set_design_items_on_a_wide_frame():
+    wide = pd.DataFrame(np.eye(2, 6), index=["a", "b"], columns=[f"q{k}" for k in range(6)])
+    framed = wide.cmp.set_design(items=True, cluster={f"q{k}": k // 2 for k in range(6)})
+    assert wide.attrs == {}
+    data = items_data(framed)
+    assert data.n_clusters == 3
+    assert data.clustered
+    tasked = wide.cmp.set_design(items=True, task=pd.Series(["x"] * 3 + ["y"] * 3, wide.columns))
+    assert tasked.columns.names == ["task", "item"]
+    assert list(items_data(tasked).tasks) == ["x", "y"]
+
+
+def test_from_items_on_dask_equals_pandas():
+    dd = pytest.importorskip("dask.dataframe")
+    long = eval_items_long(n_models=3, n_samples=3, tasks=2)
+    expected = pdcompare.from_items(long, sample="sample", cluster="passage", task="task")
+    got = pdcompare.from_items(
+        dd.from_pandas(long, npartitions=4), sample="sample", cluster="passage", task="task"
+    )
+    got = got.loc[expected.index, expected.columns]
+    assert_allclose(got.to_numpy(), expected.to_numpy())
+    a, b = items_data(got), items_data(expected)
+    assert_allclose(a.within_var, b.within_var)
+    assert a.n_clusters == b.n_clusters
+    numbers = ["mean_diff", "se", "pvalue", "n_clusters"]
+    assert_allclose(got.cmp.ttest()[numbers].to_numpy(), expected.cmp.ttest()[numbers].to_numpy())
+
+
+def test_text_scores_are_refused():
+    long = pd.DataFrame({"model": ["a", "b"], "item": [1, 1], "score": ["C", "I"]})
+    with pytest.raises(TypeError, match=r"`score`: column 'score' must hold numbers.*'C'"):
+        pdcompare.from_items(long)
+
+
+def test_missing_items_are_refused_naming_models_and_counts_or_omitted():
+    long = eval_items_long(n_samples=1)
+    short = long.drop(long.index[(long["model"] == "m1") & long["item"].isin(["q3", "q7"])])
+    with pytest.raises(ValueError, match=r"'m1' lacks 2 of 40 items.*nan_policy='omit'"):
+        pdcompare.from_items(short)
+    with pytest.warns(PdcompareWarning, match="kept the 38 items every model has"):
+        frame = pdcompare.from_items(short, nan_policy="omit")
+    assert frame.shape == (3, 38)
+
+
+def test_repeated_rows_without_sample_are_refused_naming_sample():
+    long = eval_items_long(n_samples=2)
+    with pytest.raises(ValueError, match=r"has 2 rows for item 'q0'.*pass `sample=`"):
+        pdcompare.from_items(long)
+
+
+def test_a_cluster_varying_within_an_item_is_refused():
+    long = eval_items_long(n_samples=1)
+    long.loc[0, "passage"] = "elsewhere"
+    with pytest.raises(ValueError, match=r"`cluster`: column 'passage' varies within an item"):
+        pdcompare.from_items(long, cluster="passage")
+    numbered = eval_items_long(n_samples=1)
+    numbered["passage"] = numbered["passage"].str[1:].astype(int)
+    expected = pdcompare.from_items(eval_items_long(n_samples=1), cluster="passage")
+    assert items_data(pdcompare.from_items(numbered, cluster="passage")).n_clusters == 8
+    assert_allclose(
+        pdcompare.from_items(numbered, cluster="passage").cmp.ttest()["se"],
+        expected.cmp.ttest()["se"],
+    )
+    numbered.loc[3, "passage"] = 99
+    with pytest.raises(ValueError, match=r"varies within an item: item 'q3'"):
+        pdcompare.from_items(numbered, cluster="passage")
+
+
+def test_a_single_cluster_and_a_single_item_are_refused():
+    long = eval_items_long(n_samples=1).assign(passage="one")
+    with pytest.raises(ValueError, match=r"every item is in one cluster \('one'\)"):
+        pdcompare.from_items(long, cluster="passage")
+    one = pd.DataFrame({"model": ["a", "b"], "item": ["q", "q"], "score": [1, 0]})
+    with pytest.raises(ValueError, match="has 1 item: comparisons over items need at least 2"):
+        pdcompare.from_items(one)
+
+
+def test_unknown_columns_are_named():
+    with pytest.raises(ValueError, match=r"`item`: the table has no column 'question'"):
+        pdcompare.from_items(eval_items_long(), item="question")
+
+
+def test_missing_cells_of_a_wide_frame_are_refused():
+    wide = pd.DataFrame([[1.0, np.nan, 0.0], [1.0, 1.0, 0.0]], index=["a", "b"])
+    with pytest.raises(ValueError, match=r"'a' lacks 1 of 3 items.*dropna"):
+        wide.cmp.set_design(items=True)

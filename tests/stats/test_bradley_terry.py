@@ -1,0 +1,194 @@
+"""The Bradley–Terry core (stats/bradley_terry.py) against choix, written-out fits and scipy."""
+
+import choix
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import optimize
+
+from pdcompare.stats import bradley_terry as bt
+
+
+def random_wins(m, seed, n=30, tie_rate=0.0):
+    rng = np.random.default_rng(seed)
+    theta = rng.normal(0, 1, m)
+    p = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))
+    n_pair = rng.integers(n // 2, n, (m, m))
+    n_pair = np.triu(n_pair, 1)
+    n_pair = n_pair + n_pair.T
+    ties = np.triu(rng.binomial(n_pair, tie_rate), 1)
+    ties = ties + ties.T
+    decided = n_pair - ties
+    upper = np.triu(rng.binomial(decided, p), 1)
+    wins = upper + np.triu(decided - upper, 1).T
+    return wins.astype(float), ties.astype(float)
+
+
+def written_out_newton(wins, ties, n_iter=50):
+    """Newton on the log-likelihood, one model at a time written out, Σθ = 0 by a Lagrange row."""
+    m = len(wins)
+    w = wins + ties / 2
+    theta = np.zeros(m)
+    for _ in range(n_iter):
+        grad = np.zeros(m)
+        hess = np.zeros((m, m))
+        for i in range(m):
+            for j in range(m):
+                if i == j:
+                    continue
+                n = w[i, j] + w[j, i]
+                p = 1 / (1 + np.exp(theta[j] - theta[i]))
+                grad[i] += w[i, j] - n * p
+                hess[i, i] -= n * p * (1 - p)
+                hess[i, j] += n * p * (1 - p)
+        kkt = np.zeros((m + 1, m + 1))
+        kkt[:m, :m] = -hess
+        kkt[:m, m] = kkt[m, :m] = 1
+        step = np.linalg.solve(kkt, np.append(grad, -theta.sum()))[:m]
+        theta += step
+    return theta
+
+
+def test_references_of_design_section_24():
+    theta = bt.newton(np.array([[[0, 3], [1, 0.0]]]), np.zeros((1, 2, 2)))[0][0]
+    assert 400 * (theta[0] - theta[1]) / np.log(10) == pytest.approx(190.8485, abs=5e-5)
+    wins = np.array([[[0, 6, 7], [4, 0, 6], [3, 4, 0.0]]])
+    theta = bt.newton(wins, np.zeros_like(wins))[0][0]
+    ratings = 1000 + 400 * theta / np.log(10)
+    np.testing.assert_allclose(ratings, [1072.449, 1000.000, 927.551], atol=5e-4)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_equal_to_choix_maximum_likelihood(seed):
+    wins, _ = random_wins(8, seed)
+    data = [(i, j) for i in range(8) for j in range(8) for _ in range(int(wins[i, j]))]
+    reference = choix.ilsr_pairwise(8, data, alpha=0.0, tol=1e-12)
+    theta, _, ok = bt.newton(wins[None], np.zeros((1, 8, 8)))
+    assert ok[0]
+    np.testing.assert_allclose(theta[0], reference - reference.mean(), atol=1e-7)
+
+
+def test_equal_to_a_written_out_newton_fit_with_half_ties():
+    wins, ties = random_wins(6, 5, tie_rate=0.2)
+    theta = bt.newton(wins[None], ties[None])[0][0]
+    np.testing.assert_allclose(theta, written_out_newton(wins, ties), atol=1e-10)
+
+
+def test_davidson_maximises_its_likelihood_by_scipy():
+    wins, ties = random_wins(5, 3, tie_rate=0.25)
+    m = 5
+
+    def negative_loglik(x):
+        theta = np.append(x[: m - 1], -x[: m - 1].sum())
+        nu = np.exp(x[-1])
+        out = 0.0
+        for i in range(m):
+            for j in range(i + 1, m):
+                pi, pj, tie = (
+                    np.exp(theta[i]),
+                    np.exp(theta[j]),
+                    nu * np.exp((theta[i] + theta[j]) / 2),
+                )
+                den = pi + pj + tie
+                out -= wins[i, j] * np.log(pi / den) + wins[j, i] * np.log(pj / den)
+                out -= ties[i, j] * np.log(tie / den)
+        return out
+
+    best = optimize.minimize(negative_loglik, np.zeros(m), method="BFGS", options={"gtol": 1e-9})
+    params, _, ok = bt.newton(wins[None], ties[None], davidson=True)
+    assert ok[0]
+    expected = np.append(best.x[: m - 1], -best.x[: m - 1].sum())
+    np.testing.assert_allclose(params[0, :m], expected, atol=1e-5)
+    assert params[0, m] == pytest.approx(best.x[-1], abs=1e-5)
+
+
+def test_covariance_is_the_pseudo_inverse_of_the_information():
+    wins, ties = random_wins(6, 7)
+    params, info, _ = bt.newton(wins[None], ties[None])
+    w = wins + ties / 2
+    n = w + w.T
+    theta = params[0]
+    p = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))
+    laplacian = np.diag((n * p * (1 - p)).sum(axis=1)) - n * p * (1 - p)
+    np.testing.assert_allclose(bt.covariance(info[0], 6), np.linalg.pinv(laplacian), atol=1e-10)
+
+
+def test_resampled_fits_equal_full_newton_on_the_same_draws():
+    wins, ties = random_wins(6, 11, n=20, tie_rate=0.1)
+    params, info, _ = bt.newton(wins[None], ties[None])
+    draws = bt.resampled_fits(
+        wins, ties, params[0], info[0], n_rounds=50, rng=np.random.default_rng(3)
+    )
+    w, t = bt._multinomial_rounds(wins, ties, 50, np.random.default_rng(3))
+    for r in range(0, 50, 7):
+        include = bt._finite_rounds(w[r : r + 1], t[r : r + 1])
+        theta, _, ok = bt.newton(w[r : r + 1], t[r : r + 1], include=include)
+        assert ok[0]
+        shifted = theta[0] + np.nanmean(params[0][include[0]]) - np.nanmean(theta[0])
+        np.testing.assert_allclose(draws[r], shifted, atol=1e-7)
+
+
+def test_a_round_without_losses_leaves_the_model_out():
+    # model 2 met model 0 once and lost it: some rounds give it only wins (or only losses)
+    wins = np.array([[0, 20, 0], [15, 0, 1], [1, 0, 0.0]])
+    ties = np.zeros((3, 3))
+    wins[0, 2], wins[2, 0] = 1, 1
+    params, info, _ = bt.newton(wins[None], ties[None])
+    draws = bt.resampled_fits(
+        wins, ties, params[0], info[0], n_rounds=400, rng=np.random.default_rng(0)
+    )
+    left_out = np.isnan(draws[:, 2])
+    assert 0 < left_out.sum() < 400
+    assert np.isfinite(draws[:, :2]).all()
+    assert np.abs(draws[np.isfinite(draws)]).max() < 20
+
+
+def test_finite_rounds_cascade():
+    # 2 only beat 1; once 0 is ... 1 only loses to 2 and beats nobody else except 0
+    wins = np.zeros((1, 3, 3))
+    wins[0, 0, 1] = 3  # 0 beats 1
+    wins[0, 1, 0] = 1
+    wins[0, 2, 0] = 2  # 2 only wins
+    include = bt._finite_rounds(wins, np.zeros_like(wins))
+    assert include.tolist() == [[True, True, False]]
+
+
+counts = st.integers(1, 8)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(counts, min_size=6, max_size=6), st.permutations(range(4)), st.integers(1, 4))
+def test_fit_is_equivariant_under_relabelling_scaling_and_reversal(cells, perm, factor):
+    wins = np.zeros((4, 4))
+    i, j = np.triu_indices(4, 1)
+    wins[i, j] = cells
+    wins[j, i] = cells[::-1]
+    ties = np.zeros((4, 4))
+    theta = bt.newton(wins[None], ties[None])[0][0]
+    perm = np.array(perm)
+    permuted = bt.newton(wins[np.ix_(perm, perm)][None], ties[None])[0][0]
+    np.testing.assert_allclose(permuted, theta[perm], atol=1e-8)
+    scaled = bt.newton(factor * wins[None], ties[None])[0][0]
+    np.testing.assert_allclose(scaled, theta, atol=1e-8)
+    reversed_ = bt.newton(wins.T[None], ties[None])[0][0]
+    np.testing.assert_allclose(reversed_, -theta, atol=1e-8)
+    assert abs(theta.sum()) < 1e-9
+
+
+def test_resampled_battles_are_multinomial_draws_per_pair():
+    from scipy import stats
+
+    wins = np.array([[0, 5, 1], [3, 0, 0], [2, 4, 0.0]])
+    ties = np.zeros((3, 3))
+    ties[0, 1] = ties[1, 0] = 2
+    w, t = bt._multinomial_rounds(wins, ties, 40000, np.random.default_rng(1))
+    assert (w[:, 0, 1] + w[:, 1, 0] + t[:, 0, 1] == 10).all()
+    assert (w[:, 1, 2] + w[:, 2, 1] == 4).all()
+    assert (w[:, 1, 2] == 0).all()
+    pmf = stats.multinomial(10, [0.5, 0.3, 0.2])
+    for cell in [(5, 3, 2), (4, 4, 2), (6, 2, 2), (5, 5, 0), (3, 3, 4)]:
+        seen = np.mean((w[:, 0, 1] == cell[0]) & (w[:, 1, 0] == cell[1]) & (t[:, 0, 1] == cell[2]))
+        assert seen == pytest.approx(pmf.pmf(cell), abs=4 * np.sqrt(pmf.pmf(cell) / 40000))
+    first = np.bincount(w[:, 0, 2].astype(int), minlength=4) / 40000
+    np.testing.assert_allclose(first, stats.binom(3, 1 / 3).pmf(np.arange(4)), atol=0.01)
