@@ -31,6 +31,7 @@ from pdcompare.cli.outputs import (
 )
 from pdcompare.compare.aggregates import TaskRunsAnalysis
 from pdcompare.compare.analysis import analyse
+from pdcompare.inputs.cv_results import is_cv_results
 from pdcompare.inputs.files import read_frame
 from pdcompare.presentation.labels import (
     BENCHMARK_REPORT_TEST_NAMES,
@@ -58,8 +59,6 @@ def run(args: argparse.Namespace) -> str:
         The summary, the pairwise table and the report (or the choice of a
         model with ``--select``).
     """
-    from pdcompare.inputs.cv_results import is_cv_results
-
     if args.battles:
         return battles_output(args)
     frame, title = load_file(args)

@@ -12,14 +12,20 @@ from pdcompare.cli.options import speak_cli
 from pdcompare.compare.battles import bradley_terry
 from pdcompare.compare.select import select
 from pdcompare.compare.summary import set_design
+from pdcompare.datasets import load_grid_search_scores
 from pdcompare.inputs.battles import from_battles
+from pdcompare.inputs.benchmark import from_long
 from pdcompare.inputs.files import read_frame, read_table
+from pdcompare.inputs.items import from_items
 from pdcompare.presentation.labels import (
     COMMAND_LINE,
     plural,
 )
+from pdcompare.presentation.plotting import plot
+from pdcompare.presentation.plotting.scores import overview_figure
 from pdcompare.presentation.report import report, report_text
 from pdcompare.presentation.report.battles import battles_report
+from pdcompare.presentation.styling import column_formatters
 from pdcompare.results import result_info
 
 
@@ -67,8 +73,6 @@ def battles_output(args: argparse.Namespace) -> str:
 
 def table_text(frame: pd.DataFrame, index: bool = True) -> str:
     """A result table as text, with the formats of ``style()`` (p-values, integers)."""
-    from pdcompare.presentation.styling import column_formatters
-
     return frame.to_string(formatters=column_formatters(frame, 4), index=index)
 
 
@@ -86,7 +90,6 @@ def plot_scores(scores: pd.DataFrame, path: str, design: dict[str, Any], top: in
     import matplotlib
 
     matplotlib.use("Agg")
-    from pdcompare.presentation.plotting.scores import overview_figure
 
     _save(overview_figure(scores, top=top, **design), path)
 
@@ -96,7 +99,6 @@ def plot_result(result: pd.DataFrame, path: str, top: int | None = None) -> None
     import matplotlib
 
     matplotlib.use("Agg")
-    from pdcompare.presentation.plotting import plot
 
     _save(plot(result, top=top).figure, path)
 
@@ -104,13 +106,11 @@ def plot_result(result: pd.DataFrame, path: str, top: int | None = None) -> None
 def load_file(args: argparse.Namespace) -> tuple[pd.DataFrame, str]:
     """The frame the command line compares, and the title of its output."""
     if args.source == "demo" and not Path("demo").exists():
-        from pdcompare.datasets import load_grid_search_scores
 
         title = "Bundled data: the scikit-learn grid-search example (4 SVC kernels, ROC AUC)"
         return load_grid_search_scores(), title
     title = f"File: {args.source}"
     if args.items:
-        from pdcompare.inputs.items import from_items
 
         if args.long or args.transpose or args.benchmark:
             msg = (
@@ -130,7 +130,6 @@ def load_file(args: argparse.Namespace) -> tuple[pd.DataFrame, str]:
         )
         return frame, title
     if args.long:
-        from pdcompare.inputs.benchmark import from_long
 
         if args.transpose or args.benchmark:
             msg = "--transpose and --benchmark read wide tables; --long reads a long one"

@@ -9,7 +9,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare._validation import apply_nan_policy, check_fraction, check_option, warn
+from pdcompare._validation import (
+    apply_nan_policy,
+    check_correction,
+    check_fraction,
+    check_option,
+    warn,
+)
+from pdcompare.inputs.benchmark import BenchmarkData
+from pdcompare.inputs.design import overlapping_splits
+from pdcompare.results import result_meta
+from pdcompare.stats import bayes as core
 
 #: ``alternative`` values: scipy's (about the raw model_1 - model_2) and the direction-aware ones.
 ALTERNATIVES = ("two-sided", "greater", "less", "better", "worse")
@@ -56,8 +66,6 @@ def check_test_options(
 
     ``correction=False`` (the default) means the caller takes no correction.
     """
-    from pdcompare._validation import check_correction
-
     if alternative is not None:
         check_option("alternative", alternative, ALTERNATIVES)
     if alpha is not None:
@@ -144,8 +152,6 @@ def scores_meta(test: str, data: Any, scope: str, **fields: Any) -> dict[str, An
     benchmark frame the unit ("dataset"), the number of data sets and the
     mean ranks; for a runs frame (design ``paired=False``) the unit "run".
     """
-    from pdcompare.results import result_meta
-
     return result_meta(
         test,
         scope=scope,
@@ -160,8 +166,6 @@ def scores_meta(test: str, data: Any, scope: str, **fields: Any) -> dict[str, An
 
 def refuse_benchmark(data: Any, test: str) -> None:
     """Raise for a test that needs the folds of one data set when given a benchmark frame."""
-    from pdcompare.inputs.benchmark import BenchmarkData
-
     if isinstance(data, BenchmarkData):
         msg = (
             f"`{test}` compares models on the folds of one data set; this is a benchmark "
@@ -181,8 +185,6 @@ def refuse_one_dataset(data: Any, test: str) -> None:
     signed-rank test have nothing to work with (p = 0.406 from one data set,
     and a report of NaN).
     """
-    from pdcompare.inputs.benchmark import BenchmarkData
-
     if isinstance(data, BenchmarkData) and len(data.splits) == 1:
         name = data.splits[0]
         msg = (
@@ -203,8 +205,6 @@ def warn_overlapping_splits(data: Any, test: str) -> None:
     (repeats in the design, a ``(repeat, fold)`` MultiIndex, or more splits
     than the test fraction allows).
     """
-    from pdcompare.inputs.design import overlapping_splits
-
     if test not in OVERLAP_SENSITIVE_TESTS or data.across_datasets:
         return
     if test in UNPAIRED_TESTS and not data.design.paired:
@@ -244,8 +244,6 @@ def decision_column(names: pd.Index, i: np.ndarray, j: np.ndarray, code: np.ndar
     categories are the names alone), and ``decision == model_1`` is how a
     reader asks which pairs model_1 wins.
     """
-    from pdcompare.stats import bayes as core
-
     labels = np.array([*np.asarray(names, dtype=object), "undecided", "equivalent", None])
     codes = np.select(
         [

@@ -20,7 +20,8 @@ import pandas as pd
 from pdcompare import results
 from pdcompare._validation import check_fraction, check_option, check_positive_int, warn
 from pdcompare.compare._common import seed_of
-from pdcompare.inputs.attrs import with_attrs
+from pdcompare.inputs.attrs import stored_attr, with_attrs
+from pdcompare.inputs.kinds import is_benchmark
 from pdcompare.inputs.runs import TaskRuns, task_runs_data
 from pdcompare.inputs.scores import rank_order, select_pairs
 from pdcompare.stats import aggregates as core
@@ -399,9 +400,6 @@ def is_task_runs_frame(frame: pd.DataFrame) -> bool:
     >>> is_task_runs_frame(from_rliable({"a": np.ones((2, 3))}))
     True
     """
-    from pdcompare.inputs.attrs import stored_attr
-    from pdcompare.inputs.kinds import is_benchmark
-
     paired = (stored_attr(frame, "design") or {}).get("paired")
     return is_benchmark(frame) and frame.columns.nlevels == 2 and paired is False
 

@@ -26,12 +26,15 @@ from pdcompare._validation import (
     check_correction,
     check_fraction,
     check_option,
+    check_rope,
 )
 from pdcompare.compare import bayes as bayes_module
 from pdcompare.compare import rank_sets
 from pdcompare.compare.aggregates import TaskRunsAnalysis, analyse_task_runs, is_task_runs_frame
 from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
+from pdcompare.compare.forecast import confidence_set, diebold_mariano
+from pdcompare.compare.hierarchical import hierarchical
 from pdcompare.compare.items import summary as items_summary
 from pdcompare.compare.pairwise import pairwise
 from pdcompare.compare.pareto import pareto
@@ -200,8 +203,6 @@ def analyse_forecasts(
     random_state: Any = 0,
 ) -> ForecastAnalysis:
     """Diebold–Mariano of the report's family and the model confidence set of a forecast frame."""
-    from pdcompare.compare.forecast import confidence_set, diebold_mariano
-
     correction = default_correction("diebold_mariano", correction)
     mcs = confidence_set(frame, random_state=random_state)
     family = report_family(len(mcs), "diebold_mariano")
@@ -244,7 +245,6 @@ def check_report_options(
     check_fraction("alpha", alpha)
     check_fraction("ci", ci)
     if rope is not None:
-        from pdcompare._validation import check_rope
 
         check_rope(rope)  # the one rule bayes applies
     if test is not None:
@@ -479,8 +479,6 @@ def _check_hierarchical(benchmark: bool, rope: Any) -> None:
 
 def _hierarchical_family(frame, scope, rope, alpha, random_state, common):
     """``hierarchical`` of the report's family; its refusals name ``hierarchical=True``."""
-    from pdcompare.compare.hierarchical import hierarchical
-
     try:
         return hierarchical(
             frame, scope, rope=rope, alpha=alpha, random_state=random_state, **common

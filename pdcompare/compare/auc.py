@@ -19,6 +19,7 @@ from pdcompare.compare.margin import check_margin, core_margin, with_margin
 from pdcompare.inputs.attrs import stored_attr
 from pdcompare.inputs.predictions import score_predictions
 from pdcompare.inputs.scores import ALL_PAIRS, rank_order, select_pairs
+from pdcompare.stats.auc import auc_interval, delong_covariance, delong_test
 
 
 def score_arrays(
@@ -57,8 +58,6 @@ def score_arrays(
 
 def _aucs(scores: np.ndarray, positive: np.ndarray, valid: np.ndarray):
     """Every valid model's AUC and the DeLong covariance (NaN for the others)."""
-    from pdcompare.stats.auc import delong_covariance
-
     n_models = scores.shape[1]
     auc = np.full(n_models, np.nan)
     covariance = np.full((n_models, n_models), np.nan)
@@ -145,8 +144,6 @@ def auc_ci(
     >>> float(roc_auc_score(preds["y"], preds["forest"]))
     0.9375
     """
-    from pdcompare.stats.auc import auc_interval
-
     ci = check_fraction("ci", ci)
     data, scores, positive, valid = score_arrays(predictions, y, pos_label, nan_policy, "auc_ci")
     auc, covariance = _aucs(scores, positive, valid)
@@ -280,8 +277,6 @@ def delong(
     >>> round(float(roc_auc_score(preds["y"], preds["tree"])), 4)
     0.7588
     """
-    from pdcompare.stats.auc import delong_test
-
     alpha, correction = check_test_options(
         alternative=alternative, alpha=alpha, correction=correction
     )

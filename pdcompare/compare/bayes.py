@@ -22,7 +22,11 @@ from pdcompare.compare._common import (
     scores_meta,
     warn_pairs,
 )
+from pdcompare.compare.signed_rank_bayes import signed_rank_bayes
+from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
+from pdcompare.inputs.design import require_ratio
+from pdcompare.stats import bayes as core
 
 
 def bayes(
@@ -172,10 +176,6 @@ def bayes(
     >>> round(float(post.sf(0.01)), 3)
     0.5
     """
-    from pdcompare.inputs.benchmark import BenchmarkData
-    from pdcompare.inputs.design import require_ratio
-    from pdcompare.stats import bayes as core
-
     low, high = check_rope(rope)
     alpha = check_fraction("alpha", alpha)
     data = scores_data(scores, paired_test="bayes", **design)
@@ -187,7 +187,6 @@ def bayes(
                 "test across data sets gives probabilities, not an interval."
             )
             raise TypeError(msg)
-        from pdcompare.compare.signed_rank_bayes import signed_rank_bayes
 
         return signed_rank_bayes(
             data, a, b, (low, high), alpha, nan_policy, prior, n_samples, random_state
@@ -291,9 +290,6 @@ def posterior(
     >>> round(float(post.sf(0.0)), 3)  # P(rbf better), no ROPE
     0.773
     """
-    from pdcompare.inputs.design import require_ratio
-    from pdcompare.stats import bayes as core
-
     check_nan_policy(nan_policy, ("raise", "omit"))
     data = scores_data(scores, paired_test="posterior", **design)
     refuse_benchmark(data, "posterior")

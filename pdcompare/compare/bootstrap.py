@@ -22,9 +22,18 @@ from pdcompare.compare._common import (
     raw_alternative,
     seed_of,
 )
+from pdcompare.compare.auc import score_arrays
 from pdcompare.inputs.items import is_items
 from pdcompare.inputs.predictions import predictions_data
 from pdcompare.inputs.scores import ALL_PAIRS, rank_order, select_pairs
+from pdcompare.stats.bootstrap import (
+    INTERVAL_METHODS,
+    PROPORTION_METHODS,
+    accuracy_interval,
+    check_random_state,
+    paired_bootstrap,
+)
+from pdcompare.stats.metrics import get_metric
 
 
 def _prediction_arrays(
@@ -57,8 +66,6 @@ def score_metric_arrays(predictions, y, nan_policy, involved=None, *, test):
     The truth is binary and becomes 0/1 (1 for the larger class); text,
     boolean and categorical model columns are refused.
     """
-    from pdcompare.compare.auc import score_arrays
-
     data, scores, positive, valid = score_arrays(predictions, y, None, nan_policy, test, involved)
     return data.names, positive.astype(float), scores, valid, None
 
@@ -69,8 +76,6 @@ def _distribution(predictions, y, nan_policy, metric, n_resamples, rng, involved
     ``test`` names the calling method in the refusal of probabilities, which
     only count-based (classification) scores make.
     """
-    from pdcompare.stats.bootstrap import paired_bootstrap
-
     if metric.on_scores:
         names, y_true, y_pred, valid, weights = score_metric_arrays(
             predictions, y, nan_policy, involved, test=test
@@ -177,12 +182,6 @@ def bootstrap(
     >>> accuracy_score(preds["y"], preds["tree"])
     0.7
     """
-    from pdcompare.stats.bootstrap import (
-        INTERVAL_METHODS,
-        check_random_state,
-    )
-    from pdcompare.stats.metrics import get_metric
-
     metric = get_metric(score, greater_is_better)
     n_resamples = check_positive_int("n_resamples", n_resamples, minimum=2)
     ci = check_fraction("ci", ci)
@@ -267,8 +266,6 @@ def accuracy_ci(
     >>> [round(x, 3) for x in proportion_confint(16, 20, method="normal")]
     [0.625, 0.975]
     """
-    from pdcompare.stats.bootstrap import PROPORTION_METHODS, accuracy_interval
-
     ci = check_fraction("ci", ci)
     check_option("method", method, PROPORTION_METHODS)
     names, y_true, y_pred, valid, weights = _prediction_arrays(
@@ -404,11 +401,6 @@ def bootstrap_diff(
             greater_is_better=greater_is_better,
             nan_policy=nan_policy,
         )
-    from pdcompare.stats.bootstrap import (
-        INTERVAL_METHODS,
-        check_random_state,
-    )
-    from pdcompare.stats.metrics import get_metric
 
     metric = get_metric(score, greater_is_better)
     alpha, correction = check_test_options(

@@ -17,6 +17,7 @@ from pdcompare.compare._common import (
     warn_pairs,
 )
 from pdcompare.inputs.data import scores_data
+from pdcompare.stats import dietterich
 
 
 def _five_by_two_order(splits: pd.Index, method: str):
@@ -61,8 +62,6 @@ def _five_by_two_test(
     design: dict[str, Any],
 ) -> pd.DataFrame:
     """Validate, gather the differences as (pairs, 5 repeats, 2 folds), run the core test."""
-    from pdcompare.stats import dietterich
-
     alpha, correction = check_test_options(
         alternative=alternative, alpha=alpha, correction=correction
     )

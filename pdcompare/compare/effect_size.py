@@ -15,7 +15,11 @@ from pdcompare._validation import (
     check_positive_int,
 )
 from pdcompare.compare._common import refuse_one_dataset, scores_meta, seed_of, warn_pairs
+from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
+from pdcompare.inputs.design import require_ratio
+from pdcompare.stats import effect_size as core
+from pdcompare.stats.effect_size import MAGNITUDES, check_measure, cohen_dz_interval, effect_sizes
 
 #: How reports write each measure beside its value ("large effect (d_z = 1.59)").
 SYMBOLS = {
@@ -51,8 +55,6 @@ def thresholds(measure: str) -> dict[str, Any]:
     >>> thresholds("cliff_delta")
     {'small': 0.147, 'medium': 0.33, 'large': 0.474, 'of': '|effect_size|'}
     """
-    from pdcompare.stats import effect_size as core
-
     small, medium, large = core.THRESHOLDS[measure]
     of = "|effect_size - 0.5|" if measure in core.PROBABILITY_MEASURES else "|effect_size|"
     return {"small": small, "medium": medium, "large": large, "of": of}
@@ -66,8 +68,6 @@ def magnitude_column(codes: np.ndarray) -> pd.Categorical:
 @functools.cache
 def _magnitude_dtype() -> pd.CategoricalDtype:
     """The magnitudes' dtype, made once: pandas checks new categories by hashing (70 us)."""
-    from pdcompare.stats.effect_size import MAGNITUDES
-
     return pd.CategoricalDtype(list(MAGNITUDES), ordered=True)
 
 
@@ -80,8 +80,6 @@ def pair_effects(
     nan_policy: str = "propagate",
 ) -> dict[str, np.ndarray]:
     """The core's effect sizes of the pairs ``(i, j)`` of a validated frame, with warnings."""
-    from pdcompare.stats.effect_size import effect_sizes
-
     policy = "omit" if nan_policy == "omit" else "propagate"
     out = effect_sizes(
         data.values,
@@ -250,10 +248,6 @@ def effect_size(
     >>> round(float(d.mean() / d.std()), 3)
     1.589
     """
-    from pdcompare.inputs.benchmark import BenchmarkData
-    from pdcompare.inputs.design import require_ratio
-    from pdcompare.stats import effect_size as core
-
     check_nan_policy(nan_policy)
     data = scores_data(frame, **design)
     refuse_one_dataset(data, "effect_size")
@@ -325,8 +319,6 @@ def effect_size(
 
 def _cohen_dz_interval(data, i, j, effect, ci, ratio, nan_policy):
     """The noncentral-t interval of d_z (already in the design's direction) of every pair."""
-    from pdcompare.stats.effect_size import cohen_dz_interval
-
     n_units = data.values.shape[1]
     present = ~np.isnan(data.values)
     if nan_policy == "omit" and not present.all():
@@ -343,8 +335,6 @@ def effect_against_best(data: Any, measure: str | None) -> tuple[np.ndarray, np.
     row's model on the data sets where every model has a score, NaN on the
     best's own row. Returns ``(effect, codes, measure)``.
     """
-    from pdcompare.stats.effect_size import check_measure, effect_sizes
-
     measure = check_measure(measure, paired=is_paired(data))
     n_models = len(data.names)
     best = int(data.order[0])

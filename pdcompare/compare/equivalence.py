@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import OptionError, check_nan_policy
+from pdcompare._validation import OptionError, check_nan_policy, check_rope
 from pdcompare.compare import items as _items
 from pdcompare.compare._common import (
     check_test_options,
@@ -17,8 +17,11 @@ from pdcompare.compare._common import (
     warn_pairs,
 )
 from pdcompare.compare.effect_size import is_paired
+from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
+from pdcompare.inputs.design import require_ratio
 from pdcompare.inputs.items import is_items
+from pdcompare.stats import equivalence as core
 
 
 def check_equivalence_rope(rope: Any) -> tuple[float, float]:
@@ -33,8 +36,6 @@ def check_equivalence_rope(rope: Any) -> tuple[float, float]:
     ...
     ValueError: `rope` must have a width for an equivalence test (...); got 0. ...
     """
-    from pdcompare._validation import check_rope
-
     low, high = check_rope(rope)
     if not low < high:
         msg = (
@@ -158,9 +159,6 @@ def equivalence(
         return _items.equivalence(
             frame, a, b, rope=rope, alpha=alpha, correction=correction, **design
         )
-    from pdcompare.inputs.benchmark import BenchmarkData
-    from pdcompare.inputs.design import require_ratio
-    from pdcompare.stats import equivalence as core
 
     low, high = check_equivalence_rope(rope)
     alpha, correction = check_test_options(alpha=alpha, correction=correction)

@@ -16,15 +16,20 @@ import pandas as pd
 from pdcompare._validation import (
     COMPLETE_FILES,
     OptionError,
+    PdcompareWarning,
     check_nan_policy,
     check_option,
 )
 from pdcompare.compare import bayes as bayes_module
-from pdcompare.compare.pairwise import pairwise
+from pdcompare.compare.hierarchical import hierarchical
+from pdcompare.compare.items import summary as items_summary
+from pdcompare.compare.mcm import comparison_matrix
+from pdcompare.compare.pairwise import matrix, pairwise
 from pdcompare.compare.pareto import pareto
 from pdcompare.compare.rank_sets import ranks
 from pdcompare.compare.summary import summary_table
 from pdcompare.inputs.data import validated_once
+from pdcompare.inputs.items import is_items
 from pdcompare.inputs.kinds import is_benchmark
 
 
@@ -50,7 +55,6 @@ def posterior_inputs(
 
     import numpy as np
 
-    from pdcompare._validation import PdcompareWarning
 
     check_nan_policy(nan_policy)
     with validated_once():
@@ -97,8 +101,6 @@ def pvalue_inputs(
     >>> table.shape, reject.shape
     ((4, 4), (4, 4))
     """
-    from pdcompare.compare.pairwise import matrix
-
     result = pairwise(frame, test=test, **options)
     reject = matrix(result, "reject") if "reject" in result.columns else None
     return result, matrix(result, value), reject
@@ -136,8 +138,6 @@ def simplex_inputs(
     does not apply). Without ``b``, ``a`` against the best other model;
     without either, the best model against the runner-up (by mean rank).
     """
-    from pdcompare.compare.hierarchical import hierarchical
-
     check_option("test", test, ("signed_rank", "hierarchical"))
     if not is_benchmark(frame):
         msg = (
@@ -164,9 +164,6 @@ def simplex_inputs(
 
 def intervals_inputs(frame: pd.DataFrame, *, ci: float = 0.95, **design: Any) -> pd.DataFrame:
     """The ``summary`` whose intervals ``plot("intervals")`` draws (clustered on items)."""
-    from pdcompare.compare.items import summary as items_summary
-    from pdcompare.inputs.items import is_items
-
     if is_items(frame):
         return items_summary(frame, ci=ci, **design)
     return summary_table(frame, ci=ci, **design)
@@ -176,8 +173,6 @@ def mcm_inputs(
     frame: pd.DataFrame, *, correction: str | None = None, alpha: float = 0.05, **design: Any
 ) -> pd.DataFrame:
     """The cells of the Multiple Comparison Matrix of a benchmark frame, for ``"mcm"``."""
-    from pdcompare.compare.mcm import comparison_matrix
-
     return comparison_matrix(frame, correction=correction, alpha=alpha, **design)
 
 

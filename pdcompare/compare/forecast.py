@@ -9,10 +9,24 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import check_fraction, check_option, check_positive_int, warn
+from pdcompare._validation import (
+    check_fraction,
+    check_option,
+    check_positive_int,
+    check_random_state,
+    warn,
+)
 from pdcompare.compare._common import check_test_options, raw_alternative, seed_of, warn_pairs
 from pdcompare.inputs.predictions import predictions_data
 from pdcompare.inputs.scores import rank_order, select_pairs
+from pdcompare.stats.forecast import (
+    MCS_METHODS,
+    diebold_mariano_pairs,
+    model_confidence_set,
+    resample_indices,
+    resampled_means,
+)
+from pdcompare.stats.predictions import correctness
 
 #: The named losses: the two forecast errors, and the 0-1 loss of predicted labels.
 LOSSES = ("squared_error", "absolute_error", "zero_one")
@@ -75,7 +89,6 @@ def loss_matrix(
         )
         raise ValueError(msg)
     if zero_one:
-        from pdcompare.stats.predictions import correctness
 
         correct, _ = correctness(data.y_true, data.y_pred, data.missing)
         return data.names, (~correct).astype(float), "zero_one"
@@ -220,8 +233,6 @@ def diebold_mariano(
     >>> round(float(stats.ttest_1samp(d, 0).statistic), 5)
     -4.30144
     """
-    from pdcompare.stats.forecast import diebold_mariano_pairs
-
     alpha, correction = check_test_options(
         alternative=alternative, alpha=alpha, correction=correction
     )
@@ -390,14 +401,6 @@ def confidence_set(
     >>> round(float(preds.cmp.diebold_mariano("good", "close")["pvalue"].iloc[0]), 4)
     0.0072
     """
-    from pdcompare._validation import check_random_state
-    from pdcompare.stats.forecast import (
-        MCS_METHODS,
-        model_confidence_set,
-        resample_indices,
-        resampled_means,
-    )
-
     alpha = check_fraction("alpha", alpha)
     check_option("method", method, MCS_METHODS)
     n_resamples = check_positive_int("n_resamples", n_resamples, minimum=2)

@@ -13,12 +13,18 @@ from pdcompare._validation import (
     check_fraction,
     check_nan_policy,
     check_positive_int,
+    check_random_state,
     check_rope,
     warn,
 )
 from pdcompare.compare._common import pair_list, scores_meta, seed_of, warn_pairs
 from pdcompare.compare.bayes import decision_column
+from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
+from pdcompare.inputs.design import require_ratio
+from pdcompare.stats import bayes as bayes_core
+from pdcompare.stats.hierarchical import hierarchical_pairs, region_masses
 
 #: The largest split R-hat of δ0 a pair may have before a warning names it.
 RHAT_LIMIT = 1.01
@@ -85,8 +91,6 @@ def _check_bounds(low_name: str, low: Any, high_name: str, high: Any) -> tuple[f
 
 def _benchmark_folds(data: Any) -> None:
     """Raise unless ``data`` is a benchmark frame with the folds of at least two data sets."""
-    from pdcompare.inputs.benchmark import BenchmarkData
-
     if not isinstance(data, BenchmarkData) or data.folds is None:
         msg = (
             "`hierarchical` models the folds of every data set: it needs a benchmark frame "
@@ -298,11 +302,6 @@ def hierarchical(
     >>> round(float(bench.cmp.random_effects("svc_rbf", "forest").loc[0, "mean_diff"]), 3)
     0.008
     """
-    from pdcompare._validation import check_random_state
-    from pdcompare.inputs.design import require_ratio
-    from pdcompare.stats import bayes as bayes_core
-    from pdcompare.stats.hierarchical import hierarchical_pairs
-
     low, high = check_rope(rope)
     alpha = check_fraction("alpha", alpha)
     chains = check_positive_int("chains", chains)
@@ -438,9 +437,6 @@ def simplex_samples(result: pd.DataFrame, n_points: int = 3000) -> np.ndarray:
     >>> bool(abs(shares[1] - res.loc[0, "prob_rope"]) < 0.05)
     True
     """
-    from pdcompare.inputs.attrs import pdcompare_attrs
-    from pdcompare.stats.hierarchical import region_masses
-
     meta = pdcompare_attrs(result)
     if meta.get("test") != "hierarchical" or len(result) != 1 or "draws" not in meta:
         msg = (

@@ -24,6 +24,7 @@ from pdcompare._validation import (
     check_option,
     check_positive_int,
     check_random_state,
+    check_rope,
 )
 from pdcompare.compare._common import (
     check_test_options,
@@ -35,7 +36,12 @@ from pdcompare.compare._common import (
 from pdcompare.compare.margin import check_margin, core_margin, with_margin
 from pdcompare.inputs.items import ItemsData, items_data
 from pdcompare.stats import items as core
+from pdcompare.stats import paired
 from pdcompare.stats._common import t_confidence_interval, t_pvalue
+from pdcompare.stats.bootstrap import INTERVAL_METHODS, BootstrapDistribution
+from pdcompare.stats.equivalence import _tost
+from pdcompare.stats.permutation import sign_flip_test
+from pdcompare.stats.summary import min_rank
 
 #: What the tests of items say of pairs with identical scores, and of a constant difference.
 IDENTICAL_SCORES = (
@@ -94,8 +100,6 @@ def summary(frame: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.DataFram
     >>> round(float(summary(framed)["se"].iloc[0]), 7)  # inspect_ai's clustered stderr
     0.6454972
     """
-    from pdcompare.stats.summary import min_rank
-
     ci = check_fraction("ci", ci)
     data = _data(frame, _design_keywords(design, "summary"))
     values = data.values
@@ -391,8 +395,6 @@ def permutation_test(
     >>> float(out["mean_diff"].iloc[0]), float(out["pvalue"].iloc[0])  # 2 of 2**3 flips
     (0.3, 0.25)
     """
-    from pdcompare.stats.permutation import sign_flip_test
-
     alpha, correction = check_test_options(
         alternative=alternative, alpha=alpha, correction=correction
     )
@@ -476,8 +478,6 @@ def bootstrap_diff(
     >>> float(out["mean_diff"].iloc[0]), bool(out["ci_low"].iloc[0] >= 0)
     (0.3, True)
     """
-    from pdcompare.stats.bootstrap import INTERVAL_METHODS, BootstrapDistribution
-
     alpha, correction = check_test_options(
         alternative=alternative, alpha=alpha, correction=correction
     )
@@ -550,8 +550,6 @@ def rank_test(
     >>> out.attrs["pdcompare"]["unit"], int(out["wins"].iloc[0])
     ('cluster means', 2)
     """
-    from pdcompare.stats import paired
-
     alpha, correction = check_test_options(
         alternative=alternative, alpha=alpha, correction=correction
     )
@@ -743,9 +741,6 @@ def equivalence(
     >>> equivalence(framed.iloc[:, :-1], "a", "b", rope=0.05)["mean_diff"].tolist()
     [0.0]
     """
-    from pdcompare._validation import check_rope
-    from pdcompare.stats.equivalence import _tost
-
     low, high = check_rope(rope)  # given with a width by ``pdcompare.equivalence``
     if not low < high:
         msg = f"`rope` must have a width for an equivalence test; got {rope!r}."

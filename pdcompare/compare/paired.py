@@ -23,7 +23,9 @@ from pdcompare.compare._common import (
 from pdcompare.compare.margin import check_margin, core_margin, with_margin
 from pdcompare.compare.power import attainable_pvalue
 from pdcompare.inputs.data import scores_data
-from pdcompare.inputs.items import is_items
+from pdcompare.inputs.design import require_ratio
+from pdcompare.inputs.items import is_items, items_data, refuse_items
+from pdcompare.stats import paired
 
 
 def _paired_test(
@@ -44,8 +46,6 @@ def _paired_test(
         if margin is not None:
             design = {**design, "margin": margin}
         return _items_test(scores, test, a, b, alternative, alpha, correction, design)
-    from pdcompare.inputs.design import require_ratio
-    from pdcompare.stats import paired
 
     alpha, correction = check_test_options(
         alternative=alternative, alpha=alpha, correction=correction
@@ -132,8 +132,6 @@ def _paired_test(
 
 def _items_test(frame, test, a, b, alternative, alpha, correction, design):
     """An items frame's ``ttest``, ``wilcoxon`` or ``sign_test`` (``corrected_ttest`` refused)."""
-    from pdcompare.inputs.items import items_data, refuse_items
-
     if test == "corrected_ttest":
         refuse_items(items_data(frame).design, test)
     options = {"alternative": alternative, "alpha": alpha, "correction": correction}

@@ -10,10 +10,13 @@ import pandas as pd
 from pdcompare._validation import check_option
 from pdcompare.compare import registry
 from pdcompare.compare.battles import battles_pairwise
+from pdcompare.compare.mcm import comparison_matrix
 from pdcompare.compare.registry import pairwise_tests
 from pdcompare.inputs.attrs import pdcompare_attrs, stored_attr, with_attrs
 from pdcompare.inputs.battles import is_battles
+from pdcompare.inputs.benchmark import is_benchmark
 from pdcompare.inputs.frames import check_frame
+from pdcompare.stats.effect_size import PROBABILITY_MEASURES
 
 #: The columns of an equivalence result whose mirrored cell is the other one-sided test's.
 EQUIVALENCE_PARTNERS = {
@@ -101,8 +104,6 @@ def pairwise(
     4  linear  2_poly      4.276       0.000
     5  3_poly  2_poly      3.851       0.001
     """
-    from pdcompare.inputs.benchmark import is_benchmark
-
     check_frame(scores)
     if is_battles(scores):
         if test not in (None, "bradley_terry"):
@@ -264,7 +265,6 @@ def matrix(
     check_frame(result)
     if kind is not None:
         check_option("kind", kind, ("mcm",))
-        from pdcompare.compare.mcm import comparison_matrix
 
         return comparison_matrix(result, correction=correction, **design)
     if correction is not None or design:
@@ -342,7 +342,6 @@ def _mirrored(frame: pd.DataFrame, value: str, meta: dict[str, Any]) -> Any:
     if value in ("mean_diff", "mean_loss_diff"):
         return -column.astype(float)
     if value == "effect_size":  # model_2 against model_1: the sign turns (1 - A for probabilities)
-        from pdcompare.stats.effect_size import PROBABILITY_MEASURES
 
         if meta.get("measure") in PROBABILITY_MEASURES:
             return 1.0 - column.astype(float)

@@ -7,10 +7,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.stats import rankdata
 
 from pdcompare import results
-from pdcompare._validation import check_nan_policy, check_positive_int
+from pdcompare._validation import check_nan_policy, check_positive_int, check_random_state
 from pdcompare.compare import items as _items
 from pdcompare.compare._common import (
     check_test_options,
@@ -24,6 +23,13 @@ from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.items import is_items
 from pdcompare.inputs.predictions import predictions_data
 from pdcompare.inputs.scores import ALL_PAIRS, rank_order, select_pairs
+from pdcompare.stats.auc import auc_swaps
+from pdcompare.stats.metrics import get_metric, roc_auc_columns
+from pdcompare.stats.permutation import (
+    count_permutation_test,
+    row_permutation_test,
+    sign_flip_test,
+)
 
 #: Scores of orderings: their swaps exchange each row's two ranks (Venkatraman & Begg 1996).
 RANKED_SCORES = ("roc_auc", "average_precision")
@@ -185,7 +191,6 @@ def permutation_test(
             greater_is_better=greater_is_better,
             **design,
         )
-    from pdcompare._validation import check_random_state
 
     alpha, correction = check_test_options(
         alternative=alternative, alpha=alpha, correction=correction
@@ -217,9 +222,6 @@ def permutation_test(
 
 def _on_predictions(frame, a, b, score, y, greater_is_better, **options):
     """Row swaps on a predictions frame, every pair at once for the scores of counts."""
-    from pdcompare.stats.metrics import get_metric
-    from pdcompare.stats.permutation import count_permutation_test, row_permutation_test
-
     metric = get_metric(score, greater_is_better)
     involved = None
     if a is not None and b is not None and a is not ALL_PAIRS:
@@ -242,6 +244,8 @@ def _on_predictions(frame, a, b, score, y, greater_is_better, **options):
     if columns.size:
         estimate[columns] = metric.score_columns(y_true, chosen)
     if metric.name in RANKED_SCORES:
+        from scipy.stats import rankdata  # heavy: only for the scores that see orderings
+
         chosen = rankdata(chosen, axis=0)  # the AUC and AP see orderings only
     i, j, scope = select_pairs(names, estimate, a, b, metric.greater_is_better)
     alternative = raw_alternative(options["alternative"], metric.greater_is_better)
@@ -293,9 +297,6 @@ def _on_predictions(frame, a, b, score, y, greater_is_better, **options):
 
 def _swaps(metric, y_true):
     """The ROC AUC's O(n) differences under row swaps; None for other scores."""
-    from pdcompare.stats.auc import auc_swaps
-    from pdcompare.stats.metrics import roc_auc_columns
-
     if metric.columns is not roc_auc_columns:
         return None
     positive = np.asarray(y_true) == 1
@@ -304,8 +305,6 @@ def _swaps(metric, y_true):
 
 def _on_scores(frame, a, b, design, **options):
     """Sign flips of the per-split (or per-data-set) differences of a scores frame."""
-    from pdcompare.stats.permutation import sign_flip_test
-
     data = scores_data(frame, **design)
     warn_overlapping_splits(data, "permutation_test")
     alternative = raw_alternative(options["alternative"], data.design.greater_is_better)

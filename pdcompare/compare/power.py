@@ -23,8 +23,16 @@ from pdcompare._validation import (
 )
 from pdcompare.compare import items as _items
 from pdcompare.compare._common import check_test_options, refuse_one_dataset, scores_meta
+from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
+from pdcompare.inputs.design import require_ratio
 from pdcompare.inputs.items import is_items
+from pdcompare.inputs.scores import index_of
+from pdcompare.stats import power as core
+from pdcompare.stats._moments import pair_moments
+from pdcompare.stats._signed_rank import extreme_pvalue, min_signed_rank_pvalue
+from pdcompare.stats.multitest import adjust_pvalues
+from pdcompare.stats.power import min_detectable_difference
 
 #: What a benchmark frame's ``power`` computes, said in its attrs.
 BENCHMARK_METHOD = (
@@ -171,10 +179,6 @@ def power(
             target=target,
             **design,
         )
-    from pdcompare.inputs.benchmark import BenchmarkData
-    from pdcompare.inputs.design import require_ratio
-    from pdcompare.stats import power as core
-    from pdcompare.stats._moments import pair_moments
 
     delta = _check_delta(delta)
     alpha, _ = check_test_options(alternative=alternative, alpha=alpha)
@@ -251,10 +255,6 @@ def attainable_pvalue(
     number of data sets (or splits) without ties at which the same family
     could reach ``alpha``; None when it can already (or no row counts).
     """
-    from pdcompare.inputs.benchmark import BenchmarkData
-    from pdcompare.stats._signed_rank import extreme_pvalue, min_signed_rank_pvalue
-    from pdcompare.stats.multitest import adjust_pvalues
-
     fields: dict[str, Any] = {"min_attainable_pvalue": float("nan"), "n_needed_to_reject": None}
     if correction == "shaffer" and scope != "all_pairs":
         return fields  # refused by the result frame, with its own message
@@ -348,11 +348,6 @@ def detectable_difference(
     """
     if is_items(frame):
         return _items.detectable_difference(frame, result, target=target)
-    from pdcompare.inputs.benchmark import BenchmarkData
-    from pdcompare.inputs.design import require_ratio
-    from pdcompare.inputs.scores import index_of
-    from pdcompare.stats._moments import pair_moments
-    from pdcompare.stats.power import min_detectable_difference
 
     meta = result.attrs.get("pdcompare", {})
     target = check_fraction("target", target)

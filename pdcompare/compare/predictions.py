@@ -20,6 +20,7 @@ from pdcompare.inputs.attrs import with_attrs
 from pdcompare.inputs.items import is_items
 from pdcompare.inputs.predictions import label_blocks
 from pdcompare.inputs.scores import select_pairs
+from pdcompare.stats.predictions import CorrectnessBits, WeightedCorrectness, correctness
 
 
 def _predictions(
@@ -36,8 +37,6 @@ def _predictions(
     (all of them when the truth has a missing value); it is all False under
     "omit".
     """
-    from pdcompare.stats.predictions import CorrectnessBits, correctness
-
     check_nan_policy(nan_policy)
     data = label_blocks(predictions, y=y, models=models, labels_for=test)
     n_models = len(data.names)
@@ -84,8 +83,6 @@ def _prediction_pairs(
     predictions: pd.DataFrame, a: Any, b: Any, y: Any, nan_policy: str, test: str
 ):
     """Pairs of models (best = highest accuracy) and their counts on common samples."""
-    from pdcompare.stats.predictions import WeightedCorrectness
-
     data, store, incomplete = _predictions(predictions, y, None, nan_policy, test, bits=True)
     if data.weights is None:
         packed = store.packed()  # bits packed block by block: no boolean matrices

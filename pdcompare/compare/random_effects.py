@@ -10,11 +10,14 @@ import pandas as pd
 from pdcompare import results
 from pdcompare._validation import check_nan_policy, check_option, warn
 from pdcompare.compare._common import check_test_options, scores_meta
+from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
+from pdcompare.inputs.design import require_ratio
+from pdcompare.stats._common import nadeau_bengio_variance
+from pdcompare.stats.random_effects import METHODS, random_effects_pool
 
 
 def _needs_folds(data: Any) -> None:
-    from pdcompare.inputs.benchmark import BenchmarkData
 
     if not isinstance(data, BenchmarkData) or data.folds is None:
         msg = (
@@ -28,8 +31,6 @@ def _needs_folds(data: Any) -> None:
 
 def _effects(data: Any, i: np.ndarray, j: np.ndarray, ratio: float) -> tuple[np.ndarray, ...]:
     """Per pair and data set: the mean fold difference and its corrected variance."""
-    from pdcompare.stats._common import nadeau_bengio_variance
-
     diffs = data.folds[i] - data.folds[j]  # (pairs, datasets, splits), NaN padding
     counts = np.sum(~np.isnan(diffs), axis=2)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -173,9 +174,6 @@ def random_effects(
     >>> round(float(res.mean_effect_re), 3)
     0.042
     """
-    from pdcompare.inputs.design import require_ratio
-    from pdcompare.stats.random_effects import METHODS, random_effects_pool
-
     alpha, correction = check_test_options(alpha=alpha, correction=correction)
     check_option("method", method, tuple(METHODS))
     data = scores_data(scores, **design)

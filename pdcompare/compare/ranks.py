@@ -8,10 +8,15 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import check_nan_policy
-from pdcompare.compare._common import refuse_one_dataset
+from pdcompare._validation import check_nan_policy, warn
+from pdcompare.compare._common import check_test_options, refuse_one_dataset, scores_meta
 from pdcompare.inputs.attrs import with_attrs
 from pdcompare.inputs.benchmark import BenchmarkData
+from pdcompare.inputs.data import scores_data
+from pdcompare.inputs.scores import ALL_PAIRS
+from pdcompare.stats import ranks
+from pdcompare.stats.ranks import friedman as core
+from pdcompare.stats.ranks import rank_within_columns
 
 
 def benchmark_summary(data: BenchmarkData) -> pd.DataFrame:
@@ -22,8 +27,6 @@ def benchmark_summary(data: BenchmarkData) -> pd.DataFrame:
     means compare like with like. A model with some folds missing on a data
     set has its mean there over the folds it has.
     """
-    from pdcompare.stats.ranks import rank_within_columns
-
     complete = data.drop_incomplete("omit", "summary")
     ranks = rank_within_columns(
         data.values[:, complete], greater_is_better=data.design.greater_is_better
@@ -52,8 +55,6 @@ def benchmark_summary(data: BenchmarkData) -> pd.DataFrame:
 
 def _benchmark(frame: pd.DataFrame, test: str, **design: Any) -> BenchmarkData:
     """The benchmark data of ``frame``, or a ValueError saying what a benchmark frame is."""
-    from pdcompare.inputs.data import scores_data
-
     data = scores_data(frame, **design)
     if isinstance(data, BenchmarkData):
         refuse_one_dataset(data, test)
@@ -135,9 +136,6 @@ def friedman(
     >>> round(float(stats.friedmanchisquare(*table.to_numpy()).pvalue), 4)
     0.0408
     """
-    from pdcompare._validation import warn
-    from pdcompare.stats.ranks import friedman as core
-
     data = _benchmark(scores, "friedman", **design)
     check_nan_policy(nan_policy)
     kept = data.drop_incomplete(nan_policy, "friedman")
@@ -184,10 +182,6 @@ def rank_test(
     **design: Any,
 ) -> pd.DataFrame:
     """Nemenyi's or Conover's mean-rank test of every pair (``pairwise(test=...)``)."""
-    from pdcompare.compare._common import check_test_options, scores_meta
-    from pdcompare.inputs.scores import ALL_PAIRS
-    from pdcompare.stats import ranks
-
     alpha, correction = check_test_options(alpha=alpha, correction=correction)
     data = _benchmark(scores, test, **design)
     check_nan_policy(nan_policy)

@@ -13,7 +13,11 @@ from pdcompare._validation import check_fraction, check_option, check_rope
 from pdcompare.compare._common import refuse_benchmark
 from pdcompare.inputs.attrs import stored_attr
 from pdcompare.inputs.data import scores_data
+from pdcompare.inputs.design import require_ratio, resolve_design
 from pdcompare.inputs.scores import converted_search, scores_frame
+from pdcompare.stats import bayes as core
+from pdcompare.stats.paired import paired_ttest
+from pdcompare.stats.summary import summarize
 
 #: The rules of ``select`` and ``refit_rule``.
 RULES = ("best", "one_se", "not_worse", "equivalent")
@@ -195,9 +199,6 @@ def select(
     >>> round(float(scores.loc["C=100"].std() * (1 / 5 + 1 / 4) ** 0.5), 4)
     0.0196
     """
-    from pdcompare.inputs.design import require_ratio
-    from pdcompare.stats.summary import summarize
-
     check_option("rule", rule, RULES)
     alpha = check_fraction("alpha", alpha)
     if not isinstance(ascending, bool | np.bool_):
@@ -285,8 +286,6 @@ def select(
 
 def _not_worse(data: Any, best: int, ratio: float, alpha: float) -> np.ndarray:
     """Whether the one-sided corrected t-test of best − model fails to reject at ``alpha``."""
-    from pdcompare.stats.paired import paired_ttest
-
     others = np.array([k for k in range(len(data.names)) if k != best], dtype=np.intp)
     out = paired_ttest(
         data.values,
@@ -304,8 +303,6 @@ def _not_worse(data: Any, best: int, ratio: float, alpha: float) -> np.ndarray:
 
 def _equivalent(data: Any, best: int, ratio: float, rope: float, alpha: float) -> np.ndarray:
     """Whether ``P(best − model < rope) >= 1 − alpha`` (better-direction), per model."""
-    from pdcompare.stats import bayes as core
-
     low, high = check_rope(rope)
     others = np.array([k for k in range(len(data.names)) if k != best], dtype=np.intp)
     out = core.bayes_pairs(
@@ -407,7 +404,6 @@ def refit_rule(
         msg = "`rope` is needed by the 'equivalent' rule: the half-width of practical equivalence."
         raise ValueError(msg)
     if design:
-        from pdcompare.inputs.design import resolve_design
 
         resolve_design(None, **design)  # a bad design fails now, not inside fit
 

@@ -16,9 +16,10 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import check_nan_policy
+from pdcompare._validation import check_nan_policy, check_positive_int, check_random_state
 from pdcompare.compare._common import decision_column, scores_meta, seed_of
 from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.stats.signed_rank_bayes import signed_rank_pairs, signed_rank_samples
 
 
 def signed_rank_bayes(
@@ -37,9 +38,6 @@ def signed_rank_bayes(
     ``data`` is the validated benchmark frame; the other arguments are those
     of ``bayes``, checked here (the rope must be symmetric, ``prior`` positive).
     """
-    from pdcompare._validation import check_positive_int, check_random_state
-    from pdcompare.stats.signed_rank_bayes import signed_rank_pairs
-
     low, high = rope
     if low != -high:
         msg = (
@@ -121,9 +119,6 @@ def simplex_samples(result: pd.DataFrame, n_points: int = 3000) -> np.ndarray:
     >>> samples.shape, bool(np.allclose(samples.sum(axis=1), 1.0))
     ((100, 3), True)
     """
-    from pdcompare._validation import check_random_state
-    from pdcompare.stats.signed_rank_bayes import signed_rank_samples
-
     meta = pdcompare_attrs(result)
     if meta.get("method") != "signed_rank" or len(result) != 1 or "differences" not in meta:
         msg = (

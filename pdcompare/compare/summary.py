@@ -10,12 +10,20 @@ import pandas as pd
 from pdcompare import results
 from pdcompare._validation import check_fraction, warn
 from pdcompare.compare import items as _items
+from pdcompare.compare.effect_size import (
+    SYMBOLS,
+    effect_against_best,
+    magnitude_column,
+    thresholds,
+)
+from pdcompare.compare.ranks import benchmark_summary
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
-from pdcompare.inputs.benchmark import BenchmarkData
+from pdcompare.inputs.benchmark import BenchmarkData, is_benchmark
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import resolve_design
-from pdcompare.inputs.items import is_items
+from pdcompare.inputs.items import is_items, set_items_design
 from pdcompare.inputs.scores import scores_frame, validate_scores
+from pdcompare.stats.summary import summarize
 
 
 def scores(
@@ -141,9 +149,6 @@ def set_design(
     >>> runs.attrs["pdcompare"]["design"]["paired"]
     False
     """
-    from pdcompare.inputs.benchmark import is_benchmark
-    from pdcompare.inputs.items import set_items_design
-
     if items:
         return set_items_design(
             scores, cluster=cluster, task=task, greater_is_better=greater_is_better
@@ -274,12 +279,9 @@ def summary_table(
     scores: pd.DataFrame, ci: float = 0.95, *, measure: str | None = None, **design: Any
 ) -> pd.DataFrame:
     """``summary`` without its warning, for callers that say the interval's kind themselves."""
-    from pdcompare.stats.summary import summarize
-
     ci = check_fraction("ci", ci)
     data = scores_data(scores, **design)
     if isinstance(data, BenchmarkData):
-        from pdcompare.compare.ranks import benchmark_summary
 
         return _with_effect_sizes(benchmark_summary(data), data, measure)
     if measure is not None:
@@ -318,13 +320,6 @@ def _with_effect_sizes(
     frame: pd.DataFrame, data: BenchmarkData, measure: str | None
 ) -> pd.DataFrame:
     """The benchmark summary with ``effect_size`` and ``magnitude`` of the best against each."""
-    from pdcompare.compare.effect_size import (
-        SYMBOLS,
-        effect_against_best,
-        magnitude_column,
-        thresholds,
-    )
-
     effect, codes, measure = effect_against_best(data, measure)
     order = data.order
     frame = frame.assign(effect_size=effect[order], magnitude=magnitude_column(codes[order]))

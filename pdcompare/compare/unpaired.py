@@ -20,6 +20,7 @@ from pdcompare._validation import (
     check_fraction,
     check_nan_policy,
     check_positive_int,
+    check_random_state,
     warn,
 )
 from pdcompare.compare._common import (
@@ -32,6 +33,8 @@ from pdcompare.compare._common import (
 )
 from pdcompare.compare.margin import check_margin, core_margin, with_margin
 from pdcompare.inputs.data import scores_data
+from pdcompare.stats import aso as core
+from pdcompare.stats import unpaired
 
 #: How many runs each model of a pair needs, per test (fewer give NaN results).
 _MINIMUM_RUNS = {"welch_ttest": 2, "mannwhitney": 1, "aso": 1}
@@ -66,8 +69,6 @@ def _unpaired_test(
     margin: float | None = None,
 ) -> pd.DataFrame:
     """Validate, select the pairs, run Welch's t or Mann–Whitney U, wrap the result."""
-    from pdcompare.stats import unpaired
-
     alpha, correction = check_test_options(
         alternative=alternative, alpha=alpha, correction=correction
     )
@@ -444,9 +445,6 @@ def aso(
     0    wide   small              0.0    True
     1    wide    deep              0.0    True
     """
-    from pdcompare._validation import check_random_state
-    from pdcompare.stats import aso as core
-
     tau = check_fraction("tau", tau)
     confidence_level = check_fraction("confidence_level", confidence_level)
     n_bootstrap = check_positive_int("n_bootstrap", n_bootstrap, minimum=2)

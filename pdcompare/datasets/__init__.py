@@ -7,6 +7,7 @@ from importlib import resources
 import pandas as pd
 
 from pdcompare.inputs.attrs import with_attrs
+from pdcompare.inputs.benchmark import from_long
 from pdcompare.inputs.design import Design
 from pdcompare.inputs.files import read_csv
 
@@ -106,7 +107,6 @@ def load_benchmark() -> pd.DataFrame:
     path = resources.files("pdcompare.datasets") / "data" / "benchmark.csv"
     with resources.as_file(path) as csv:
         table = read_csv(csv, dtype={"model": str, "dataset": str, "split": str})
-    from pdcompare.inputs.benchmark import from_long
 
     scores = from_long(table, split="split")
     design = Design(
@@ -261,6 +261,5 @@ def load_rl_runs() -> pd.DataFrame:
     path = resources.files("pdcompare.datasets") / "data" / "rl_runs.csv"
     with resources.as_file(path) as csv:
         table = read_csv(csv, dtype={"agent": str, "task": str})
-    from pdcompare.inputs.benchmark import from_long
 
     return from_long(table, model="agent", dataset="task", split="seed", paired=False)

@@ -15,7 +15,9 @@ from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.design import resolve_design
 from pdcompare.inputs.frames import check_model_rows
 from pdcompare.inputs.kinds import DATASET, is_benchmark
+from pdcompare.inputs.runs import runs_from_long
 from pdcompare.inputs.scores import ScoresData, row_means, validate_scores
+from pdcompare.stats.ranks import rank_within_columns
 
 
 def _dataset_means(frame: pd.DataFrame, values: np.ndarray) -> tuple[np.ndarray, pd.Index]:
@@ -117,8 +119,6 @@ class BenchmarkData(ScoresData):
         Averaged ranks are multiples of 1/2, so these sums are exact whatever the
         order of the data sets, and equal sums stay equal.
         """
-        from pdcompare.stats.ranks import rank_within_columns
-
         complete = self.values[:, self.complete]
         if complete.shape[1] == 0:
             return np.full(len(self.names), np.nan)
@@ -347,7 +347,6 @@ def from_long(
     0.25
     """
     if not paired:  # a runs frame: one data set, one column per run
-        from pdcompare.inputs.runs import runs_from_long
 
         return runs_from_long(
             table,

@@ -23,7 +23,7 @@ from pdcompare._validation import check_option, warn
 from pdcompare.inputs.attrs import ATTRS_KEY, pdcompare_attrs, with_attrs
 from pdcompare.inputs.design import Design
 from pdcompare.inputs.frames import check_frame
-from pdcompare.inputs.scores import ScoresData
+from pdcompare.inputs.scores import ScoresData, validate_scores
 
 #: ``nan_policy`` of ``from_items``: refuse missing items, or keep the items every model has.
 ITEMS_NAN_POLICIES = ("raise", "omit")
@@ -531,8 +531,6 @@ def set_items_design(
     >>> items_data(framed).n_clusters
     2
     """
-    from pdcompare.inputs.scores import validate_scores
-
     check_frame(frame)
     meta = pdcompare_attrs(frame)
     meta.pop("items", None)
@@ -748,8 +746,6 @@ def items_data(frame: pd.DataFrame) -> ItemsData:
     >>> data.n_items, data.n_clusters, data.clustered
     (3, 3, False)
     """
-    from pdcompare.inputs.scores import validate_scores
-
     check_frame(frame)
     stored = frame.attrs.get(ATTRS_KEY, {})
     info = stored.get("items") if isinstance(stored, dict) else None

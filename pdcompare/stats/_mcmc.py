@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 #: Stepping-out steps of a slice step (Neal 2003, section 4: ``m``), split at random.
 MAX_STEPS = 32
@@ -203,5 +203,7 @@ def bulk_ess(draws: np.ndarray) -> np.ndarray:
     split = _split_chains(np.asarray(draws, dtype=float))
     shape = split.shape
     flat = split.reshape(*shape[:-2], shape[-2] * shape[-1])
+    from scipy import stats  # heavy to import: only once a sampler has run
+
     ranks = stats.rankdata(flat, axis=-1, method="average")
     return _ess(special.ndtri((ranks - 0.375) / (flat.shape[-1] + 0.25)).reshape(shape))

@@ -33,7 +33,7 @@ import numbers
 import numpy as np
 from scipy import special
 
-from pdcompare._validation import check_option
+from pdcompare._validation import check_option, check_random_state
 from pdcompare.stats._moments import chunks, pair_moments
 
 __all__ = [
@@ -654,8 +654,6 @@ def bootstrap_interval(
     >>> bool(low[0] < effect_sizes(x, [0], [1], measure="cliff_delta")["effect_size"][0] < high[0])
     True
     """
-    from pdcompare._validation import check_random_state
-
     measure = check_measure(measure, paired=paired)
     values, i, j = _check_inputs(values, i, j, nan_policy)
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, numbers.Integral):

@@ -24,6 +24,7 @@ from scipy import special
 
 from pdcompare.stats._common import nadeau_bengio_variance
 from pdcompare.stats._moments import pair_moments
+from pdcompare.stats.bayes import upper_tail
 
 __all__ = ["tost_paired", "tost_welch"]
 
@@ -35,8 +36,6 @@ def _above(df, statistic):
     1e-12), which serves every pair of a large table at a tenth of the cost
     of ``stdtr``; NaN stays NaN.
     """
-    from pdcompare.stats.bayes import upper_tail
-
     df, statistic = np.broadcast_arrays(np.asarray(df, dtype=float), statistic)
     tail = upper_tail(df, np.abs(statistic))
     return np.where(statistic >= 0, tail, 1.0 - tail)

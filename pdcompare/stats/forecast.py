@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import numpy as np
 from scipy import special
 
+from pdcompare._validation import check_option
 from pdcompare.stats._common import t_pvalue
 
 #: Statistics of the model confidence set: the range statistic and the max statistic.
@@ -346,8 +347,6 @@ def model_confidence_set(losses, boot_means, *, method: str = "R") -> dict[str, 
     >>> out["order"].tolist(), out["pvalue"].round(3).tolist()
     ([2, 1, 0], [0.0, 0.706, 1.0])
     """
-    from pdcompare._validation import check_option
-
     check_option("method", method, MCS_METHODS)
     losses = np.asarray(losses, dtype=float)
     boot_means = np.asarray(boot_means, dtype=float)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pdcompare._validation import unknown_name_error
+from pdcompare.stats.label_codes import encode_labels
 
 
 def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
@@ -249,7 +250,6 @@ class Metric:
         if self.row_loss is not None:
             return self.row_loss(np.asarray(y_true)[:, None], y_pred).mean(axis=0)
         if self.from_counts is not None:
-            from pdcompare.stats.label_codes import encode_labels
 
             truth, codes, k = encode_labels(y_true, y_pred)
             cells = truth[:, None] * k + codes + np.arange(codes.shape[1]) * k * k

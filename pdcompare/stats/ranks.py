@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from pdcompare._validation import NAN_POLICIES, OptionError, check_option
+from pdcompare._validation import NAN_POLICIES, OptionError, check_fraction, check_option
 from pdcompare.stats.studentized_range import (
     _studentized_range_isf,
     studentized_range_isf,
@@ -519,8 +519,6 @@ def critical_difference(n_models: int, n_datasets: int, alpha: float = 0.05) -> 
     >>> round(critical_difference(4, 14), 4)
     1.2536
     """
-    from pdcompare._validation import check_fraction
-
     alpha = check_fraction("alpha", alpha)
     if n_models < 2:
         msg = f"`n_models` must be at least 2; got {n_models!r}."

@@ -14,6 +14,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from pdcompare._validation import check_fraction
+
 __all__ = ["studentized_range_isf", "studentized_range_sf"]
 
 #: Step of the trapezoidal rule over z in the studentized range integral.
@@ -104,8 +106,6 @@ def studentized_range_isf(p: float, k: int) -> float:
     >>> round(float(stats.studentized_range.isf(0.05, 4, np.inf)), 4)
     3.6331
     """
-    from pdcompare._validation import check_fraction
-
     p = check_fraction("p", p)
     if int(k) != k or k < 2:
         msg = f"`k` must be an integer of at least 2; got {k!r}."

@@ -38,6 +38,7 @@ from pdcompare.presentation.plotting import (  # noqa: F401  (register kinds)
     shrinkage,
 )
 from pdcompare.presentation.plotting._base import _RESULT_KINDS, _SCORES_KINDS
+from pdcompare.presentation.plotting.bayes import draw_simplex
 from pdcompare.presentation.plotting.results import forest_data, plot_matrix
 from pdcompare.presentation.plotting.scores import folds_data
 from pdcompare.presentation.shown import is_matrix
@@ -102,7 +103,6 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
         elif test == "hierarchical" and (kind == "simplex" or (kind is None and len(frame) == 1)):
             from pdcompare.compare.hierarchical import simplex_samples as samples_of
         if samples_of is not None:
-            from pdcompare.presentation.plotting.bayes import draw_simplex
 
             samples = samples_of(frame, options.pop("n_points", 3000))
             return draw_simplex(frame, samples, ax=ax, **options)

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from pdcompare.inputs.data import scores_data
 from pdcompare.presentation.labels import p_text
 
 _SCORES_KINDS: dict[str, Callable[..., Any]] = {}
@@ -101,8 +102,6 @@ def ranked_models(frame: pd.DataFrame, **design: Any) -> list:
     By mean score on a scores frame; by mean rank (ties broken by the better
     mean) on a benchmark frame.
     """
-    from pdcompare.inputs.data import scores_data
-
     data = scores_data(frame, **design)
     return data.ranked_names
 

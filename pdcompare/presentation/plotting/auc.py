@@ -7,7 +7,8 @@ from typing import Any
 import pandas as pd
 
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
-from pdcompare.presentation.plotting._base import _result_kind, require_columns
+from pdcompare.presentation.plotting._base import _figure_title, _result_kind, require_columns
+from pdcompare.presentation.plotting.bootstrap import plot_differences, plot_model_intervals
 
 
 @_result_kind("auc_ci", "delong")
@@ -59,8 +60,6 @@ def auc_plot(
     >>> [t.get_text() for t in ax.get_yticklabels()]
     ['a − b']
     """
-    from pdcompare.presentation.plotting.bootstrap import plot_differences, plot_model_intervals
-
     meta = pdcompare_attrs(frame)
     test = meta.get("test")
     if test == "auc_ci":
@@ -98,7 +97,6 @@ def _retitle(ax, title: str | None, default: str) -> None:
     """Put ``default`` in place of the first line of the drawn default title (the note stays)."""
     if title is not None:
         return
-    from pdcompare.presentation.plotting._base import _figure_title
 
     lines = ax.get_title().split("\n", 1)
     note = lines[1][1:-1] if len(lines) == 2 and lines[1].startswith("(") else ""

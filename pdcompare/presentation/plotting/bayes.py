@@ -6,7 +6,10 @@ from typing import Any
 
 import pandas as pd
 
+from pdcompare.compare import hierarchical, signed_rank_bayes
+from pdcompare.compare.figure_inputs import posterior_inputs, simplex_inputs
 from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.inputs.design import DESIGN_KEYWORDS
 from pdcompare.presentation.plotting._base import (
     MIN_ANNOTATION_POINTS,
     _axes,
@@ -20,6 +23,7 @@ from pdcompare.presentation.plotting._base import (
     heatmap_figsize,
     matplotlib_options,
     model_colours,
+    require_columns,
     row_figsize,
     row_fontsize,
 )
@@ -104,8 +108,6 @@ def posterior_plot(
     """
     import numpy as np
 
-    from pdcompare.compare.figure_inputs import posterior_inputs
-    from pdcompare.inputs.design import DESIGN_KEYWORDS
 
     check_top(top)
     design = {
@@ -231,7 +233,6 @@ def bayes_matrix_plot(
     """
     import numpy as np
 
-    from pdcompare.presentation.plotting._base import require_columns
 
     require_columns(result, ("model_1", "model_2", "prob_better", "prob_worse"), "A Bayes plot")
     if len(result) > 1 and (result["model_1"] == result["model_1"].iloc[0]).all():
@@ -330,7 +331,6 @@ def bayes_bars_plot(
     """
     import numpy as np
 
-    from pdcompare.presentation.plotting._base import require_columns
 
     require_columns(
         result, ("model_1", "model_2", "prob_better", "prob_rope", "prob_worse"), "A Bayes plot"
@@ -547,9 +547,6 @@ def simplex_plot(
     >>> import matplotlib.pyplot as plt
     >>> plt.close("all")
     """
-    from pdcompare.compare import hierarchical, signed_rank_bayes
-    from pdcompare.compare.figure_inputs import simplex_inputs
-
     result = simplex_inputs(
         frame,
         a,

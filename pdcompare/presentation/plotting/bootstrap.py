@@ -18,6 +18,7 @@ from pdcompare.presentation.plotting._base import (
     row_figsize,
     row_fontsize,
 )
+from pdcompare.presentation.plotting.results import _draw_forest, _forest_figure
 from pdcompare.presentation.shown import result_models, top_models, top_pairs
 
 
@@ -155,8 +156,6 @@ def plot_differences(
     >>> [t.get_text() for t in ax.get_yticklabels()]
     ['a − b']
     """
-    from pdcompare.presentation.plotting.results import _draw_forest, _forest_figure
-
     require_columns(
         frame, ("model_1", "model_2", "mean_diff", "ci_low", "ci_high", "pvalue"), "A forest plot"
     )

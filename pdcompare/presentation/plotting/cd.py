@@ -17,8 +17,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from pdcompare.compare.figure_inputs import cd_inputs
 from pdcompare.presentation.plotting._base import _scores_kind
 from pdcompare.presentation.shown import top_models
+from pdcompare.stats.cd import cd_groups, rejected_matrix
 
 __all__ = ["cd_layout", "plot_cd", "plot_cd_of_benchmark"]
 
@@ -88,8 +90,6 @@ def cd_layout(result: pd.DataFrame) -> dict[str, Any]:
     >>> layout["caption"]
     'Wilcoxon signed-rank test, holm correction, alpha = 0.05, 12 data sets'
     """
-    from pdcompare.stats.cd import cd_groups, rejected_matrix
-
     meta = _meta(result)
     mean_ranks = meta["mean_ranks"]
     names = list(mean_ranks)
@@ -424,7 +424,5 @@ def plot_cd_of_benchmark(
     >>> import matplotlib.pyplot as plt
     >>> plt.close("all")
     """
-    from pdcompare.compare.figure_inputs import cd_inputs
-
     result = cd_inputs(frame, test=test, alpha=alpha, correction=correction, nan_policy=nan_policy)
     return plot_cd(result, ax=ax, **kwargs)

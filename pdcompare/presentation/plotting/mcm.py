@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from pdcompare.compare.figure_inputs import mcm_inputs
 from pdcompare.presentation.labels import format_pvalue
 from pdcompare.presentation.plotting._base import (
     _axes,
@@ -180,8 +181,6 @@ def plot_mcm_of_benchmark(
     -------
     matplotlib.axes.Axes
     """
-    from pdcompare.compare.figure_inputs import mcm_inputs
-
     design = {} if greater_is_better is None else {"greater_is_better": greater_is_better}
     cells = mcm_inputs(frame, correction=correction, alpha=alpha, **design)
     return plot_mcm(cells, ax=ax, **kwargs)

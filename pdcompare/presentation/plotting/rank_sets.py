@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from pdcompare.compare.figure_inputs import ranks_inputs
 from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.presentation.labels import join_names
 from pdcompare.presentation.plotting._base import (
@@ -178,8 +179,6 @@ def plot_ranks(
     >>> import matplotlib.pyplot as plt
     >>> plt.close("all")
     """
-    from pdcompare.compare.figure_inputs import ranks_inputs
-
     result = ranks_inputs(
         frame,
         coverage=coverage,

@@ -23,7 +23,7 @@ from pdcompare.presentation.plotting._base import (
     row_figsize,
     row_fontsize,
 )
-from pdcompare.presentation.shown import result_models, top_pairs
+from pdcompare.presentation.shown import result_models, top_models, top_pairs
 
 #: Corrections whose adjusted p-values have matching simultaneous intervals.
 SIMULTANEOUS = ("bonferroni", "sidak")
@@ -447,8 +447,6 @@ def plot_matrix(
     >>> import matplotlib.pyplot as plt
     >>> plt.close("all")
     """
-    from pdcompare.presentation.shown import top_models
-
     meta = pdcompare_attrs(matrix)
     value = str(meta.get("value") or "value")
     shown, note = top_models(matrix.index.tolist(), top)

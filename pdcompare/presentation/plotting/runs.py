@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from pdcompare.inputs.data import scores_data
 from pdcompare.presentation.plotting._base import (
     _axes,
     _figure_title,
@@ -31,8 +32,6 @@ def runs_data(frame: pd.DataFrame, **design: Any) -> tuple[list, list[np.ndarray
     >>> names, [s.tolist() for s in samples], greater
     (['b', 'a'], [[0.5, 0.6, 0.7], [0.1, 0.2]], True)
     """
-    from pdcompare.inputs.data import scores_data
-
     data = scores_data(frame, **design)
     samples = [row[~np.isnan(row)] for row in data.values[data.order]]
     return data.ranked_names, samples, data.design.greater_is_better

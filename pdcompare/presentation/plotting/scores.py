@@ -6,8 +6,11 @@ from typing import Any
 
 import pandas as pd
 
-from pdcompare._validation import check_option
+from pdcompare._validation import check_option, check_positive_int
+from pdcompare.compare.figure_inputs import intervals_inputs, pvalue_inputs
 from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.inputs.benchmark import is_benchmark
+from pdcompare.inputs.data import scores_data
 from pdcompare.presentation.labels import alpha_label, format_pvalue, method_label, value_label
 from pdcompare.presentation.plotting._base import (
     _annotated_heatmap,
@@ -44,9 +47,6 @@ def folds_data(
     b    0.5  0.6
     a    0.1  0.2
     """
-    from pdcompare._validation import check_positive_int
-    from pdcompare.inputs.data import scores_data
-
     data = scores_data(frame, greater_is_better=greater_is_better)
     if n_splits is not None:
         n_splits = check_positive_int("n_splits", n_splits)
@@ -119,8 +119,6 @@ def plot_folds(
     """
     import numpy as np
 
-    from pdcompare._validation import check_positive_int
-    from pdcompare.inputs.benchmark import is_benchmark
 
     full = folds_data(frame, n_splits=None, greater_is_better=greater_is_better)
     unit, units = ("data set", "data sets") if is_benchmark(frame) else ("CV split", "splits")
@@ -374,7 +372,6 @@ def plot_intervals(
     """
     import numpy as np
 
-    from pdcompare.compare.figure_inputs import intervals_inputs
 
     summary = intervals_inputs(frame, ci=ci, **design)
     meta = pdcompare_attrs(summary)
@@ -475,8 +472,6 @@ def plot_pvalues(
     -------
     matplotlib.axes.Axes
     """
-    from pdcompare.compare.figure_inputs import pvalue_inputs
-
     result, full, reject = pvalue_inputs(frame, test=test, value=value, **options)
     shown, note = top_models(full.index.tolist(), top)
     matrix = full.loc[shown, shown]

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from pdcompare.presentation.plotting import plot
 from pdcompare.presentation.shown import top_pairs
 from pdcompare.presentation.styling import column_formatters, style
 from pdcompare.results import result_info
@@ -137,8 +138,6 @@ def _svg(ax: Any, prefix: str) -> str:
 
 def _figures(analysis: Any, top: int) -> list[tuple[str, Any]]:
     """The pictures that suit the frame, as (caption, Axes)."""
-    from pdcompare.presentation.plotting import plot
-
     figures = []
     family = analysis.significance
     if getattr(analysis, "confidence_set", None) is not None:  # forecasts in time order

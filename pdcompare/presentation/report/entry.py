@@ -34,6 +34,7 @@ from pdcompare.presentation.labels import (
     spelling,
     spoken,
 )
+from pdcompare.presentation.report import document
 from pdcompare.presentation.report.battles import battles_report
 from pdcompare.presentation.report.bayes import bayes_lines
 from pdcompare.presentation.report.equivalence import equivalence_lines
@@ -312,7 +313,6 @@ def _report_text(analysis: Analysis, top: int | None, format: str) -> str:
         lines = _report_lines(analysis, top)
     if format == "text":
         return "\n".join(lines) + "\n"
-    from pdcompare.presentation.report import document
 
     if format == "markdown":
         return document.markdown(lines, analysis, top)
