@@ -2,17 +2,18 @@
 ===========================================================================
 
 Breast cancer data; a logistic regression, Gaussian naive Bayes and a shallow
-tree, each scoring every sample once by 10-fold cross-validation
-(``pdcompare.cv_predictions(method="predict_proba")``: the out-of-fold
-probability of the positive class). On those scores, each model's ROC AUC gets
+tree, fitted on 60 % of the samples and scoring the other 40 %, one held-out
+test set (the probability of the positive class). On those scores, each model's ROC AUC gets
 DeLong's interval (``auc_ci``), the best model is compared with the others by
 DeLong's test of correlated AUCs (``delong``), and average precision, a score
 of the whole sample, by the paired permutation test (``permutation_test``).
 The two figures are saved to the folder given on the command line (a new
 temporary folder by default). Runs headless.
 
-DeLong's test answers for these test samples; to compare AUCs averaged over
-CV folds, put them in a scores frame and use ``corrected_ttest``.
+DeLong's test answers for these test samples, scored by one fitted model
+each. Out-of-fold predictions (``cv_predictions``) mix the models fitted on
+every fold in one column, so ``delong`` warns on them: to compare AUCs over CV
+folds, put them in a scores frame and use ``corrected_ttest``.
 
 Run: ``python examples/auc_one_test_set.py [FOLDER]``.
 """
@@ -31,35 +32,41 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from sklearn.datasets import load_breast_cancer
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import StratifiedKFold
+from sklearn.model_selection import train_test_split
 from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
-import pdcompare
+import pdcompare  # noqa: F401  (registers DataFrame.cmp)
 
 
-def out_of_fold_scores() -> pd.DataFrame:
-    """One row per sample: the truth and each model's out-of-fold probability of class 1."""
+def held_out_scores() -> pd.DataFrame:
+    """One row per test sample: the truth and each model's probability of class 1."""
     X, y = load_breast_cancer(return_X_y=True)
     models = {
         "logistic": make_pipeline(StandardScaler(), LogisticRegression()),
         "naive_bayes": GaussianNB(),
         "tree": DecisionTreeClassifier(max_depth=3, random_state=0),
     }
-    cv = StratifiedKFold(n_splits=10, shuffle=True, random_state=0)
-    return pdcompare.cv_predictions(models, X, y, cv=cv, method="predict_proba")
+    X_train, X_test, y_train, y_test = train_test_split(
+        X, y, test_size=0.4, stratify=y, random_state=0
+    )
+    scores = {
+        name: model.fit(X_train, y_train).predict_proba(X_test)[:, 1]
+        for name, model in models.items()
+    }
+    return pd.DataFrame({"y": y_test, **scores})
 
 
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description="DeLong's test on out-of-fold scores.")
+    parser = argparse.ArgumentParser(description="DeLong's test on one held-out test set.")
     parser.add_argument("folder", nargs="?", help="where to save the figures (default: temp)")
     args = parser.parse_args(argv)
     folder = Path(args.folder) if args.folder else Path(tempfile.mkdtemp(prefix="pdcompare-"))
     folder.mkdir(parents=True, exist_ok=True)
 
-    scores = out_of_fold_scores()
+    scores = held_out_scores()
     intervals = scores.cmp.auc_ci()
     delong = scores.cmp.delong()
     permutation = scores.cmp.permutation_test(score="average_precision", random_state=0)

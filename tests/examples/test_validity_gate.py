@@ -42,5 +42,6 @@ def test_a_tiny_study_tabulates_every_setting(study):
     assert set(table["test"]) == {"corrected_ttest", "ttest", "welch_ttest", "delong"}
     assert_allclose(table[["non-inferior", "worse", "inconclusive"]].sum(axis=1), 1.0)
     markdown = study.to_markdown(table, 1, 0.0)
-    assert markdown.count("\n| ") == 1 + 8  # separator and eight rows
+    assert markdown.count("\n| ") == 1 + 10  # separator and ten rows (two of clustered items)
+    assert "| items | `ttest` |" in markdown
     assert "passes at −margin" in markdown
