@@ -36,6 +36,7 @@ def assert_cannot_run(process, *fragments):
         assert fragment in lines[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("shift", "margin", "status", "verdict"),
     [
@@ -56,6 +57,7 @@ def test_scores_file(tmp_path, shift, margin, status, verdict):
     assert done.stdout.endswith(pdcompare.presentation.report.gate.gate_text(result))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("shift", "status"), [(0.0, 0), (-0.08, 1), (-0.01, 2)], ids=["pass", "worse", "unsure"]
 )
@@ -68,6 +70,7 @@ def test_runs_file(tmp_path, shift, status):
     assert "8 and 10 independent runs" in done.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("noise", "margin", "status"), [(0.8, 0.05, 0), (2.5, 0.01, 1), (1.0, 0.005, 2)]
 )
@@ -98,6 +101,7 @@ def test_unknown_design_says_the_options(tmp_path):
     assert "(--cv or --test-size)" in done.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "fragments"),
     [

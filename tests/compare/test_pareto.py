@@ -78,6 +78,7 @@ def test_the_example_of_the_design():
     assert list(result.index) == list(result.sort_values("score", ascending=False).index)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(6))
 def test_statuses_equal_the_rule_written_out(seed):
     rng = np.random.default_rng(seed)

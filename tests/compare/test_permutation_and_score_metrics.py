@@ -132,6 +132,7 @@ def test_roc_auc_permutation_exact_against_scipy():
     assert out["pvalue"].iloc[0] == pytest.approx(expected, rel=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("score", ["roc_auc", "average_precision"])
 def test_ranked_scores_permutation_ignores_rescaling(score):
     # issue 47 item 1: rescaling one model's scores left its AUC but moved p 0.037 -> 0.38

@@ -1,6 +1,7 @@
 """The drop rule of a race against a written-out corrected t-test and statsmodels' Holm."""
 
 import numpy as np
+import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
@@ -23,6 +24,7 @@ def written_out_look(scores, ratio, level):
     return best, np.array(pvalues), adjusted, drop
 
 
+@pytest.mark.slow
 def test_look_equals_written_out_corrected_t_with_holm():
     rng = np.random.default_rng(1)
     for _ in range(20):
