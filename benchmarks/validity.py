@@ -84,14 +84,13 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import validity_battles
 
 import pdcompare
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # validity_ranks.py, beside this script
-import validity_ranks
-
+# The parts of the study in the scripts beside this one (validity_*.py).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import validity_battles
+import validity_ranks
 from validity_aggregates import aggregates_markdown, run_aggregates_study
 
 ALPHA = 0.05
