@@ -31,9 +31,9 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from scipy import special
 
 from pdcompare._validation import check_option, check_random_state
+from pdcompare.stats import _special as special
 from pdcompare.stats._moments import chunks, pair_moments
 
 __all__ = [
