@@ -9,8 +9,26 @@ from scipy import special
 from pdcompare.stats import _student
 from pdcompare.stats._student import MAX_DF, t_quantile
 
-LEVELS = [1e-4, 0.001, 0.01, 0.025, 0.05, 0.1, 0.3, 0.45, 0.5, 0.55, 0.8, 0.9, 0.95, 0.975,
-          0.99, 0.995, 0.999, 0.9999]
+LEVELS = [
+    1e-4,
+    0.001,
+    0.01,
+    0.025,
+    0.05,
+    0.1,
+    0.3,
+    0.45,
+    0.5,
+    0.55,
+    0.8,
+    0.9,
+    0.95,
+    0.975,
+    0.99,
+    0.995,
+    0.999,
+    0.9999,
+]
 
 
 @pytest.mark.parametrize("df", [1, 2, 3, 4, 5, 9, 10, 29, 30, 99, 100, 299, 500, 999, 1000])
@@ -55,6 +73,7 @@ def test_two_sided_probability_and_density_equal_scipy():
             assert inside == pytest.approx(1 - 2 * special.stdtr(df, -t), abs=1e-14)
             assert density == pytest.approx(
                 np.exp(special.gammaln((df + 1) / 2) - special.gammaln(df / 2))
-                / np.sqrt(df * np.pi) * (1 + t * t / df) ** (-(df + 1) / 2),
+                / np.sqrt(df * np.pi)
+                * (1 + t * t / df) ** (-(df + 1) / 2),
                 rel=1e-13,
             )
