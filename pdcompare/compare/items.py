@@ -84,6 +84,11 @@ def _design_keywords(design: dict[str, Any], test: str) -> bool | None:
     return greater_is_better
 
 
+def frame_data(frame: pd.DataFrame, design: dict[str, Any], test: str) -> ItemsData:
+    """The items frame's arrays for ``test``, its design keywords checked (no CV design)."""
+    return _data(frame, _design_keywords(design, test))
+
+
 def summary(frame: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.DataFrame:
     """Per model on an items frame: mean, clustered standard error, interval, counts, rank.
 
