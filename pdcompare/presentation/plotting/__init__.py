@@ -22,13 +22,18 @@ from pdcompare.inputs.items import is_items
 from pdcompare.inputs.scores import converted_search
 from pdcompare.presentation.plotting import (  # noqa: F401  (register kinds)
     aggregates,
+    aso,
     auc,
     bayes,
     bootstrap,
     cd,
     confidence_set,
+    effects,
+    equivalence,
+    forest,
     mcm,
     pareto,
+    power,
     rank_sets,
     ratings,
     results,
