@@ -97,13 +97,13 @@ def plot_equivalence(
     equivalent = flags(shown.rows, "reject")
     with matplotlib_options("the equivalence plot", "Axes.scatter", kwargs):
         draw_points(ax, estimate, shown, equivalent, **kwargs)
-    pvalue = "pvalue_adj" if "pvalue_adj" in shown.rows else "pvalue"
+    correction = meta.get("correction")
+    pvalue = "pvalue_adj" if "pvalue_adj" in shown.rows and correction else "pvalue"
     if pvalue in shown.rows:
         _annotate_pvalues(
             ax, shown.positions, column(shown.rows, pvalue), pvalue == "pvalue_adj", fontsize
         )
     alpha = meta.get("alpha", 0.05)
-    correction = meta.get("correction")
     label = f"mean difference model_1 − model_2 with {1 - 2 * alpha:.0%} interval (1 − 2·alpha)"
     if correction:
         label += f"\n(interval unadjusted; verdicts and p-values {correction}-adjusted)"

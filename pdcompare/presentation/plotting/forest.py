@@ -177,7 +177,8 @@ def plot_pairs_summary(result: pd.DataFrame, *, ax=None, top=None, title=None, *
         draw_points(ax, column(shown.rows, "mean_diff"), shown, flags(shown.rows, "reject"),
                     **kwargs)
     ax.axvline(0.0, color="0.5", linestyle="--", linewidth=1)
-    pvalue = "pvalue_adj" if "pvalue_adj" in shown.rows else "pvalue"
+    correction = meta.get("correction")
+    pvalue = "pvalue_adj" if "pvalue_adj" in shown.rows and correction else "pvalue"
     _annotate_pvalues(ax, shown.positions, column(shown.rows, pvalue), pvalue == "pvalue_adj",
                       fontsize)
     alpha = float(meta.get("alpha", 0.05))
@@ -191,7 +192,6 @@ def plot_pairs_summary(result: pd.DataFrame, *, ax=None, top=None, title=None, *
     handles.append(Line2D([], [], color=PREDICTION, linewidth=1.0))
     labels.append("prediction interval (a new data set)")
     legend_with_colours(ax, shown, handles, labels)
-    correction = meta.get("correction")
     correction_text = f", {correction} correction" if correction else ""
     notes = [shown.note] if shown.note else []
     notes.append("a=, b= draw one pair's data sets")
