@@ -348,3 +348,29 @@ def pairs_by_dataset(
         names=["model_1", "model_2"],
     )
     return pd.DataFrame(values, index=index, columns=datasets.copy())
+
+
+def count_columns(out: dict[str, Any], names: Iterable[str] = ("wins", "losses", "ties")) -> dict:
+    """``out`` with its count columns as integers: int64, or nullable Int64 where one is NaN.
+
+    A pair left NaN by ``nan_policy="propagate"`` keeps a missing count
+    (``<NA>``), never a float.
+
+    Examples
+    --------
+    >>> out = count_columns({"wins": np.array([3.0, 4.0]), "ties": np.array([1.0, np.nan])},
+    ...                     ("wins", "ties"))
+    >>> out["wins"].dtype, out["ties"].dtype
+    (dtype('int64'), Int64Dtype())
+    """
+    converted = dict(out)
+    for name in names:
+        values = np.asarray(out[name], dtype=float)
+        if np.isnan(values).any():
+            converted[name] = pd.array(
+                np.where(np.isnan(values), 0, values).astype(np.int64), dtype="Int64"
+            )
+            converted[name][np.isnan(values)] = pd.NA
+        else:
+            converted[name] = values.astype(np.int64)
+    return converted
