@@ -9,7 +9,7 @@ from matplotlib.collections import LineCollection, PathCollection
 from matplotlib.colors import to_rgba
 from numpy.testing import assert_allclose
 
-import pdcompare  # noqa: F401  (registers DataFrame.cmp)
+import pdcompare
 from pdcompare.presentation.plotting._base import model_colours
 from pdcompare.presentation.plotting.effects import magnitude_bands
 from pdcompare.presentation.plotting.power import power_text
@@ -271,3 +271,18 @@ def test_a_selection_of_columns_is_refused_naming_them(scores):
 def test_a_misspelt_matplotlib_option_is_named(scores):
     with pytest.raises(ValueError, match=r"`colour` .*did you mean 'color'"):
         scores.cmp.effect_size().cmp.plot(colour="red")
+
+
+def test_items_results_draw_and_name_their_test():
+    from frames import eval_items_long
+
+    long = eval_items_long(n_models=4)
+    items = pdcompare.from_items(long, cluster="passage", sample="sample")
+    power = items.cmp.power(delta=0.05)
+    ax = power.cmp.plot()
+    assert "the paired t-test over items, clustered" in ax.get_title()
+    assert_allclose(markers(ax)[0][:, 0], power["mdd"])
+    effects = items.cmp.effect_size(ci=0.95)
+    assert_allclose(markers(effects.cmp.plot())[0][:, 0], effects["effect_size"])
+    equivalence = items.cmp.equivalence(rope=0.05)
+    assert_allclose(markers(equivalence.cmp.plot())[0][:, 0], equivalence["mean_diff"])

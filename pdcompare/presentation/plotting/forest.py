@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.special import ndtri
 
 from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.presentation.labels import alpha_label
@@ -116,7 +116,7 @@ def plot_pair_forest(result: pd.DataFrame, row: int, *, ax=None, top=None, title
     ax = _axes(ax, figsize=row_figsize(total + 2, max(map(len, names), default=8), 1.0))
     fontsize = row_fontsize(ax, total + 2)
     alpha = float(meta.get("alpha", 0.05))
-    z = float(ndtri(1 - alpha / 2))
+    z = NormalDist().inv_cdf(1 - alpha / 2)  # no scipy at import time
     with matplotlib_options("the forest plot", "Axes.scatter", kwargs):
         _draw_datasets(ax, rows, z, fontsize)
     mean = float(result["mean_diff"].iloc[row])

@@ -37,6 +37,27 @@ def power_text(power: float) -> str:
     return "power >0.99" if power > 0.99 else f"power {power:.2f}"
 
 
+def power_test(result: pd.DataFrame, meta: dict[str, Any]) -> str:
+    """The test whose power a result gives, in words, from its unit and columns.
+
+    Examples
+    --------
+    >>> power_test(pd.DataFrame(columns=["n_splits"]), {})
+    'the corrected t-test'
+    >>> power_test(pd.DataFrame(), {"unit": "item", "clustered": True})
+    'the paired t-test over items, clustered'
+
+    """
+    unit = meta.get("unit")
+    if unit == "dataset":
+        return "a paired t-test across data sets"
+    if unit in ("item", "cluster means"):
+        return "the paired t-test over items" + (", clustered" if meta.get("clustered") else "")
+    if "n_runs_1" in result or meta.get("unit") == "run":
+        return "Welch's t-test over runs"
+    return "the corrected t-test"
+
+
 @_result_kind("power")
 def plot_power(
     result: pd.DataFrame,
@@ -125,9 +146,7 @@ def plot_power(
     ax.set_xlabel(f"smallest difference found with power {target:g} (mdd), in score units")
     legend_with_colours(ax, shown, handles, labels)
     alpha = meta.get("alpha")
-    test = meta.get("method") or "the corrected t-test"
-    test = "a paired t-test across data sets" if meta.get("unit") == "dataset" else test
     at = f" at alpha = {alpha:g}" if alpha is not None else ""
-    default = f"What the design could detect ({test}{at})"
+    default = f"What the design could detect ({power_test(result, meta)}{at})"
     _figure_title(ax, title, default, shown.note)
     return ax
