@@ -77,6 +77,16 @@ def test_html_of_a_scores_frame_carries_the_intervals_and_the_comparison_figure(
     assert page.count("<svg") == 2
 
 
+def test_html_of_a_pooled_benchmark_report_carries_the_forest_plot():
+    bench = load_benchmark()
+    with pytest.warns(UserWarning, match="The fold differences are the same on every fold"):
+        page = bench.cmp.report(format="html", pooled=True)
+    captions = re.findall(r"<figcaption>(.*?)</figcaption>", page)
+    assert captions[-1] == "Random-effects meta-analysis"
+    assert "Random-effects meta-analysis" not in bench.cmp.report(format="html")
+    assert len(parse(page).ids) == len(set(parse(page).ids))
+
+
 def test_the_report_draws_the_intervals_of_its_summary():
     from pdcompare.presentation.plotting.scores import draw_intervals
 

@@ -149,6 +149,11 @@ def _figures(analysis: Any, top: int) -> list[tuple[str, Any]]:
         if family.attrs.get("pdcompare", {}).get("scope") == "all_pairs":
             figures.append(("Critical-difference diagram", plot(family, top=top)))
         figures.append(("Multiple Comparison Matrix", plot(analysis.frame, "mcm", top=top)))
+        pooled = analysis.pooled
+        if pooled is not None and len(pooled) and "differences" in pooled.attrs.get(
+            "pdcompare", {}
+        ):
+            figures.append(("Random-effects meta-analysis", plot(pooled, top=top)))
         bayes = analysis.bayes
         if bayes is not None and bayes.attrs["pdcompare"].get("test") == "hierarchical":
             first = bayes.iloc[0]
