@@ -60,7 +60,7 @@ def test_every_result_of_sections_13_to_18_has_a_picture(test):
 
 
 def test_a_hierarchical_result_of_several_pairs_never_draws_silently_its_first():
-    bench = load_benchmark().loc[["svc_rbf", "forest", "knn"]]
+    bench = load_benchmark().loc[["svc_rbf", "forest", "tree"]]
     result = bench.cmp.hierarchical(n_samples=1000, random_state=0)
     assert len(result) == 2
     title = result.cmp.plot().get_title()
