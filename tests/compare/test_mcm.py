@@ -166,3 +166,22 @@ def test_on_the_bundled_benchmark_and_refusals():
         bench.cmp.matrix(kind="cd")
     with pytest.raises(TypeError, match="apply to `matrix\\(kind='mcm'\\)`"):
         bench.cmp.pairwise().cmp.matrix("pvalue_adj", correction="holm")
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    m=st.integers(2, 6),
+    n=st.integers(3, 20),
+    seed=st.integers(0, 10_000),
+    decimals=st.sampled_from([1, 2]),
+)
+def test_every_cell_has_the_pvalue_of_wilcoxon_across_data_sets(m, n, seed, decimals):
+    # Whatever the ties and zeros, the matrix and pairwise(test="wilcoxon") agree.
+    frame = table(m=m, n=n, seed=seed, decimals=decimals)
+    cells = frame.cmp.matrix(kind="mcm").set_index(["model_1", "model_2"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # identical pairs, attainable p-values
+        pairs = frame.cmp.pairwise(test="wilcoxon", correction=None)
+    for row in pairs.itertuples():
+        assert_allclose(cells.loc[(row.model_1, row.model_2), "pvalue"], row.pvalue, rtol=1e-12)
+    assert cells.attrs["pdcompare"]["models"] == frame.cmp.summary().index.tolist()

@@ -5,6 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from frames import correlated_scores
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from matplotlib.collections import LineCollection, PathCollection
 from matplotlib.colors import to_rgba
 from numpy.testing import assert_allclose
@@ -286,3 +288,23 @@ def test_items_results_draw_and_name_their_test():
     assert_allclose(markers(effects.cmp.plot())[0][:, 0], effects["effect_size"])
     equivalence = items.cmp.equivalence(rope=0.05)
     assert_allclose(markers(equivalence.cmp.plot())[0][:, 0], equivalence["mean_diff"])
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    m=st.integers(2, 40),
+    seed=st.integers(0, 1000),
+    top=st.one_of(st.none(), st.integers(2, 30)),
+)
+def test_rows_are_the_best_pairs_and_read_back_their_values(m, seed, top):
+    frame = correlated_scores(n_models=m, n_splits=10, seed=seed).cmp.set_design(cv=10)
+    for result, column in (
+        (frame.cmp.effect_size(), "effect_size"),
+        (frame.cmp.power(delta=0.01), "mdd"),
+    ):
+        ax = result.cmp.plot(top=top)
+        shown = min(m - 1, (20 if top is None else top) - 1)
+        assert tick_labels(ax) == result["model_2"].tolist()[:shown]
+        assert_allclose(markers(ax)[0][:, 0], result[column].to_numpy()[:shown])
+        assert ("other models)" in ax.get_title()) == (shown < m - 1)
+        plt.close("all")
