@@ -159,3 +159,17 @@ def test_a_hierarchical_result_of_several_pairs_says_which_pair(bench):
     ax = result.cmp.plot(a="svc_rbf", b="tree")
     row = result["model_2"].tolist().index("tree") + 1
     assert f"pair {row} of {len(result)}" in ax.get_title()
+
+
+@pytest.mark.parametrize(
+    ("test", "options"),
+    [("effect_size", {}), ("equivalence", {"rope": 0.02})],
+)
+def test_all_pairs_across_data_sets_draw_their_own_picture(bench, test, options):
+    # A critical-difference diagram was drawn for them (the rule of the rank tests).
+    result = bench.cmp.pairwise(test=test, **options)
+    ax = result.cmp.plot()
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert len(labels) == len(result) == 15  # 6 models: every pair among the best 10
+    assert labels[0] == f"{result['model_1'].iloc[0]} vs {result['model_2'].iloc[0]}"
+

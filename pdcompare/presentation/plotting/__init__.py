@@ -50,6 +50,19 @@ from pdcompare.presentation.shown import is_matrix
 
 __all__ = ["folds_data", "forest_data", "is_matrix", "plot"]
 
+#: Tests whose all-pairs results across data sets keep their own picture (the others,
+#: rank and significance tests, draw the critical-difference diagram).
+_OWN_PICTURE = (
+    "bayes",
+    "mcm",
+    "hierarchical",
+    "effect_size",
+    "equivalence",
+    "power",
+    "aso",
+    "random_effects",
+)
+
 
 def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: Any):
     """Draw a picture of the frame and return the matplotlib ``Axes``.
@@ -112,7 +125,7 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
             samples = samples_of(frame, options.pop("n_points", 3000))
             return draw_simplex(frame, samples, ax=ax, **options)
         all_pairs = meta.get("unit") == "dataset" and meta.get("scope") == "all_pairs"
-        if all_pairs and test not in ("bayes", "mcm", "hierarchical") and kind is None:
+        if all_pairs and test not in _OWN_PICTURE and kind is None:
             return cd.plot_cd(frame, ax=ax, **options)
         if test == "hierarchical" and kind not in (None, "shrinkage"):
             msg = (
