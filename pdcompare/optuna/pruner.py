@@ -9,6 +9,7 @@ import numpy as np
 import optuna
 from optuna.pruners import BasePruner
 from optuna.study import StudyDirection
+from optuna.trial import TrialState
 
 from pdcompare.inputs.design import design_from_cv
 from pdcompare.stats.race import look, look_level
@@ -33,8 +34,10 @@ class CorrectedPruner(BasePruner):
     :class:`pdcompare.RaceSearchCV` — the one-sided corrected t-test
     (Nadeau–Bengio, the test/train ratio of ``cv``) of whichever of the two
     has the better mean against the other, at ``alpha`` divided by the
-    ``n_splits − min_splits + 1`` planned looks. The chance of ever pruning a
-    trial as good as the best is then at most ``alpha``. Unlike Optuna's
+    ``n_splits − min_splits + 1`` planned looks and by the number of trials
+    the best was chosen from (the completed trials and this one). The chance
+    of ever pruning a trial as good as the best is then at most ``alpha``
+    for each trial (not for the study: every trial is its own race). Unlike Optuna's
     ``WilcoxonPruner``, the test knows that CV folds share their training
     data, and the level is spent over the looks.
 
@@ -138,5 +141,9 @@ class CorrectedPruner(BasePruner):
             return False
         if study.direction == StudyDirection.MINIMIZE:
             scores = -scores
-        seen = look(scores, np.ones(2, dtype=bool), self.test_train_ratio, self.level)
+        # The best trial was chosen among the completed ones: count them (and this trial).
+        completed = len(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)))
+        seen = look(
+            scores, np.ones(2, dtype=bool), self.test_train_ratio, self.level, completed + 1
+        )
         return bool(seen.drop[1])

@@ -7,7 +7,8 @@ a split, through scikit-learn's own ``evaluate_candidates``. From
 the highest mean so far is the current best, every other running candidate
 is tested against it by the one-sided corrected t-test (Nadeau–Bengio, the
 ratio from the CV design of ``cv``), the p-values are Holm-adjusted over those
-candidates, and a candidate whose adjusted p-value is at most
+candidates and multiplied by the number of running candidates (the best
+was chosen among them), and a candidate whose adjusted p-value is at most
 ``alpha / looks`` (Bonferroni over the planned looks) leaves the race. The
 chance of ever dropping a candidate as good as the best is then at most
 ``alpha`` over the whole race. The rule is :mod:`pdcompare.stats.race`.
@@ -374,7 +375,8 @@ class RaceSearchCV(_Race):
         One row per candidate (``params, dropped_at, best_at_drop, pvalue,
         pvalue_adj, level``): when it left, the candidate (row of
         ``cv_results_``) that was best then, the one-sided corrected p-value
-        against it and its Holm adjustment at that look (at the last look for
+        against it and its adjustment at that look (Holm, times the number
+        running; at the last look for
         a candidate still running), and the level of each look.
     best_index_, best_params_, best_score_, best_estimator_, refit_time_,
     scorer_, n_splits_, multimetric_
@@ -388,13 +390,13 @@ class RaceSearchCV(_Race):
     --------
     >>> from sklearn.datasets import make_classification
     >>> from sklearn.tree import DecisionTreeClassifier
-    >>> X, y = make_classification(n_samples=300, random_state=0)
+    >>> X, y = make_classification(n_samples=600, n_informative=4, random_state=0)
     >>> search = RaceSearchCV(DecisionTreeClassifier(random_state=0),
-    ...                       {"max_depth": [1, 2, 4, 8]}, cv=10, min_splits=3).fit(X, y)
+    ...                       {"max_depth": [1, 2, 4, 8]}, cv=10).fit(X, y)
     >>> search.best_params_
-    {'max_depth': 4}
-    >>> search.race_["dropped_at"].tolist()  # max_depth=1 left after 7 splits
-    [7.0, nan, nan, nan]
+    {'max_depth': 8}
+    >>> search.race_["dropped_at"].tolist()  # depth 1 left after 5 splits, depth 2 after 7
+    [5.0, 7.0, nan, nan]
     """
 
     _parameter_constraints: ClassVar[dict] = {
@@ -481,7 +483,8 @@ class RaceRandomizedSearchCV(_Race):
         One row per candidate (``params, dropped_at, best_at_drop, pvalue,
         pvalue_adj, level``): when it left, the candidate (row of
         ``cv_results_``) that was best then, the one-sided corrected p-value
-        against it and its Holm adjustment at that look (at the last look for
+        against it and its adjustment at that look (Holm, times the number
+        running; at the last look for
         a candidate still running), and the level of each look.
     best_index_, best_params_, best_score_, best_estimator_, refit_time_,
     scorer_, n_splits_, multimetric_

@@ -45,6 +45,7 @@ def written_out_pruning(order, scores, alpha, min_splits):
     level = alpha / (N_SPLITS - min_splits + 1)
     best = None
     pruned = []
+    completed = 0
     for model in order:
         at = None
         if best is not None:
@@ -54,10 +55,12 @@ def written_out_pruning(order, scores, alpha, min_splits):
                     continue  # the trial leads: it is the one tested against
                 d = a - b
                 t = d.mean() / np.sqrt(d.var(ddof=1) * (1 / k + RATIO))
-                if stats.t.sf(t, k - 1) <= level:
+                # the best was chosen among the completed trials and this one
+                if min(stats.t.sf(t, k - 1) * (completed + 1), 1.0) <= level:
                     at = k
                     break
         pruned.append(at)
+        completed += at is None
         if at is None and (best is None or scores[model].mean() > scores[best].mean()):
             best = model
     return pruned

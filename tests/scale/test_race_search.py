@@ -38,7 +38,7 @@ TIMES = ("mean_fit_time", "std_fit_time", "mean_score_time", "std_score_time")
 
 @pytest.fixture(scope="module")
 def data():
-    return make_classification(n_samples=300, n_features=8, n_informative=4, random_state=0)
+    return make_classification(n_samples=600, n_features=8, n_informative=4, random_state=0)
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +75,8 @@ def written_out_race(scores, ratio, alpha, min_splits):
                 pvalues.append(0.0 if d.mean() > 0 else (0.5 if d.mean() == 0 else 1.0))
             else:
                 pvalues.append(stats.t.sf(d.mean() / se, k - 1))
-        adjusted = multipletests(pvalues, method="holm")[1]
+        # Holm over the others, times the number running (the best was chosen among them).
+        adjusted = np.minimum(multipletests(pvalues, method="holm")[1] * len(running), 1.0)
         for j, p_adj in zip(others, adjusted, strict=True):
             if p_adj <= level:
                 dropped_at[j] = k
@@ -88,7 +89,7 @@ def test_drops_equal_a_written_out_corrected_t_with_holm(fitted):
     results = fitted.cv_results_
     dropped_at, best_at = written_out_race(split_scores(results), 1 / 9, 0.05, 3)
     np.testing.assert_array_equal(results["dropped_at"], dropped_at)
-    assert np.isfinite(dropped_at).sum() >= 3  # the depth-1 and leaf-20 trees are clear losers
+    assert np.isfinite(dropped_at).sum() >= 2  # the depth-1 trees are clear losers
     race = fitted.race_
     np.testing.assert_array_equal(race["dropped_at"], dropped_at)
     for j, best in best_at.items():
