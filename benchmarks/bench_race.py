@@ -22,7 +22,7 @@ grid's best (``max_depth=None, min_samples_leaf=1``, 0.850). The 15 dropped
 are the trees of depth 1 to 6, all at the first looks (splits 5 to 10); the
 nine left are within 6 points of the best, which ten splits of 180 images
 cannot tell apart at the race's level. The first look after five splits
-bounds the saving at 50 %; half the half-size grid (``--quick``) gives 76 %.
+bounds the saving at 50 %. On the half of the images ``--quick`` uses: 76 %.
 
 Run: python benchmarks/bench_race.py [--quick]
 """

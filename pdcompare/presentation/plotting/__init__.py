@@ -29,6 +29,7 @@ from pdcompare.presentation.plotting import (  # noqa: F401  (register kinds)
     confidence_set,
     mcm,
     pareto,
+    race,
     rank_sets,
     ratings,
     results,
@@ -51,8 +52,10 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
 
     Parameters
     ----------
-    frame : pandas.DataFrame
-        A scores frame (or ``cv_results_`` frame, converted first), or a result frame.
+    frame : pandas.DataFrame or RaceSearchCV
+        A scores frame (or ``cv_results_`` frame, converted first), a result
+        frame, or a fitted race (``pdcompare.RaceSearchCV``: kind None or
+        "race" draws each candidate's running mean and where it was dropped).
     kind : str, optional
         On a scores frame, the picture to draw: "folds" (score per split per
         model), "corr" (correlation of models across splits), "intervals"
@@ -88,6 +91,17 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
     >>> import matplotlib.pyplot as plt
     >>> plt.close("all")
     """
+    if race.is_race(frame):  # a fitted RaceSearchCV: its race, split by split
+        if kind not in (None, "race"):
+            msg = f"`kind`: a fitted race draws kind=None or 'race'; got {kind!r}."
+            raise ValueError(msg)
+        return race.plot_race(frame, ax=ax, **options)
+    if kind == "race":
+        msg = (
+            "`kind='race'` draws a fitted race: pass the `pdcompare.RaceSearchCV` (or "
+            f"RaceRandomizedSearchCV) itself, not a {type(frame).__name__}."
+        )
+        raise TypeError(msg)
     if kind != "pareto":  # pareto reads its cost from a cv_results_ frame's own columns
         frame, options = converted_search(frame, options)
     meta = pdcompare_attrs(frame)
