@@ -50,7 +50,7 @@ def test_plot_draws_every_candidate_and_marks_the_drops(race):
 def test_more_than_top_candidates_names_the_best_and_says_so(race):
     ax = pdcompare.plot(race, top=3)
     assert len(ax.get_legend().get_texts()) == 3
-    assert ax.get_title().endswith("(best 3 of 8 models, the others grey)")
+    assert ax.get_title().endswith("(best 3 of 8 candidates, the others grey)")
 
 
 def test_wrong_kinds_are_named(race):

@@ -52,10 +52,8 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
 
     Parameters
     ----------
-    frame : pandas.DataFrame or RaceSearchCV
-        A scores frame (or ``cv_results_`` frame, converted first), a result
-        frame, or a fitted race (``pdcompare.RaceSearchCV``: kind None or
-        "race" draws each candidate's running mean and where it was dropped).
+    frame : pandas.DataFrame
+        A scores frame (or ``cv_results_`` frame, converted first), or a result frame.
     kind : str, optional
         On a scores frame, the picture to draw: "folds" (score per split per
         model), "corr" (correlation of models across splits), "intervals"
@@ -64,7 +62,9 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
         set) or "pareto" (score against ``cost=``, the front joined). On a
         result frame, leave it out: the picture that suits the test is drawn
         (a one-pair ``hierarchical`` result draws its posterior in the
-        triangle, "shrinkage" its data sets).
+        triangle, "shrinkage" its data sets). ``pdcompare.plot`` also draws a
+        fitted race (``pdcompare.RaceSearchCV`` in place of the frame): kind
+        None or "race", each candidate's running mean and where it left.
     ax : matplotlib.axes.Axes, optional
         Where to draw; by default a new figure sized to the content (two calls
         give two figures).

@@ -173,6 +173,6 @@ def plot_race(search: Any, *, ax=None, top: int | None = None, title: str | None
         loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small" if n_named <= 10 else 7,
         frameon=False, borderaxespad=0.0,
     )  # fmt: skip
-    note = f"{note}, the others grey" if note else ""
+    note = f"{note.replace(' models', ' candidates')}, the others grey" if note else ""
     _figure_title(ax, title, f"A race of {len(names)} candidates: running mean per split", note)
     return ax
