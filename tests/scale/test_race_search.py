@@ -259,6 +259,7 @@ def test_multi_metric_without_a_refit_metric_is_refused(data):
         search.fit(X, y)
 
 
+@pytest.mark.slow
 def test_randomized_race_is_reproducible_and_samples_as_randomized_search(data):
     X, y = data
     distributions = {"C": loguniform(1e-6, 100)}
@@ -381,3 +382,34 @@ def test_race_ranks_put_running_first_and_permute_with_the_candidates(means, dat
 )
 def test_scikit_learn_estimator_checks(estimator, check):
     check(estimator)
+
+
+def test_random_state_seeds_a_shuffling_splitter_without_one(data):
+    X, y = data
+    cv = KFold(6, shuffle=True)
+    runs = [
+        RaceSearchCV(DecisionTreeClassifier(random_state=0), GRID, cv=cv, random_state=7).fit(X, y)
+        for _ in range(2)
+    ]
+    np.testing.assert_array_equal(
+        split_scores(runs[0].cv_results_), split_scores(runs[1].cv_results_)
+    )
+    seeded = GridSearchCV(
+        DecisionTreeClassifier(random_state=0), GRID, cv=KFold(6, shuffle=True, random_state=7)
+    ).fit(X, y)
+    ran = ~np.isnan(split_scores(runs[0].cv_results_))
+    np.testing.assert_array_equal(
+        split_scores(runs[0].cv_results_)[ran], split_scores(seeded.cv_results_)[ran]
+    )
+    assert cv.random_state is None
+    assert pdcompare.RaceSearchCV is RaceSearchCV
+
+
+@pytest.mark.slow
+def test_n_jobs_gives_the_same_race(data, fitted):
+    X, y = data
+    parallel = clone(fitted).set_params(n_jobs=2).fit(X, y)
+    np.testing.assert_array_equal(
+        split_scores(parallel.cv_results_), split_scores(fitted.cv_results_)
+    )
+    pd.testing.assert_frame_equal(parallel.race_, fitted.race_)
