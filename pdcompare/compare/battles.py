@@ -8,7 +8,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import special
 
 from pdcompare import results
 from pdcompare._validation import (
@@ -20,6 +19,7 @@ from pdcompare._validation import (
 )
 from pdcompare.compare._common import seed_of
 from pdcompare.inputs.battles import BattlesData, battles_data
+from pdcompare.stats import _special as special
 from pdcompare.stats import bradley_terry as bt
 from pdcompare.stats.rank_sets import rank_confidence_sets
 

@@ -14,12 +14,15 @@ from pdcompare._validation import (
     check_nan_policy,
     check_positive_int,
 )
+from pdcompare.compare import items as _items
 from pdcompare.compare._common import refuse_one_dataset, scores_meta, seed_of, warn_pairs
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import require_ratio
+from pdcompare.inputs.items import is_items
 from pdcompare.stats import effect_size as core
 from pdcompare.stats.effect_size import MAGNITUDES, check_measure, cohen_dz_interval, effect_sizes
+from pdcompare.stats.items import clustered_paired_ttest
 
 #: How reports write each measure beside its value ("large effect (d_z = 1.59)").
 SYMBOLS = {
@@ -121,9 +124,9 @@ def effect_size(
     Parameters
     ----------
     frame : pandas.DataFrame
-        A scores frame (models x CV splits; or a ``cv_results_`` frame,
-        converted first) or a benchmark frame (models x data sets: the
-        per-data-set mean scores are the values compared).
+        A scores frame (models x CV splits, or a ``cv_results_`` frame), a
+        benchmark frame (models x data sets: their per-data-set means are
+        compared) or an items frame (models x questions; see Notes).
     a, b : model name, optional
         ``a`` and ``b``: that pair (model_1 = a). ``a`` alone: ``a`` against
         every other model. Neither: the best model against every other, in
@@ -208,6 +211,14 @@ def effect_size(
     training sets overlap), so a bootstrap over them would be far too
     narrow: on a scores frame ``ci`` is refused for those measures.
 
+    On an items frame (DESIGN section 21) the unit is the question. Without
+    clusters the questions are independent: the plain paired interval of
+    d_z, and the bootstrap over questions for the other measures. With
+    clusters the "cohen_dz" interval inverts the clustered (CR1) t of
+    :func:`ttest`: noncentral t on clusters − 1 degrees of freedom, scaled
+    by ``sqrt(design_effect / n)``; the bootstrap measures are refused (a
+    bootstrap over questions would ignore the clusters).
+
     On a runs frame (independent runs of stochastic learners, DESIGN section
     17) the default measure is "cliff_delta", the paired measures
     ("cohen_dz", "prob_superiority") are refused naming "cohen_d" and
@@ -249,15 +260,28 @@ def effect_size(
     1.589
     """
     check_nan_policy(nan_policy)
-    data = scores_data(frame, **design)
+    items = is_items(frame)
+    if items:
+        data = _items.frame_data(frame, design, "effect_size")
+    else:
+        data = scores_data(frame, **design)
     refuse_one_dataset(data, "effect_size")
     paired = is_paired(data)
     measure = core.check_measure(measure, paired=paired)
-    across = isinstance(data, BenchmarkData) or not paired  # independent units
+    # independent units: data sets, runs, or items without clusters
+    across = isinstance(data, BenchmarkData) or not paired or (items and not data.clustered)
     ratio = None
     if ci is not None:
         ci = check_fraction("ci", ci)
         n_resamples = check_positive_int("n_resamples", n_resamples, minimum=2)
+        if measure != "cohen_dz" and items and not across:
+            msg = (
+                f"`ci` with `measure`={measure!r} on an items frame with clusters: a bootstrap "
+                "over the questions would ignore that the questions of one cluster go together "
+                "and give too narrow an interval. Use `measure='cohen_dz'` (its interval uses "
+                "the clustered standard error)."
+            )
+            raise ValueError(msg)
         if measure != "cohen_dz" and not across:
             msg = (
                 f"`ci` with `measure`={measure!r} needs independent units, but the CV splits "
@@ -267,7 +291,7 @@ def effect_size(
                 "benchmark frame, where the data sets are resampled."
             )
             raise ValueError(msg)
-        if measure == "cohen_dz" and not across:
+        if measure == "cohen_dz" and not across and not items:
             ratio = require_ratio(data.design, "effect_size", len(data.splits))
     i, j, scope = data.pairs(a, b)
     if paired:  # an absent run (NaN) of a runs frame is no pairing problem
@@ -281,7 +305,17 @@ def effect_size(
     fields: dict[str, Any] = {}
     if ci is not None:
         policy = "omit" if nan_policy == "omit" else "propagate"
-        if measure == "cohen_dz":
+        if measure == "cohen_dz" and items and data.clustered:
+            clustered = clustered_paired_ttest(data.values, data.cluster, data.n_clusters, i, j)
+            low, high = cohen_dz_interval(
+                out["effect_size"],
+                float(data.n_items),
+                ci,
+                design_effect=clustered["design_effect"],
+                df=clustered["df"],
+            )
+            fields["interval"] = "noncentral_t_clustered"
+        elif measure == "cohen_dz":
             low, high = _cohen_dz_interval(data, i, j, out["effect_size"], ci, ratio, policy)
             fields["interval"] = "noncentral_t" if ratio is None else "noncentral_t_nadeau_bengio"
         else:

@@ -84,6 +84,29 @@ def _design_keywords(design: dict[str, Any], test: str) -> bool | None:
     return greater_is_better
 
 
+def frame_data(frame: pd.DataFrame, design: dict[str, Any], test: str) -> ItemsData:
+    """The items frame's arrays for ``test``, its design keywords checked (no CV design)."""
+    return _data(frame, _design_keywords(design, test))
+
+
+def _prediction_keywords(options: dict[str, Any], test: str, statistic: str) -> dict[str, Any]:
+    """A predictions-frame test's keywords on items: ``score`` is refused but for accuracy.
+
+    ``statistic`` says what the test resamples instead ("the mean item score").
+    """
+    score = options.pop("score", "accuracy")
+    if score not in ("accuracy", None):
+        msg = f"`score={score!r}`: on an items frame {statistic}; leave `score` out."
+        raise OptionError(msg, keyword="score")
+    return options
+
+
+def _sided_pairs(data: ItemsData, a: Any, b: Any, alternative: str):
+    """The pairs asked, their scope, the alternative asked and the one in score units."""
+    i, j, scope = data.pairs(a, b)
+    return i, j, scope, alternative, raw_alternative(alternative, data.design.greater_is_better)
+
+
 def summary(frame: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.DataFrame:
     """Per model on an items frame: mean, clustered standard error, interval, counts, rank.
 
@@ -101,7 +124,7 @@ def summary(frame: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.DataFram
     0.6454972
     """
     ci = check_fraction("ci", ci)
-    data = _data(frame, _design_keywords(design, "summary"))
+    data = frame_data(frame, design, "summary")
     values = data.values
     means = values.mean(axis=1)
     se = core.clustered_se(values, data.cluster, data.n_clusters)
@@ -228,10 +251,8 @@ def ttest(
     if margin is not None and (by is not None or weight != "item"):
         msg = "`margin` gates the pooled test over items: it takes no `by=` and no `weight=`."
         raise OptionError(msg, keyword="margin")
-    data = _data(frame, _design_keywords(design, "ttest"))
-    asked = alternative
-    alternative = raw_alternative(alternative, data.design.greater_is_better)
-    i, j, scope = data.pairs(a, b)
+    data = frame_data(frame, design, "ttest")
+    i, j, scope, asked, alternative = _sided_pairs(data, a, b, alternative)
     tasks = None
     if by is None and weight == "item":
         out = core.clustered_paired_ttest(
@@ -345,7 +366,7 @@ def mcnemar(
         msg = "`exact=False`: on an items frame McNemar's test is always exact (binomial)."
         raise OptionError(msg, keyword="exact")
     options.pop("correction", None)  # the continuity correction: no use to the exact test
-    data = _data(frame, _design_keywords(options, "mcnemar"))
+    data = frame_data(frame, options, "mcnemar")
     correct = _binary(data, "mcnemar")
     i, j, scope = data.pairs(a, b)
     only_1, only_2 = core.discordant_counts(correct, i, j)
@@ -400,18 +421,11 @@ def permutation_test(
     )
     n_resamples = check_positive_int("n_resamples", n_resamples)
     rng = check_random_state(random_state)
-    score = options.pop("score", "accuracy")
-    options.pop("y", None)
-    if score not in ("accuracy", None):
-        msg = (
-            f"`score={score!r}`: on an items frame the statistic is the mean item score; "
-            "leave `score` out."
-        )
-        raise OptionError(msg, keyword="score")
-    data = _data(frame, _design_keywords(options, "permutation_test"))
-    asked = alternative
-    alternative = raw_alternative(alternative, data.design.greater_is_better)
-    i, j, scope = data.pairs(a, b)
+    options = _prediction_keywords(
+        options, "permutation_test", "the statistic is the mean item score"
+    )
+    data = frame_data(frame, options, "permutation_test")
+    i, j, scope, asked, alternative = _sided_pairs(data, a, b, alternative)
     sums, _ = core.cluster_sums(data.values, data.cluster, data.n_clusters)
     out = {
         "statistic": np.empty(len(i)),
@@ -485,19 +499,11 @@ def bootstrap_diff(
     ci = check_fraction("ci", ci)
     check_option("method", method, INTERVAL_METHODS)
     rng = check_random_state(random_state)
-    score = options.pop("score", "accuracy")
-    options.pop("y", None)
-    options.pop("nan_policy", None)
-    if score not in ("accuracy", None):
-        msg = (
-            f"`score={score!r}`: on an items frame the bootstrap resamples the mean item "
-            "score; leave `score` out."
-        )
-        raise OptionError(msg, keyword="score")
-    data = _data(frame, _design_keywords(options, "bootstrap_diff"))
-    asked = alternative
-    alternative = raw_alternative(alternative, data.design.greater_is_better)
-    i, j, scope = data.pairs(a, b)
+    options = _prediction_keywords(
+        options, "bootstrap_diff", "the bootstrap resamples the mean item score"
+    )
+    data = frame_data(frame, options, "bootstrap_diff")
+    i, j, scope, asked, alternative = _sided_pairs(data, a, b, alternative)
     replicates = core.cluster_bootstrap(
         data.values, data.cluster, data.n_clusters, n_resamples=n_resamples, random_state=rng
     )
@@ -554,10 +560,8 @@ def rank_test(
         alternative=alternative, alpha=alpha, correction=correction
     )
     design.pop("nan_policy", None)
-    data = _data(frame, _design_keywords(design, test))
-    asked = alternative
-    alternative = raw_alternative(alternative, data.design.greater_is_better)
-    i, j, scope = data.pairs(a, b)
+    data = frame_data(frame, design, test)
+    i, j, scope, asked, alternative = _sided_pairs(data, a, b, alternative)
     units = data.values
     if data.clustered:
         sums, sizes = core.cluster_sums(data.values, data.cluster, data.n_clusters)
@@ -635,7 +639,7 @@ def power(
     alpha = check_fraction("alpha", alpha)
     target = check_fraction("target", target)
     design.pop("nan_policy", None)
-    data = _data(frame, _design_keywords(design, "power"))
+    data = frame_data(frame, design, "power")
     i, j, scope = data.pairs(a, b)
     out = core.clustered_paired_ttest(
         data.values, data.cluster, data.n_clusters, i, j, clustered=data.clustered
@@ -747,7 +751,7 @@ def equivalence(
         raise OptionError(msg, keyword="rope")
     alpha, correction = check_test_options(alpha=alpha, correction=correction)
     design.pop("nan_policy", None)
-    data = _data(frame, _design_keywords(design, "equivalence"))
+    data = frame_data(frame, design, "equivalence")
     i, j, scope = data.pairs(a, b)
     out = core.clustered_paired_ttest(
         data.values, data.cluster, data.n_clusters, i, j, clustered=data.clustered

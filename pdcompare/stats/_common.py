@@ -7,7 +7,9 @@ every pair of models at once.
 from __future__ import annotations
 
 import numpy as np
-from scipy import special
+
+from pdcompare.stats import _special as special
+from pdcompare.stats._student import t_quantile
 
 #: The alternatives of every test of the core, as in scipy.
 TAILS = ("two-sided", "greater", "less")
@@ -62,10 +64,7 @@ def t_confidence_interval(
     estimate = np.asarray(estimate, dtype=float)
     standard_error = np.asarray(standard_error, dtype=float)
     df = np.asarray(df, dtype=float)
-    if alternative == "two-sided":
-        quantile = special.stdtrit(df, 0.5 + confidence / 2.0)
-    else:
-        quantile = special.stdtrit(df, confidence)
+    quantile = t_quantile(df, 0.5 + confidence / 2.0 if alternative == "two-sided" else confidence)
     with np.errstate(invalid="ignore"):
         # 0 * inf would be NaN when df is tiny; a zero standard error is a point.
         half_width = np.where(standard_error == 0.0, 0.0, quantile * standard_error)

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from scipy import special
+
+from pdcompare.stats import _special as special
 
 #: Stepping-out steps of a slice step (Neal 2003, section 4: ``m``), split at random.
 MAX_STEPS = 32

@@ -32,8 +32,8 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from scipy import special
 
+from pdcompare.stats import _special as special
 from pdcompare.stats._common import tails
 
 #: Largest sample size with an exact p-value in ``method="auto"`` (scipy: ``d.shape[-1] > 50``).

@@ -34,7 +34,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
-from scipy import special
+
+from pdcompare.stats import _special as special
 
 #: The aggregate metrics, in rliable's names.
 METRICS = ("mean", "median", "iqm", "optimality_gap")

@@ -11,7 +11,8 @@ arrays on that grid: no loop per pair, no ``dt`` grid.
 from __future__ import annotations
 
 import numpy as np
-from scipy import special
+
+from pdcompare.stats import _special as special
 
 #: Number of float64 elements of (pairs x bootstrap samples x grid) held in memory at once.
 _CHUNK_ELEMENTS = 1 << 22

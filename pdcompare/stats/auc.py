@@ -14,8 +14,8 @@ product of the centred placement values.
 from __future__ import annotations
 
 import numpy as np
-from scipy import special
 
+from pdcompare.stats import _special as special
 from pdcompare.stats._common import margin_shift
 
 

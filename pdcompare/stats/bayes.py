@@ -19,8 +19,8 @@ import functools
 from typing import Any
 
 import numpy as np
-from scipy import special
 
+from pdcompare.stats import _special as special
 from pdcompare.stats._common import nadeau_bengio_variance
 from pdcompare.stats._moments import pair_moments
 

@@ -22,9 +22,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import special
 
 from pdcompare._validation import check_random_state
+from pdcompare.stats import _special as special
 from pdcompare.stats.label_codes import _labels_as_arrays, encode_labels
 from pdcompare.stats.metrics import Metric, get_metric
 

@@ -239,9 +239,12 @@ class _Resampler:
     The draw is i's wins ~ Binomial(n, w_ij / n), then the ties among the rest
     ~ Binomial(n − i's wins, t / (w_ji + t)), j's wins the remainder. The first
     binomial, the costly one (its probability is near ½), is drawn by inverting
-    its exact CDF, tabulated once for every pair: one ``searchsorted`` of all
-    rounds' uniforms in the pairs' CDFs laid end to end (pair k's shifted by
-    2k). The second has a small probability, where numpy's sampler is fast.
+    its exact CDF, tabulated once for every pair, with a guide table (Chen &
+    Asau 1974): pair k's CDF has n_k + 1 entries and n_k + 1 buckets of the
+    unit interval; bucket g holds the smallest count whose CDF reaches
+    g / (n_k + 1), so a uniform starts at its bucket's count and steps up
+    while the CDF is below it (about one step on average; all draws at once).
+    The second has a small probability, where numpy's sampler is fast.
     """
 
     def __init__(self, wins: np.ndarray, ties: np.ndarray):
@@ -263,17 +266,45 @@ class _Resampler:
         cdf = stats.binom.cdf(value, self.n[pair], counts[pair, 0] / self.n[pair])
         cdf[self.start[1:] - 1] = 1.0  # each pair's last entry exactly 1
         cdf[-1] = 1.0
-        self.table = cdf + 2.0 * pair
+        self.cdf = cdf
+        # guide[start_k + g]: the smallest count x of pair k with cdf_k(x) >= g / (n_k + 1)
+        bucket = value / (self.n[pair] + 1.0)
+        self.guide = np.searchsorted(cdf + 2.0 * pair, bucket + 2.0 * pair, side="left")
+        self.buckets = (self.n + 1).astype(np.float64)
+        models = np.arange(self.m)
+        self.row_start = np.searchsorted(self.i, models, side="left")
+        self.row_end = np.searchsorted(self.i, models, side="right")
+        self.by_column = np.argsort(self.j, kind="stable")
+        column = self.j[self.by_column]
+        self.column_start = np.searchsorted(column, models, side="left")
+        self.column_end = np.searchsorted(column, models, side="right")
 
-    def draw(self, n_rounds: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-        k = self.n.size
-        u = rng.random((n_rounds, k))
-        u += 2.0 * np.arange(k)
-        first = np.searchsorted(self.table, u, side="left") - self.start
+    def _first(self, u: np.ndarray) -> np.ndarray:
+        """The table positions of the smallest counts whose CDF reaches ``u`` (rounds × pairs)."""
+        bucket = (u * self.buckets).astype(np.int64)
+        np.minimum(bucket, self.n, out=bucket)  # u * (n + 1) can round up to n + 1
+        bucket += self.start
+        position = self.guide[bucket].ravel()
+        flat_u = u.ravel()
+        below = np.flatnonzero(self.cdf[position] < flat_u)
+        while below.size:
+            position[below] += 1
+            below = below[self.cdf[position[below]] < flat_u[below]]
+        return position.reshape(u.shape)
+
+    def counts(
+        self, n_rounds: int, rng: np.random.Generator
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each round's battles of every played pair (i < j): i's wins, j's wins, ties."""
+        u = rng.random((n_rounds, self.n.size))
+        first = self._first(u) - self.start
         rest = self.n - first
         tied = rng.binomial(rest, self.tie_share) if self.has_ties else np.zeros_like(rest)
-        second = rest - tied
-        m, i, j = self.m, self.i, self.j
+        return first, rest - tied, tied
+
+    def dense(self, first, second, tied) -> tuple[np.ndarray, np.ndarray]:
+        """The rounds' win and tie matrices from their pairs' counts."""
+        n_rounds, m, i, j = first.shape[0], self.m, self.i, self.j
         new_wins = np.zeros((n_rounds, m, m))
         new_ties = np.zeros((n_rounds, m, m))
         new_wins[:, i, j] = first
@@ -281,6 +312,32 @@ class _Resampler:
         new_ties[:, i, j] = tied
         new_ties[:, j, i] = tied
         return new_wins, new_ties
+
+    def per_model(self, first, second, tied) -> tuple[np.ndarray, np.ndarray]:
+        """Each round's wins and ties of every model (rounds × m), without the matrices."""
+        won = self._by_row(first) + self._by_column(second)
+        if not self.has_ties:
+            return won, np.zeros_like(won)
+        return won, self._by_row(tied) + self._by_column(tied)
+
+    def _by_row(self, values: np.ndarray) -> np.ndarray:
+        # the pairs are in row-major order (sorted by i): sums of runs
+        return _run_sums(values, self.row_start, self.row_end)
+
+    def _by_column(self, values: np.ndarray) -> np.ndarray:
+        return _run_sums(values[:, self.by_column], self.column_start, self.column_end)
+
+    def draw(self, n_rounds: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        return self.dense(*self.counts(n_rounds, rng))
+
+
+def _run_sums(values: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """Sums of ``values[:, start[k]:end[k]]`` for every k (zero for an empty run)."""
+    if values.shape[1] == 0:
+        return np.zeros((values.shape[0], start.size))
+    sums = np.add.reduceat(values, np.minimum(start, values.shape[1] - 1), axis=1)
+    sums[:, start == end] = 0
+    return sums.astype(float, copy=False)
 
 
 def _multinomial_rounds(wins, ties, n_rounds, rng):
@@ -325,18 +382,32 @@ def resampled_fits(
     m = wins.shape[0]
     inverse = np.linalg.inv(_constrained(info[None], np.ones((1, m)))[0])
     resampler = _Resampler(wins, ties)
+    # a pair's number of battles is the same in every round: so is the matrix of totals
+    total = np.asarray(wins + wins.T + ties, dtype=float)
+    played = total.sum(axis=1)
     out = np.full((n_rounds, m), np.nan)
     # rounds per chunk: at most about 4 million cells per (rounds, m, m) array (32 MB)
     chunk = max(1, min(chunk, 4_000_000 // (m * m)))
     for first in range(0, n_rounds, chunk):
         count = min(chunk, n_rounds - first)
-        w, t = resampler.draw(count, rng)
-        include = _finite_rounds(w, t)
-        full = include.all(axis=1)
+        pairs = resampler.counts(count, rng)
+        won, tied = resampler.per_model(*pairs)
+        # a round with every model's wins and losses positive includes every model
+        # (the first pass of _finite_rounds); only the others need their matrices
+        half_won = won + 0.5 * tied
+        full = ((half_won > 0) & (played - half_won > 0)).all(axis=1)
+        include = np.ones((count, m), dtype=bool)
+        partial = np.flatnonzero(~full)
+        if partial.size:
+            include[partial] = _finite_rounds(*resampler.dense(*(c[partial] for c in pairs)))
         x = np.repeat(params[None], count, axis=0)
         settled = np.zeros(count, dtype=bool)
         rows = np.flatnonzero(full)
-        gradient = _gradient(davidson, w[rows], t[rows])
+        if davidson:
+            net, tie_sum = 0.5 * (2.0 * won[rows] + tied[rows] - played), tied[rows].sum(axis=1)
+        else:
+            net, tie_sum = half_won[rows], None
+        gradient = _gradient(davidson, net, total, tie_sum)
         moving = np.ones(rows.size, dtype=bool)
         for _ in range(max_chord if rows.size else 0):
             # every round of the chunk steps until all settle (no copies of the arrays)
@@ -352,9 +423,8 @@ def resampled_fits(
         converged = settled.copy()
         if rest.size:
             start = np.repeat(params[None], rest.size, axis=0)
-            fitted, _, ok = newton(
-                w[rest], t[rest], davidson=davidson, include=include[rest], start=start
-            )
+            w, t = resampler.dense(*(c[rest] for c in pairs))
+            fitted, _, ok = newton(w, t, davidson=davidson, include=include[rest], start=start)
             x[rest] = fitted
             converged[rest] = ok
         theta = x[:, :m].copy()
@@ -369,28 +439,27 @@ def resampled_fits(
 
 
 class _gradient:
-    """The gradient of the log-likelihood of many fits (all models included), arrays made once."""
+    """The gradient of the log-likelihood of many fits with every model included.
 
-    def __init__(self, davidson, wins, ties):
+    Every fit shares the pairs' numbers of battles (``total``, m × m); a fit's
+    own data enter through its models' net wins (``net``: wins plus half the
+    ties, or Davidson's half of wins minus losses) and, with Davidson, its
+    number of ties (``tie_sum``, each counted from both sides).
+    """
+
+    def __init__(self, davidson, net, total, tie_sum=None):
         self.davidson = davidson
-        self.wins, self.ties = wins, ties
-        if davidson:
-            self.total = wins + np.swapaxes(wins, 1, 2) + ties
-            self.net = 0.5 * (wins - np.swapaxes(wins, 1, 2)).sum(axis=2)
-        else:
-            half = wins + 0.5 * ties
-            self.total = half + np.swapaxes(half, 1, 2)
-            self.net = half.sum(axis=2)
+        self.net, self.total, self.tie_sum = net, total, tie_sum
 
     def __call__(self, x):
-        m = self.total.shape[1]
+        m = self.total.shape[0]
         theta = x[:, :m]
         diff = theta[:, :, None] - theta[:, None, :]
         if not self.davidson:
             p = _sigmoid(diff)
-            return self.net - np.einsum("bij,bij->bi", self.total, p)
+            return self.net - np.einsum("ij,bij->bi", self.total, p)
         nu, _, s, den = _davidson_pieces(diff, x[:, m])
         grad = np.empty_like(x)
         grad[:, :m] = self.net - (self.total * s / den).sum(axis=2)
-        grad[:, m] = 0.5 * (self.ties - self.total * nu / den).sum(axis=(1, 2))
+        grad[:, m] = 0.5 * (self.tie_sum - (self.total * nu / den).sum(axis=(1, 2)))
         return grad

@@ -14,9 +14,9 @@ NaN results.
 from __future__ import annotations
 
 import numpy as np
-from scipy import special
 
 from pdcompare._validation import check_option
+from pdcompare.stats import _special as special
 from pdcompare.stats._common import ALTERNATIVES, t_pvalue
 
 

@@ -31,9 +31,9 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from scipy import special
 
 from pdcompare._validation import check_option, check_random_state
+from pdcompare.stats import _special as special
 from pdcompare.stats._moments import chunks, pair_moments
 
 __all__ = [
@@ -498,7 +498,13 @@ def effect_sizes(
 
 
 def cohen_dz_interval(
-    effect, n, confidence: float = 0.95, *, test_train_ratio: float | None = None
+    effect,
+    n,
+    confidence: float = 0.95,
+    *,
+    test_train_ratio: float | None = None,
+    design_effect=None,
+    df=None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Confidence interval of d_z = δ/σ by inverting the noncentral t distribution.
 
@@ -513,6 +519,10 @@ def cohen_dz_interval(
     test_train_ratio : float, optional
         ``n_test / n_train`` of correlated CV splits: the Nadeau–Bengio
         statistic is used. None: independent units (the plain paired t).
+    design_effect, df : array_like, optional
+        Clustered units (items in clusters): the clustered variance of the
+        mean difference over the unclustered one, and the degrees of
+        freedom (clusters − 1) of the clustered t.
 
     Returns
     -------
@@ -527,8 +537,11 @@ def cohen_dz_interval(
     ``λ = (δ/σ) / c``. The bounds are the λ at which ``t`` is the upper and
     the lower ``(1 - confidence)/2`` quantile (``scipy.special.nctdtrinc``),
     times ``c``. With ``r = 0`` this is the interval of Cumming and Finch
-    (2001) that JASP and SPSS report for a paired d_z. An infinite d_z (a
-    constant non-zero difference) gives an interval from or to ±inf.
+    (2001) that JASP and SPSS report for a paired d_z. With clustered units
+    ``c = sqrt(deff / n)`` (``deff`` the design effect: the clustered t is
+    ``d̄ / (sd · c)``) and the degrees of freedom are the clustered t's
+    (clusters − 1). An infinite d_z (a constant non-zero difference) gives
+    an interval from or to ±inf.
 
     Examples
     --------
@@ -546,9 +559,12 @@ def cohen_dz_interval(
     n = np.asarray(n, dtype=float)
     ratio = 0.0 if test_train_ratio is None else float(test_train_ratio)
     with np.errstate(invalid="ignore", divide="ignore"):
-        scale = np.sqrt(1.0 / n + ratio)
+        if design_effect is None:
+            scale = np.sqrt(1.0 / n + ratio)
+        else:
+            scale = np.sqrt(np.asarray(design_effect, dtype=float) / n)
         statistic = effect / scale
-    df = n - 1.0
+    df = n - 1.0 if df is None else np.asarray(df, dtype=float)
     tail = (1.0 - confidence) / 2.0
     finite = np.isfinite(statistic) & (df > 0)
     low = np.full(np.broadcast(effect, n).shape, np.nan)

@@ -20,8 +20,8 @@ inside ``(low, high)``.
 from __future__ import annotations
 
 import numpy as np
-from scipy import special
 
+from pdcompare.stats import _special as special
 from pdcompare.stats._common import nadeau_bengio_variance
 from pdcompare.stats._moments import pair_moments
 from pdcompare.stats.bayes import upper_tail

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import numpy as np
-from scipy import special
 
 from pdcompare._validation import check_option
+from pdcompare.stats import _special as special
 from pdcompare.stats._common import t_pvalue
 
 #: Statistics of the model confidence set: the range statistic and the max statistic.

@@ -52,8 +52,8 @@ valid partially collapsed Gibbs sampler.
 from __future__ import annotations
 
 import numpy as np
-from scipy import special
 
+from pdcompare.stats import _special as special
 from pdcompare.stats._mcmc import bulk_ess, slice_step, split_rhat
 from pdcompare.stats.bayes import decisions
 

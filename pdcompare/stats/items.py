@@ -20,8 +20,8 @@ models) are recomputed from their explicit differences.
 from __future__ import annotations
 
 import numpy as np
-from scipy import special
 
+from pdcompare.stats import _special as special
 from pdcompare.stats._common import margin_shift, t_confidence_interval, t_pvalue
 from pdcompare.stats._moments import chunks
 from pdcompare.stats.power import _power_at, noncentrality

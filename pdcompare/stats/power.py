@@ -18,8 +18,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from scipy import special
 
+from pdcompare.stats import _special as special
 from pdcompare.stats._common import tails as _tails
 
 #: ``alternative`` values of the core: two tails or one.

@@ -10,9 +10,9 @@ for all pairs at once. The sign convention is scipy's: statistics are about
 from __future__ import annotations
 
 import numpy as np
-from scipy import special
 
 from pdcompare._validation import check_option
+from pdcompare.stats import _special as special
 from pdcompare.stats._common import ALTERNATIVES
 
 #: Below this many discordant samples, ``exact=None`` picks McNemar's exact binomial test.

@@ -12,8 +12,8 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
-from scipy import special
 
+from pdcompare.stats import _special as special
 from pdcompare.stats._common import margin_shift, t_confidence_interval, t_pvalue
 from pdcompare.stats._moments import chunks
 

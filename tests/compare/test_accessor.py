@@ -185,6 +185,18 @@ def test_import_is_light():
     assert out.stdout.strip() == ""
 
 
+def test_import_and_a_first_summary_load_no_scipy():
+    # scipy.special's import alone (~100 ms) would exceed the first call's budget
+    code = (
+        "import sys, pdcompare, pandas as pd, numpy as np;"
+        "frame = pd.DataFrame(np.random.default_rng(0).normal(0.8, 0.05, (4, 10)));"
+        "frame.cmp.summary(cv=10);"
+        "print(','.join(sorted(m for m in sys.modules if m.split('.')[0] == 'scipy')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
 def test_public_names():
     assert issubclass(pdcompare.PdcompareWarning, UserWarning)
     assert callable(pdcompare.from_search)

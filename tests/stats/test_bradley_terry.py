@@ -192,3 +192,28 @@ def test_resampled_battles_are_multinomial_draws_per_pair():
         assert seen == pytest.approx(pmf.pmf(cell), abs=4 * np.sqrt(pmf.pmf(cell) / 40000))
     first = np.bincount(w[:, 0, 2].astype(int), minlength=4) / 40000
     np.testing.assert_allclose(first, stats.binom(3, 1 / 3).pmf(np.arange(4)), atol=0.01)
+
+
+def test_per_model_counts_equal_the_sums_of_the_round_matrices():
+    # pairs never played (empty runs of the row-major and column-major orders) and ties
+    wins, ties = random_wins(7, 5, n=6, tie_rate=0.2)
+    wins[0, :], wins[:, 0], ties[0, :], ties[:, 0] = 0, 0, 0, 0
+    wins[6, 3] = wins[3, 6] = ties[3, 6] = ties[6, 3] = 0
+    resampler = bt._Resampler(wins, ties)
+    pairs = resampler.counts(30, np.random.default_rng(4))
+    won, tied = resampler.per_model(*pairs)
+    w, t = resampler.dense(*pairs)
+    np.testing.assert_array_equal(won, w.sum(axis=2))
+    np.testing.assert_array_equal(tied, t.sum(axis=2))
+
+
+def test_guide_table_draws_equal_a_search_of_the_cdfs():
+    wins, ties = random_wins(9, 2, n=40, tie_rate=0.1)
+    resampler = bt._Resampler(wins, ties)
+    u = np.random.default_rng(8).random((50, resampler.n.size))
+    pair = np.repeat(np.arange(resampler.n.size), resampler.n + 1)
+    # the pairs' CDFs laid end to end, pair k's shifted by 2k: one search for all draws
+    expected = np.searchsorted(
+        resampler.cdf + 2.0 * pair, u + 2.0 * np.arange(resampler.n.size), side="left"
+    )
+    np.testing.assert_array_equal(resampler._first(u), expected)

@@ -71,7 +71,9 @@ def _pipe_table(frame: pd.DataFrame) -> str:
     formatters = column_formatters(frame, 4)
     index_name = frame.index.name or ""
     with_index = not isinstance(frame.index, pd.RangeIndex)
-    header = ([str(index_name)] if with_index else []) + [str(c) for c in frame.columns]
+    # two-level columns (rliable's metrics x estimate, ci_low, ci_high) as "iqm ci_low"
+    names = [" ".join(map(str, c)) if isinstance(c, tuple) else str(c) for c in frame.columns]
+    header = ([str(index_name)] if with_index else []) + names
     rows = []
     for label, row in frame.iterrows():
         cells = [formatters.get(c, str)(v) for c, v in row.items()]
