@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from pdcompare.inputs.cv_results import names_from_params
 from pdcompare.presentation.plotting._base import _axes, _figure_title, position_colour
 from pdcompare.presentation.shown import top_models
+from pdcompare.stats._student import t_quantile
 
 #: Up to this many named candidates the intervals are bands; beyond, one bar at each line's end.
 BANDS_UP_TO = 5
@@ -57,7 +57,7 @@ def race_paths(search: Any) -> dict[str, Any]:
     with np.errstate(invalid="ignore", divide="ignore"):
         variance = np.maximum(square - k * mean**2, 0.0) / (k - 1)
         ratio = meta.get("design", {}).get("test_train_ratio") or 0.0
-        half = stats.t.ppf(0.975, k - 1) * np.sqrt(variance * (1 / k + ratio))
+        half = t_quantile(k - 1, 0.975) * np.sqrt(variance * (1 / k + ratio))
     half[:, 0] = np.nan  # one split: no interval
     return {
         "names": [names[j] for j in order],
