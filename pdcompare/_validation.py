@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import inspect
 import numbers
 import os
 import sys
@@ -158,6 +159,48 @@ def unknown_name_error(
         shown = known if len(known) <= 10 else [*known[:10], "..."]
         hint = f" Known {what}s: {_format_options(shown)}."
     return OptionError(f"`{keyword}`: unknown {what} {name!r}.{hint}", keyword=keyword)
+
+
+def check_keywords(keywords: Iterable[Any], taken: Iterable[Any], what: str) -> None:
+    """Refuse the first keyword not in ``taken``, by name, before any work is done.
+
+    ``what`` says whose keywords these are ("`pairwise(test='aso')`"); the
+    message names the keyword and the ones it takes, so a stray ``cv=`` or a
+    misspelling never reaches a function as a raw ``TypeError``.
+
+    Examples
+    --------
+    >>> check_keywords(["ties"], ("ties", "scale"), "battles")
+    >>> check_keywords(["cv"], ("ties", "scale"), "battles")
+    Traceback (most recent call last):
+    ...
+    pdcompare._validation.OptionError: `cv`: battles takes `ties` and `scale` only; leave it out.
+    """
+    taken = tuple(taken)
+    for keyword in keywords:
+        if keyword not in taken:
+            listed = ", ".join(f"`{name}`" for name in taken[:-1])
+            listed = f"{listed} and `{taken[-1]}`" if len(taken) > 1 else f"`{taken[0]}`"
+            msg = f"`{keyword}`: {what} takes {listed} only; leave it out."
+            raise OptionError(msg, keyword=str(keyword))
+
+
+def check_call_keywords(function: Any, keywords: Iterable[Any], what: str) -> None:
+    """:func:`check_keywords` against what ``function`` takes (all, if it takes ``**kwargs``).
+
+    Examples
+    --------
+    >>> def test(frame, a=None, b=None, *, alpha=0.05): ...
+    >>> check_call_keywords(test, ["alpha"], "`test`")
+    >>> check_call_keywords(test, ["cv"], "`test`")
+    Traceback (most recent call last):
+    ...
+    pdcompare._validation.OptionError: `cv`: `test` takes `alpha` only; leave it out.
+    """
+    parameters = inspect.signature(function).parameters
+    if any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
+        return
+    check_keywords(keywords, [n for n in list(parameters)[1:] if n not in ("a", "b")], what)
 
 
 def check_unique_labels(index: Any, hint: str, what: str = "Model names") -> None:

@@ -17,7 +17,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare._validation import OptionError, check_fraction, check_option, warnings_once
+from pdcompare._validation import (
+    OptionError,
+    check_call_keywords,
+    check_fraction,
+    check_option,
+    warnings_once,
+)
 from pdcompare.compare.auc import delong
 from pdcompare.compare.margin import check_margin
 from pdcompare.compare.paired import corrected_ttest, ttest
@@ -192,6 +198,7 @@ def gate(
             raise OptionError(msg, keyword="test")
         options = {"y": truth, **design} if truth is not None else design
         run = _FUNCTIONS[test]
+        check_call_keywords(run, options, f"A gate resting on `{test}`")
         better = run(
             frame, candidate, baseline, alternative="better", alpha=alpha, correction=None,
             margin=margin, **options,

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare._validation import check_option
+from pdcompare._validation import check_keywords, check_option
 from pdcompare.compare import registry
 from pdcompare.compare.battles import battles_pairwise
 from pdcompare.compare.mcm import comparison_matrix
@@ -112,6 +112,7 @@ def pairwise(
                 "Bradley–Terry ratings; leave `test` out (or pass 'bradley_terry')."
             )
             raise ValueError(msg)
+        check_keywords(options, ("ties", "scale", "base"), "`pairwise` of a battles frame")
         return battles_pairwise(scores, correction=correction, alpha=alpha, **options)
     if scores.columns.nlevels == 1 and options.get("y", "y") in scores.columns:
         return _prediction_pairwise(scores, test, correction, alpha, options)

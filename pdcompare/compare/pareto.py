@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare._validation import check_correction, check_fraction
+from pdcompare._validation import check_call_keywords, check_correction, check_fraction
 from pdcompare.compare.auc import auc_ci, delong
 from pdcompare.compare.bootstrap import accuracy_ci
 from pdcompare.compare.paired import corrected_ttest, ttest
@@ -160,6 +160,7 @@ def _one_sided(frame, function, test, alpha, y, design):
         options["y"] = y
     if test == "permutation_test":
         options.update(score="accuracy", random_state=0)
+    check_call_keywords(function, options, f"`pareto` (resting on `{test}`)")
     better = function(frame, ALL_PAIRS, alternative="better", **options)
     reverse = None
     if test == "permutation_test":  # discrete: the other direction is its own test

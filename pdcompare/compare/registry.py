@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pdcompare._validation import OptionError, check_option
+from pdcompare._validation import OptionError, check_call_keywords, check_option
 from pdcompare.compare import (
     aggregates,
     auc,
@@ -130,8 +130,13 @@ class Comparison:
     def run_all_pairs(
         self, frame: Any, *, correction: str | None, alpha: float, options: Mapping[str, Any]
     ) -> Any:
-        """Run the comparison on every pair of ``frame``, best first."""
+        """Run the comparison on every pair of ``frame``, best first.
+
+        A keyword the comparison does not take is refused by name (a
+        comparison without ``**design`` takes no CV design, for one).
+        """
         keywords = dict(options)
+        check_call_keywords(self.function, keywords, f"`pairwise(test={self.name!r})`")
         if self.correction_keyword is not None:
             keywords[self.correction_keyword] = correction
         if self.takes_alpha:

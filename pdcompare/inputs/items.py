@@ -238,6 +238,12 @@ def from_items(
     keep &= (model_codes >= 0) & (item_codes >= 0)
     if not keep.all():
         scores, model_codes, item_codes = scores[keep], model_codes[keep], item_codes[keep]
+    if not keep.any():
+        msg = (
+            f"The table has no row with a model, an item and a score (columns {model!r}, "
+            f"{item!r}, {score!r}): {len(keep)} rows, none complete."
+        )
+        raise ValueError(msg)
     m, n = len(models), len(items)
     cell = model_codes.astype(np.int64) * n + item_codes
     counts = np.bincount(cell, minlength=m * n).reshape(m, n)

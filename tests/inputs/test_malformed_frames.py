@@ -58,7 +58,17 @@ def frames(draw):
     )
     shape = draw(
         st.sampled_from(
-            ["labels", "range", "multiindex", "dataset rows", "benchmark", "dataset columns"]
+            [
+                "labels",
+                "range",
+                "multiindex",
+                "dataset rows",
+                "benchmark",
+                "dataset columns",
+                "items",
+                "battles",
+                "runs over tasks",
+            ]
         )
     )
     if shape == "range" and rows:
@@ -69,11 +79,17 @@ def frames(draw):
         frame = frame.rename_axis(index="dataset")
     elif shape == "dataset columns":  # per-data-set means (one column: a single data set)
         frame = frame.rename_axis(columns="dataset")
-    elif shape == "benchmark" and cols:  # (dataset, split) columns, one or two data sets
+    elif shape in ("benchmark", "runs over tasks") and cols:  # (dataset, split) columns
         datasets = [f"d{k * 2 // cols}" for k in range(cols)]
         frame.columns = pd.MultiIndex.from_arrays(
             [datasets, [f"s{k % 2}" for k in range(cols)]], names=["dataset", "split"]
         )
+        if shape == "runs over tasks":  # seeds on tasks: rliable's frames
+            frame.attrs["pdcompare"] = {"design": {"paired": False}}
+    elif shape == "items":  # models x questions, marked as set_design(items=True) marks it
+        frame.attrs["pdcompare"] = {"design": {"items": True}}
+    elif shape == "battles":  # a win matrix marked as from_battles marks it
+        frame.attrs["pdcompare"] = {"kind": "battles", "ties": [[0] * cols] * rows}
     return frame
 
 
@@ -113,6 +129,22 @@ CALLS = {
     "matrix": {},
     "style": {},
     "plot": {},
+    "welch_ttest": {},
+    "mannwhitney": {},
+    "hierarchical": {"cv": 5, "n_samples": 200, "chains": 2, "random_state": 0},
+    "delong": {},
+    "auc_ci": {},
+    "diebold_mariano": {},
+    "confidence_set": {"n_resamples": 20, "random_state": 0},
+    "ranks": {"n_draws": 50, "random_state": 0},
+    "top_set": {"n_draws": 50, "random_state": 0},
+    "gate": {"candidate": "m1", "baseline": "m2", "margin": 0.01, "cv": 5},
+    "pareto": {"cost": {"m1": 1.0, "m2": 2.0}, "cv": 5},
+    "aggregate": {"n_resamples": 20, "random_state": 0},
+    "prob_improvement": {"n_resamples": 20, "random_state": 0},
+    "performance_profile": {},
+    "bradley_terry": {"n_resamples": 20, "random_state": 0},
+    "win_probability": {"n_resamples": 20, "random_state": 0},
 }
 
 
@@ -146,3 +178,45 @@ def test_malformed_frames_get_a_result_or_a_clear_error(name, frame):
         assert any(word in message for word in NAMED), f"{name}: {message}"
     pd.testing.assert_frame_equal(frame, before)
     assert frame.attrs == attrs
+
+
+COLUMNS = st.sampled_from(["model", "item", "score", "sample", "passage", "model_a", "model_b",
+                           "winner", "dataset", "split", "other"])  # fmt: skip
+
+
+@st.composite
+def long_tables(draw):
+    """Long tables as readers take them, with any of their columns missing or malformed."""
+    rows = draw(st.integers(0, 6))
+    names = draw(st.lists(COLUMNS, min_size=0, max_size=6, unique=True))
+    cells = st.one_of(CELLS, st.sampled_from(["m1", "m2", "model_a", "model_b", "tie"]))
+    return pd.DataFrame({name: [draw(cells) for _ in range(rows)] for name in names})
+
+
+READERS = {
+    "from_items": {},
+    "from_items_clustered": {"cluster": "passage", "sample": "sample"},
+    "from_battles": {},
+    "from_long": {},
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(READERS))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=long_tables())
+def test_malformed_long_tables_get_a_frame_or_a_clear_error(name, table):
+    before = table.copy()
+    reader = getattr(pdcompare, name.removesuffix("_clustered"))
+    message, raised_in = None, None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            reader(table, **READERS[name])
+    except ALLOWED as error:
+        message = str(error)
+        raised_in = traceback.extract_tb(error.__traceback__)[-1].filename
+    if message is not None:
+        assert os.sep + "pdcompare" + os.sep in raised_in, f"{name}: {message} ({raised_in})"
+        assert any(word in message for word in (*NAMED, "table", "row")), f"{name}: {message}"
+    pd.testing.assert_frame_equal(table, before)

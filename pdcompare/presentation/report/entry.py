@@ -22,7 +22,12 @@ from typing import Any
 
 import pandas as pd
 
-from pdcompare._validation import check_option, check_positive_int, warnings_once
+from pdcompare._validation import (
+    check_keywords,
+    check_option,
+    check_positive_int,
+    warnings_once,
+)
 from pdcompare.compare.aggregates import TaskRunsAnalysis
 from pdcompare.compare.analysis import Analysis, ForecastAnalysis, analyse
 from pdcompare.inputs.attrs import pdcompare_attrs, read_only
@@ -247,6 +252,7 @@ def report(
         )  # fmt: skip
     if is_battles(frame):
         # A battles frame: Bradley–Terry ratings, rank sets and the pairs told apart.
+        check_keywords(design, ("ties",), "The report of a battles frame")
         return battles_report(
             frame, alpha=alpha, correction=correction, ci=ci, top=top,
             random_state=random_state, format=format, **design,
