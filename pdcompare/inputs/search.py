@@ -10,6 +10,36 @@ import pandas as pd
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.cv_results import cv_results_to_scores
 from pdcompare.inputs.design import splitter_design
+from pdcompare.stats.metrics import is_bounded_scorer
+
+
+def scorer_attrs(scoring: Any, metric: str | None) -> dict[str, Any]:
+    """What a frame records of its metric: ``metric`` (its name) and ``scorer`` when known.
+
+    ``scoring`` is a search's or ``cv_scores``' ``scoring`` (a scikit-learn
+    scorer name, a list of them, a dict of names to scorers, or None);
+    ``metric`` the one chosen of several. ``scorer`` is the scikit-learn
+    scorer's name when it is one (a callable has none), and ``bounded``
+    says whether its values lie in [0, 1] (accuracy, AUC, F1, ...), for the
+    intervals of mean scores (``summary``) to be clipped there.
+
+    Examples
+    --------
+    >>> scorer_attrs("accuracy", None)
+    {'metric': 'accuracy', 'scorer': 'accuracy', 'bounded': True}
+    >>> scorer_attrs({"auc": "roc_auc", "mse": "neg_mean_squared_error"}, "mse")
+    {'metric': 'mse', 'scorer': 'neg_mean_squared_error', 'bounded': False}
+    >>> scorer_attrs(None, None)
+    {}
+    """
+    if isinstance(scoring, str):
+        return {"metric": scoring, "scorer": scoring, "bounded": is_bounded_scorer(scoring)}
+    if metric is None:
+        return {}
+    scorer = scoring.get(metric) if isinstance(scoring, dict) else metric
+    if not isinstance(scorer, str):
+        return {"metric": metric, "bounded": False}
+    return {"metric": metric, "scorer": scorer, "bounded": is_bounded_scorer(scorer)}
 
 
 def from_search(
@@ -96,6 +126,7 @@ def from_search(
         metric = refit
         chosen = {"metric": metric, "metric_source": "refit"}
     scores = cv_results_to_scores(frame, metric=metric, names=names, iteration=iteration)
+    chosen.update(scorer_attrs(getattr(search, "scoring", None), metric))
     cv = getattr(search, "cv", None)
     design = splitter_design(
         5 if cv is None else cv,
