@@ -13,6 +13,7 @@ from pdcompare._validation import (
     check_fraction,
     check_nan_policy,
     check_positive_int,
+    warn,
 )
 from pdcompare.compare import items as _items
 from pdcompare.compare._common import refuse_one_dataset, scores_meta, seed_of, warn_pairs
@@ -321,7 +322,7 @@ def effect_size(
             low, high = _cohen_dz_interval(data, i, j, out["effect_size"], ci, ratio, policy)
             fields["interval"] = "noncentral_t" if ratio is None else "noncentral_t_nadeau_bengio"
         else:
-            low, high = core.bootstrap_interval(
+            low, high, undefined = core.bootstrap_interval(
                 data.values,
                 i,
                 j,
@@ -332,7 +333,9 @@ def effect_size(
                 n_resamples=n_resamples,
                 random_state=random_state,
                 nan_policy=policy,
+                count_undefined=True,
             )
+            _warn_undefined(data.names, i, j, undefined, measure, n_resamples)
             fields.update(
                 interval="bootstrap",
                 n_resamples=n_resamples,
@@ -351,6 +354,25 @@ def effect_size(
         **fields,
     )
     return results.pair_result(data.names, i, j, columns, meta)
+
+
+def _warn_undefined(names, i, j, undefined, measure, n_resamples) -> None:
+    """Warn once when some bootstrap resamples gave an infinite or undefined effect."""
+    where = np.flatnonzero(undefined)
+    if not where.size:
+        return
+    k = where[np.argmax(undefined[where])]
+    cause = " (a resample whose MADs are zero)" if measure == "akinshin_gamma" else ""
+    if measure == "cohen_d":
+        cause = " (a resample whose standard deviations are zero)"
+    others = f" and {where.size - 1} other pairs" if where.size > 1 else ""
+    warn(
+        f"The bootstrap interval of `{measure}`: {int(undefined[k])} of {n_resamples} "
+        f"resamples of {names[i[k]]!r} vs {names[j[k]]!r}{others} gave an infinite or "
+        f"undefined effect{cause}; the interval leaves the undefined ones out and keeps "
+        "the infinite ones in its tails, so read it as rough. `measure='cliff_delta'` is "
+        "defined on every resample."
+    )
 
 
 def _cohen_dz_interval(data, i, j, effect, ci, ratio, nan_policy):

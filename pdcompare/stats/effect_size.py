@@ -85,6 +85,9 @@ _NOISE_ULPS = 16.0
 #: Elements of the count tables of Cliff's delta held in memory at once.
 _BLOCK_ELEMENTS = 1 << 22
 
+#: Stand-in for an infinite resampled effect in the bootstrap's quantiles.
+_HUGE = 1e300
+
 #: Scale that makes the median absolute deviation estimate a normal standard deviation.
 MAD_SCALE = 1.4826
 
@@ -621,7 +624,8 @@ def bootstrap_interval(
     n_resamples: int = 10000,
     random_state=None,
     nan_policy: str = "propagate",
-) -> tuple[np.ndarray, np.ndarray]:
+    count_undefined: bool = False,
+) -> tuple[np.ndarray, ...]:
     """Percentile bootstrap interval of an effect size, every pair and resample at once.
 
     Parameters
@@ -647,13 +651,18 @@ def bootstrap_interval(
         Seed of the resampling.
     nan_policy : {"propagate", "omit"}, default "propagate"
         As in :func:`effect_sizes`.
+    count_undefined : bool, default False
+        Also return, for each pair, how many resamples gave an infinite or
+        undefined (NaN) effect, such as γ of a resample whose MADs are both
+        zero, for the caller to warn with the count.
 
     Returns
     -------
     tuple of numpy.ndarray
         ``(low, high)``: the ``(1 - confidence)/2`` and ``(1 + confidence)/2``
         quantiles of the resampled effect sizes of each pair (NaN resamples,
-        such as a resample of identical values for a ratio measure, left out).
+        such as a resample of identical values for a ratio measure, left out);
+        ``(low, high, n_undefined)`` with ``count_undefined=True``.
 
     Notes
     -----
@@ -679,6 +688,7 @@ def bootstrap_interval(
     state = rng.bit_generator.state  # every chunk of pairs replays the same draws
     low = np.full(i.size, np.nan)
     high = np.full(i.size, np.nan)
+    undefined = np.zeros(i.size, dtype=np.int64)
     tail = (1.0 - confidence) / 2.0
     for part in chunks(i.size, n_resamples):  # bounds the resampled effects held at once
         replay = np.random.Generator(type(rng.bit_generator)())
@@ -694,15 +704,20 @@ def bootstrap_interval(
             n_resamples,
             replay,
         )
+        undefined[part] = np.count_nonzero(~np.isfinite(samples), axis=0)
         some = ~np.all(np.isnan(samples), axis=0)
         if some.any():
             rows = np.flatnonzero(some) + part.start
-            with np.errstate(invalid="ignore"):
-                low[rows], high[rows] = np.nanquantile(
-                    samples[:, some], [tail, 1.0 - tail], axis=0
-                )
+            # An infinite resample (γ of a resample whose MADs are zero) would make the
+            # quantile's interpolation inf - inf = NaN: stand in a huge finite value and
+            # read a quantile that reaches it as infinite.
+            kept = np.clip(samples[:, some], -_HUGE, _HUGE)
+            with np.errstate(invalid="ignore", over="ignore"):
+                found = np.nanquantile(kept, [tail, 1.0 - tail], axis=0)
+            found[np.abs(found) > _HUGE * 1e-100] *= np.inf
+            low[rows], high[rows] = found
         rng.bit_generator.state = replay.bit_generator.state  # as if drawn once
-    return low, high
+    return (low, high, undefined) if count_undefined else (low, high)
 
 
 def _resampled_effects(
