@@ -13,6 +13,27 @@ from pdcompare.inputs.design import splitter_design
 from pdcompare.stats.metrics import is_bounded_scorer
 
 
+def _scoring(search: Any) -> Any:
+    """The search's ``scoring``; None (the estimator's ``score``) read as its metric's name.
+
+    A classifier's ``score`` is its accuracy and a regressor's its R²
+    (scikit-learn's ``ClassifierMixin`` and ``RegressorMixin``).
+    """
+    scoring = getattr(search, "scoring", None)
+    if scoring is not None:
+        return scoring
+    try:
+        from sklearn.base import is_classifier, is_regressor
+    except ImportError:  # a duck-typed search without scikit-learn
+        return None
+    estimator = getattr(search, "estimator", None)
+    if estimator is None:
+        return None
+    if is_classifier(estimator):
+        return "accuracy"
+    return "r2" if is_regressor(estimator) else None
+
+
 def scorer_attrs(scoring: Any, metric: str | None) -> dict[str, Any]:
     """What a frame records of its metric: ``metric`` (its name) and ``scorer`` when known.
 
@@ -126,7 +147,7 @@ def from_search(
         metric = refit
         chosen = {"metric": metric, "metric_source": "refit"}
     scores = cv_results_to_scores(frame, metric=metric, names=names, iteration=iteration)
-    chosen.update(scorer_attrs(getattr(search, "scoring", None), metric))
+    chosen.update(scorer_attrs(_scoring(search), metric))
     cv = getattr(search, "cv", None)
     design = splitter_design(
         5 if cv is None else cv,

@@ -255,3 +255,19 @@ def test_cv_scores_records_the_metric():
     assert both["auc"].attrs["pdcompare"]["metric"] == "auc"
     assert both["auc"].attrs["pdcompare"]["bounded"] is True
     assert both["ll"].attrs["pdcompare"]["bounded"] is False
+
+
+def test_from_search_with_the_estimators_own_score_names_it():
+    from sklearn.datasets import load_iris
+    from sklearn.linear_model import Ridge
+    from sklearn.model_selection import GridSearchCV
+    from sklearn.tree import DecisionTreeClassifier
+
+    X, y = load_iris(return_X_y=True)
+    tree = GridSearchCV(DecisionTreeClassifier(random_state=0), {"max_depth": [1, 2, 4]}, cv=5)
+    meta = pdcompare.from_search(tree.fit(X, y)).attrs["pdcompare"]
+    # ClassifierMixin.score is the accuracy; RegressorMixin.score the R² (not bounded below).
+    assert (meta["metric"], meta["bounded"]) == ("accuracy", True)
+    ridge = GridSearchCV(Ridge(), {"alpha": [0.1, 10.0]}, cv=5).fit(X, y)
+    meta = pdcompare.from_search(ridge).attrs["pdcompare"]
+    assert (meta["metric"], meta["bounded"]) == ("r2", False)
