@@ -271,3 +271,23 @@ def test_from_search_with_the_estimators_own_score_names_it():
     ridge = GridSearchCV(Ridge(), {"alpha": [0.1, 10.0]}, cv=5).fit(X, y)
     meta = pdcompare.from_search(ridge).attrs["pdcompare"]
     assert (meta["metric"], meta["bounded"]) == ("r2", False)
+
+
+def test_forecast_report_quotes_names_and_shows_losses_in_one_format():
+    rng = np.random.default_rng(0)
+    y = np.cumsum(rng.normal(size=200))
+    names = ["arima(1, 1, 0)", "naive", "ets(A, N, N)"]
+    errors = dict(zip(names, (1.0, 30.0, 2.0), strict=True))
+    frame = pd.DataFrame(
+        {"y": y, **{name: y + rng.normal(0, s, 200) for name, s in errors.items()}},
+        index=pd.date_range("2024-01-01", periods=200),  # time-ordered: a forecasts frame
+    )
+    text = frame.cmp.report(random_state=0)
+    losses = next(line for line in text.splitlines() if line.startswith("Mean losses"))
+    means = ((frame[names].to_numpy() - y[:, None]) ** 2).mean(axis=0)
+    # 4 significant digits, fixed notation: the loss of 'naive' in the hundreds too.
+    shown = {name: format_significant(value, 4) for name, value in zip(names, means, strict=True)}
+    assert "e+" not in losses
+    assert f"'arima(1, 1, 0)' {shown['arima(1, 1, 0)']}" in losses
+    assert f"'ets(A, N, N)' {shown['ets(A, N, N)']}; naive {shown['naive']}" in losses
+    assert "''" not in text

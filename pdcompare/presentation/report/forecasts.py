@@ -29,7 +29,7 @@ def forecast_lines(analysis: ForecastAnalysis, top: int) -> list[str]:
         f"Data: {len(analysis.summary)} forecasters x {meta.get('n_obs')} time points; the "
         f"loss is {loss} (lower is better) and the rows are in time order.",
         f"Best forecast: {best}, the lowest mean {loss}.",
-        f"Mean losses, best first: {join_names(losses)}"
+        f"Mean losses, best first: {'; '.join(losses)}"  # names quoted by listed_name
         + (f"; and {plural(rest, 'other model', 'other models')}." if rest else "."),
         "",
     ]
