@@ -125,11 +125,9 @@ def effect_size(
     Parameters
     ----------
     frame : pandas.DataFrame
-        A scores frame (models x CV splits; or a ``cv_results_`` frame,
-        converted first), a benchmark frame (models x data sets: the
-        per-data-set mean scores are the values compared) or an items frame
-        (models x questions: with clusters, the "cohen_dz" interval inverts
-        the clustered t, see Notes).
+        A scores frame (models x CV splits, or a ``cv_results_`` frame), a
+        benchmark frame (models x data sets: their per-data-set means are
+        compared) or an items frame (models x questions; see Notes).
     a, b : model name, optional
         ``a`` and ``b``: that pair (model_1 = a). ``a`` alone: ``a`` against
         every other model. Neither: the best model against every other, in

@@ -132,15 +132,7 @@ def pairwise(
     if test not in allowed and test in pairwise_tests("benchmark"):
         allowed += (test,)
     spec = registry.check_pairwise_test(test, allowed)
-    _refuse_scope(test, options)
-    if "rope" in spec.needs and "rope" not in options:
-        msg = (
-            f"`pairwise(test={test!r})` needs `rope=`: the half-width (or (low, high)) of "
-            "the region of practical equivalence, in score units, such as `rope=0.01`."
-        )
-        raise TypeError(msg)
-    correction = registry.default_correction(test, correction)
-    return spec.run_all_pairs(scores, correction=correction, alpha=alpha, options=options)
+    return _run_all_pairs(spec, scores, correction, alpha, options)
 
 
 def _items_pairwise(
@@ -148,9 +140,17 @@ def _items_pairwise(
 ) -> pd.DataFrame:
     """Every pair of an items frame with one of its tests (default the clustered ``ttest``)."""
     spec = registry.check_pairwise_test("ttest" if test is None else test, pairwise_tests("items"))
+    return _run_all_pairs(spec, frame, correction, alpha, options)
+
+
+def _run_all_pairs(spec: Any, frame: pd.DataFrame, correction: Any, alpha: float, options: dict):
+    """Run a registry row's test on every pair, its scope and needed options checked first."""
     _refuse_scope(spec.name, options)
     if "rope" in spec.needs and "rope" not in options:
-        msg = f"`pairwise(test={spec.name!r})` needs `rope=`, such as `rope=0.01`."
+        msg = (
+            f"`pairwise(test={spec.name!r})` needs `rope=`: the half-width (or (low, high)) of "
+            "the region of practical equivalence, in score units, such as `rope=0.01`."
+        )
         raise TypeError(msg)
     correction = registry.default_correction(spec.name, correction)
     return spec.run_all_pairs(frame, correction=correction, alpha=alpha, options=options)

@@ -225,7 +225,7 @@ def test_report_names_the_metric_and_clips_mean_intervals_of_accuracy():
     expected = np.minimum(high, 1.0)
     assert_allclose(summary["ci_high"].to_numpy(), expected[np.argsort(-values.mean(axis=1))])
     text = scores.cmp.report()
-    assert "x 10 CV splits; metric: accuracy; higher scores are better." in text
+    assert "\nMetric: accuracy.\n" in text
     clipped = int(
         (high > 1.0).sum() + (values.mean(axis=1) - (high - values.mean(axis=1)) < 0).sum()
     )
@@ -240,7 +240,7 @@ def test_an_unbounded_metric_is_named_and_not_clipped():
 
     scores = pdcompare.from_search(_search("neg_log_loss"))
     assert "bounds" not in scores.cmp.summary().attrs["pdcompare"]
-    assert "metric: neg_log_loss;" in scores.cmp.report()
+    assert "\nMetric: neg_log_loss.\n" in scores.cmp.report()
 
 
 def test_cv_scores_records_the_metric():
