@@ -291,3 +291,16 @@ def test_forecast_report_quotes_names_and_shows_losses_in_one_format():
     assert f"'arima(1, 1, 0)' {shown['arima(1, 1, 0)']}" in losses
     assert f"'ets(A, N, N)' {shown['ets(A, N, N)']}; naive {shown['naive']}" in losses
     assert "''" not in text
+
+
+def test_pooled_lines_show_tau_squared_in_fixed_notation_with_trailing_zeros():
+    bench = load_benchmark()
+    with pytest.warns(UserWarning, match="fold differences are the same on every fold"):
+        text = bench.cmp.report(pooled=True)
+    pooled = bench.cmp.random_effects("svc_rbf", "knn")
+    tau2 = float(pooled["tau2"].iloc[0])
+    assert 0.0015 < tau2 < 0.0025  # so "0.002" by %g, "0.0020" at 2 significant digits
+    line = next(line for line in text.splitlines() if line.startswith("  svc_rbf vs knn: pooled"))
+    assert f"tau² = {format_significant(tau2, 2)}, " in line
+    assert "tau² = 0.0020, " in line
+    assert not re.search(r"tau² = [\d.]+e", text)
