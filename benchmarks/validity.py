@@ -66,6 +66,9 @@ Cohen's d across data sets (``--part effect_ci``,
 ``benchmarks/validity_effect_ci.py``): coverage of its 95 % bootstrap interval,
 percentile (before) against BCa (now), on 10 and 20 data sets.
 
+Racing (``--part race``, benchmarks/validity_race.py): races of 20 equal candidates
+over 10 splits, how often a candidate is dropped, beside Optuna's WilcoxonPruner.
+
 Run: ``.venv/bin/python benchmarks/validity.py [--part all] [--reps 4000]
 [--dataset-reps 500] [--ranks-reps 1000] [--quick] [--jobs -1]
 [--out docs/validity_table.md]``.
@@ -94,6 +97,7 @@ import pdcompare
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import validity_battles
 import validity_effect_ci
+import validity_race
 import validity_ranks
 from validity_aggregates import aggregates_markdown, run_aggregates_study
 
@@ -771,8 +775,16 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
     parser.add_argument(
         "--part",
         choices=[
-            *("splits", "datasets", "gate", "ranks", "items", "battles", "aggregates"),
-            *("effect_ci", "all"),
+            "splits",
+            "datasets",
+            "gate",
+            "ranks",
+            "items",
+            "battles",
+            "aggregates",
+            "race",
+            "effect_ci",
+            "all",
         ],
         default="all",
     )
@@ -842,6 +854,12 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
             lambda: validity_battles.run_study(max(dataset_reps // 2, 10), seed=args.seed),
             validity_battles.to_markdown,
             "_battles",
+        ),
+        # racing (validity_race.py): 20 equal candidates, 1,000 races, beside Optuna's pruner
+        "race": (
+            lambda: validity_race.run_study(200 if args.quick else 1000, seed=args.seed),
+            validity_race.to_markdown,
+            "_race",
         ),
     }
     for part, (run, markdown_of, suffix) in parts.items():
