@@ -62,6 +62,9 @@ Runs over tasks (``--part aggregates``, ``benchmarks/validity_aggregates.py``):
 coverage of the IQM's and the mean's 95 % stratified bootstrap intervals
 (percentile and BCa) on known task distributions, 10 or 30 tasks, 3 to 10
 runs per task.
+Cohen's d across data sets (``--part effect_ci``,
+``benchmarks/validity_effect_ci.py``): coverage of its 95 % bootstrap interval,
+percentile (before) against BCa (now), on 10 and 20 data sets.
 
 Racing (``--part race``, benchmarks/validity_race.py): races of 20 equal candidates
 over 10 splits, how often a candidate is dropped, beside Optuna's WilcoxonPruner.
@@ -93,6 +96,7 @@ import pdcompare
 # The parts of the study in the scripts beside this one (validity_*.py).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import validity_battles
+import validity_effect_ci
 import validity_race
 import validity_ranks
 from validity_aggregates import aggregates_markdown, run_aggregates_study
@@ -779,6 +783,7 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
             "battles",
             "aggregates",
             "race",
+            "effect_ci",
             "all",
         ],
         default="all",
@@ -838,6 +843,12 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
             "_ranks",
         ),
         "items": (lambda: run_items_study(items_reps, seed=args.seed), items_markdown, "_items"),
+        # Cohen's d across data sets (validity_effect_ci.py): percentile against BCa coverage
+        "effect_ci": (
+            lambda: validity_effect_ci.run_study(max(dataset_reps * 5, 100), seed=args.seed),
+            validity_effect_ci.to_markdown,
+            "_effect_ci",
+        ),
         # ratings from battles (validity_battles.py): 20 models x 5,000 battles per arena
         "battles": (
             lambda: validity_battles.run_study(max(dataset_reps // 2, 10), seed=args.seed),

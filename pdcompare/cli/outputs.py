@@ -73,7 +73,7 @@ def battles_output(args: argparse.Namespace) -> str:
 
 def table_text(frame: pd.DataFrame, index: bool = True) -> str:
     """A result table as text, with the formats of ``style()`` (p-values, integers)."""
-    return frame.to_string(formatters=column_formatters(frame, 4), index=index)
+    return frame.to_string(formatters=column_formatters(frame, 4), index=index, na_rep="")
 
 
 def _save(figure: Any, path: str) -> None:

@@ -115,7 +115,11 @@ def auc_ci(
     ``auc ± z·se`` clipped to [0, 1], as pROC's ``ci.auc(method="delong")``.
     The interval is for one test set: it says nothing of the variation due
     to training (for AUCs over CV folds use a scores frame and
-    :func:`corrected_ttest`).
+    :func:`corrected_ttest`). On small test sets the normal interval covers
+    less than its level: at 15 positive and 15 negative samples and a true
+    AUC of 0.86 the 95% interval covered the true AUC in about 90% of
+    samples in the validity study (pROC's interval is the same one), as the
+    AUC's sampling distribution is skewed near 1.
 
     References
     ----------

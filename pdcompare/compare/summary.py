@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from pdcompare import results
@@ -282,7 +283,6 @@ def summary_table(
     ci = check_fraction("ci", ci)
     data = scores_data(scores, **design)
     if isinstance(data, BenchmarkData):
-
         return _with_effect_sizes(benchmark_summary(data), data, measure)
     if measure is not None:
         msg = (
@@ -303,6 +303,14 @@ def summary_table(
     )
     if runs:  # independent runs: counted as runs, the plain t interval
         table = {("n_runs" if key == "n_splits" else key): value for key, value in table.items()}
+    recorded = pdcompare_attrs(scores)
+    known = {"metric": recorded["metric"]} if recorded.get("metric") is not None else {}
+    if recorded.get("bounded"):
+        # A mean of accuracies (AUCs, F1s, ...) lies in [0, 1]: so does its interval.
+        low, high = np.asarray(table["ci_low"]), np.asarray(table["ci_high"])
+        clipped = int(np.count_nonzero((low < 0.0) | (high > 1.0)))
+        table = {**table, "ci_low": np.clip(low, 0.0, 1.0), "ci_high": np.clip(high, 0.0, 1.0)}
+        known.update(bounds=(0.0, 1.0), n_clipped=clipped)
     meta = results.result_meta(
         "summary",
         ci=ci,
@@ -311,6 +319,7 @@ def summary_table(
         greater_is_better=data.design.greater_is_better,
         models=data.ranked_names,
         **({"unit": "run"} if runs else {}),
+        **known,
     )
     frame = results.model_result(data.names, table, meta)
     return frame.iloc[data.order]

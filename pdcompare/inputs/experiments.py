@@ -17,6 +17,7 @@ import pandas as pd
 
 from pdcompare.inputs.attrs import with_attrs
 from pdcompare.inputs.design import Design, explicit_splits_design, splitter_design
+from pdcompare.inputs.search import scorer_attrs
 
 #: ``method`` values of :func:`cv_predictions`.
 PREDICTION_METHODS = ("predict", "predict_proba", "decision_function")
@@ -263,9 +264,13 @@ def cv_scores(
         )
     index = pd.Index(list(estimators), name="model")
     columns = pd.Index([f"split{s}" for s in range(k)], name="split")
+    recorded = [
+        scorer_attrs(scoring, None if names is None else name)
+        for name in (names or [None])
+    ]
     frames = [
         with_attrs(pd.DataFrame(values[:, :, m], index=index, columns=columns),
-                   {"design": design.to_attrs()})
+                   {**recorded[m], "design": design.to_attrs()})
         for m in range(len(metrics))
     ]  # fmt: skip
     return frames[0] if names is None else dict(zip(names, frames, strict=True))

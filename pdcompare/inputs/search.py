@@ -11,6 +11,57 @@ import pandas as pd
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.cv_results import cv_results_to_scores
 from pdcompare.inputs.design import splitter_design
+from pdcompare.stats.metrics import is_bounded_scorer
+
+
+def _scoring(search: Any) -> Any:
+    """The search's ``scoring``; None (the estimator's ``score``) read as its metric's name.
+
+    A classifier's ``score`` is its accuracy and a regressor's its R²
+    (scikit-learn's ``ClassifierMixin`` and ``RegressorMixin``).
+    """
+    scoring = getattr(search, "scoring", None)
+    if scoring is not None:
+        return scoring
+    try:
+        from sklearn.base import is_classifier, is_regressor
+    except ImportError:  # a duck-typed search without scikit-learn
+        return None
+    estimator = getattr(search, "estimator", None)
+    if estimator is None:
+        return None
+    if is_classifier(estimator):
+        return "accuracy"
+    return "r2" if is_regressor(estimator) else None
+
+
+def scorer_attrs(scoring: Any, metric: str | None) -> dict[str, Any]:
+    """What a frame records of its metric: ``metric`` (its name) and ``scorer`` when known.
+
+    ``scoring`` is a search's or ``cv_scores``' ``scoring`` (a scikit-learn
+    scorer name, a list of them, a dict of names to scorers, or None);
+    ``metric`` the one chosen of several. ``scorer`` is the scikit-learn
+    scorer's name when it is one (a callable has none), and ``bounded``
+    says whether its values lie in [0, 1] (accuracy, AUC, F1, ...), for the
+    intervals of mean scores (``summary``) to be clipped there.
+
+    Examples
+    --------
+    >>> scorer_attrs("accuracy", None)
+    {'metric': 'accuracy', 'scorer': 'accuracy', 'bounded': True}
+    >>> scorer_attrs({"auc": "roc_auc", "mse": "neg_mean_squared_error"}, "mse")
+    {'metric': 'mse', 'scorer': 'neg_mean_squared_error', 'bounded': False}
+    >>> scorer_attrs(None, None)
+    {}
+    """
+    if isinstance(scoring, str):
+        return {"metric": scoring, "scorer": scoring, "bounded": is_bounded_scorer(scoring)}
+    if metric is None:
+        return {}
+    scorer = scoring.get(metric) if isinstance(scoring, dict) else metric
+    if not isinstance(scorer, str):
+        return {"metric": metric, "bounded": False}
+    return {"metric": metric, "scorer": scorer, "bounded": is_bounded_scorer(scorer)}
 
 
 def from_search(
@@ -109,6 +160,7 @@ def from_search(
         metric = refit
         chosen = {"metric": metric, "metric_source": "refit"}
     scores = cv_results_to_scores(frame, metric=metric, names=names, iteration=iteration)
+    chosen.update(scorer_attrs(_scoring(search), metric))
     if race:
         meta = pdcompare_attrs(scores)
         meta["rows"] = kept[meta["rows"]].tolist()  # rows of the search's cv_results_

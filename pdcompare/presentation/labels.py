@@ -183,6 +183,73 @@ def format_number(value: Any, digits: int = 4) -> str:
     return f"{value:.{digits}f}"
 
 
+def format_significant(value: Any, digits: int = 3) -> str:
+    """``value`` with ``digits`` significant digits in fixed notation, trailing zeros kept.
+
+    The report's rule for estimated sizes ("could detect about ..."): every
+    number of that kind in one report shows the same number of significant
+    digits, never in scientific notation (which would stand beside the fixed
+    decimals of the differences), and keeps its trailing zeros so that 0.120
+    and 0.0670 read at the same precision as 0.0621. Digits left of the
+    decimal point are never rounded away (1453 stays 1453).
+
+    Examples
+    --------
+    >>> format_significant(0.12), format_significant(0.067), format_significant(0.06213)
+    ('0.120', '0.0670', '0.0621')
+    >>> format_significant(1453.2), format_significant(12.345), format_significant(float("nan"))
+    ('1453', '12.3', 'nan')
+    """
+    if is_missing(value):
+        return "nan"
+    value = float(value)
+    if not math.isfinite(value) or value == 0.0:
+        return f"{value:.{max(digits - 1, 0)}f}" if value == 0.0 else str(value)
+    # The decimals that leave `digits` significant ones, after rounding (0.0999 -> 0.100).
+    decimals = max(digits - 1 - math.floor(math.log10(abs(value))), 0)
+    rounded = round(value, decimals)
+    if rounded != 0.0 and math.floor(math.log10(abs(rounded))) > math.floor(
+        math.log10(abs(value))
+    ):
+        decimals = max(decimals - 1, 0)
+    return f"{value:.{decimals}f}"
+
+
+def format_effect(value: Any, cuts: Iterable[float], digits: int = 2, center: float = 0.0) -> str:
+    """An effect size with ``digits`` decimals, or more where rounding would cross a cut point.
+
+    A magnitude word ("medium") is decided on the unrounded value; the value
+    shown beside it must not read as reaching a cut point it is below (0.797
+    shown as 0.80 beside a cut point at 0.8), nor fall below one it reaches
+    (0.4740 as 0.47 beside 0.474): decimals are added until the shown value
+    falls in the same magnitude as the unrounded one. ``center`` is 0.5 for
+    the probabilities, whose magnitude is that of ``|A - 1/2|``.
+
+    Examples
+    --------
+    >>> format_effect(0.7968, (0.2, 0.5, 0.8)), format_effect(0.81, (0.2, 0.5, 0.8))
+    ('0.797', '0.81')
+    >>> format_effect(-0.4999, (0.2, 0.5, 0.8)), format_effect(0.4741, (0.147, 0.33, 0.474))
+    ('-0.4999', '0.474')
+    """
+    if is_missing(value):
+        return "nan"
+    value = float(value)
+    bounds = sorted(float(cut) for cut in cuts)
+
+    def level(x: float) -> int:
+        # The same few ulps of tolerance as stats.effect_size.magnitude.
+        size = abs(x - center)
+        return sum(size >= cut * (1.0 - 8 * 2.0**-52) for cut in bounds)
+
+    if not math.isfinite(value):
+        return f"{value:.{digits}f}"
+    for decimals in range(digits, digits + 6):
+        if level(float(f"{value:.{decimals}f}")) == level(value):
+            return f"{value:.{decimals}f}"
+    return f"{value:.{digits + 6}f}"
+
+
 def format_signed(value: float, digits: int = 4) -> str:
     """``value`` with its sign and ``digits`` decimals; ``nan`` when missing.
 
@@ -212,27 +279,37 @@ def rope_text(rope: Any) -> str:
     return f"[{low:g}, {high:g}]"
 
 
+def listed_name(name: Any) -> str:
+    """A model name as it appears in a list of names: in single quotes when it contains ", ".
+
+    Examples
+    --------
+    >>> listed_name("svc(C=1, gamma=0.1)"), listed_name("tree")
+    ("'svc(C=1, gamma=0.1)'", 'tree')
+    """
+    text = str(name)
+    return f"'{text}'" if ", " in text else text
+
+
 def join_names(names: Iterable[Any], sentence: bool = False) -> str:
-    """Model names as one list, separated by "; " so that names with commas stay readable.
+    """Model names as one list, separated by "; "; a name containing ", " in single quotes.
 
     With ``sentence=True`` the list reads as part of a sentence, "and" before
-    the last name: "a, b and c", or "a, x; b; and c" when a name has a comma
-    (so that the names can still be told apart).
+    the last name: "a, b and c"; a name with ", " is quoted
+    (:func:`listed_name`) so that the names can still be told apart.
 
     Examples
     --------
     >>> join_names(["svc(C=1, gamma=0.1)", "tree"])
-    'svc(C=1, gamma=0.1); tree'
+    "'svc(C=1, gamma=0.1)'; tree"
     >>> join_names(["rbf", "linear", "tree"], sentence=True)
     'rbf, linear and tree'
     >>> join_names(["svc(C=1, gamma=0.1)", "tree"], sentence=True)
-    'svc(C=1, gamma=0.1); and tree'
+    "'svc(C=1, gamma=0.1)' and tree"
     """
-    names = [str(name) for name in names]
+    names = [listed_name(name) for name in names]
     if not sentence or len(names) < 2:
         return "; ".join(names)
-    if any("," in name for name in names):
-        return "; ".join(names[:-1]) + f"; and {names[-1]}"
     return ", ".join(names[:-1]) + f" and {names[-1]}"
 
 

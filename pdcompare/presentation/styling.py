@@ -51,10 +51,28 @@ def _is_true(values: pd.Series) -> np.ndarray:
     return values.eq(True).to_numpy(dtype=bool, na_value=False)
 
 
+def is_count_column(column: Any) -> bool:
+    """Whether a result column holds counts: :data:`INTEGER_COLUMNS` or a name ``n_...``.
+
+    Counts print as integers in every table of every format (``n_runs`` 4, not
+    4.000 or 4.0), whatever dtype the frame gave them.
+
+    Examples
+    --------
+    >>> is_count_column("n_runs"), is_count_column("wins"), is_count_column("mean")
+    (True, True, False)
+    """
+    return column in INTEGER_COLUMNS or (isinstance(column, str) and column.startswith("n_"))
+
+
 def _format_number(value: Any, precision: int) -> str:
-    """One number with ``precision`` decimals (0: as an integer); booleans as yes/no."""
+    """One number with ``precision`` decimals (0: as an integer); booleans as yes/no.
+
+    A missing value is blank, in every table of every format (text, Markdown,
+    HTML, Styler): "nan" in a table reads as a number.
+    """
     if is_missing(value):
-        return "nan"
+        return ""
     if isinstance(value, bool | np.bool_):
         return "yes" if value else "no"
     if isinstance(value, numbers.Integral):
@@ -85,9 +103,9 @@ def column_formatters(frame: pd.DataFrame, precision: int = 3) -> dict[Any, Call
     ``pvalue`` or ``pvalue_adj``) get :func:`format_pvalue`, booleans
     (``reject``) print as ``yes``/``no``, integer columns and the counts and
     degrees of freedom of :data:`INTEGER_COLUMNS` (``wins``, ``losses``,
-    ``ties``, ``df``, ...), a matrix of them and the sign test's
-    ``statistic`` (its count of wins) without decimals when every value is whole, other
-    numbers with ``precision`` decimals, names unchanged.
+    ``ties``, ``df``, ...) and every ``n_...`` column, a matrix of them and the sign
+    test's ``statistic`` (its count of wins) without decimals when every value is whole,
+    other numbers with ``precision`` decimals, names unchanged; missing values blank.
 
     Parameters
     ----------
@@ -128,16 +146,18 @@ def column_formatters(frame: pd.DataFrame, precision: int = 3) -> dict[Any, Call
     counts = {"statistic"} if info.test == "sign_test" else set()
     for column in frame.columns:
         if column in PVALUE_COLUMNS or held in PVALUE_COLUMNS:
-            formatters[column] = lambda v, p=precision: format_pvalue(v, p)
-        elif (held in INTEGER_COLUMNS or column in counts) and _whole_column(frame[column]):
+            formatters[column] = lambda v, p=precision: (
+                "" if is_missing(v) else format_pvalue(v, p)
+            )
+        elif (is_count_column(held) or column in counts) and _whole_column(frame[column]):
             formatters[column] = lambda v: _format_number(v, 0)
         elif column in NAME_COLUMNS or not (
             pd.api.types.is_numeric_dtype(frame[column])
             or pd.api.types.is_bool_dtype(frame[column])
         ):
-            formatters[column] = lambda v: "nan" if is_missing(v) else str(v)
+            formatters[column] = lambda v: "" if is_missing(v) else str(v)
         elif pd.api.types.is_integer_dtype(frame[column]) or (
-            column in INTEGER_COLUMNS and _whole_column(frame[column])
+            is_count_column(column) and _whole_column(frame[column])
         ):
             formatters[column] = lambda v: _format_number(v, 0)
         else:

@@ -35,6 +35,7 @@ import numpy as np
 from pdcompare._validation import check_option, check_random_state
 from pdcompare.stats import _special as special
 from pdcompare.stats._moments import chunks, pair_moments
+from pdcompare.stats.aggregates import _quantile_sorted, bca_levels
 
 __all__ = [
     "MAGNITUDES",
@@ -84,6 +85,9 @@ _NOISE_ULPS = 16.0
 
 #: Elements of the count tables of Cliff's delta held in memory at once.
 _BLOCK_ELEMENTS = 1 << 22
+
+#: Stand-in for an infinite resampled effect in the bootstrap's quantiles.
+_HUGE = 1e300
 
 #: Scale that makes the median absolute deviation estimate a normal standard deviation.
 MAD_SCALE = 1.4826
@@ -621,7 +625,9 @@ def bootstrap_interval(
     n_resamples: int = 10000,
     random_state=None,
     nan_policy: str = "propagate",
-) -> tuple[np.ndarray, np.ndarray]:
+    count_undefined: bool = False,
+    method: str = "percentile",
+) -> tuple[np.ndarray, ...]:
     """Percentile bootstrap interval of an effect size, every pair and resample at once.
 
     Parameters
@@ -647,13 +653,24 @@ def bootstrap_interval(
         Seed of the resampling.
     nan_policy : {"propagate", "omit"}, default "propagate"
         As in :func:`effect_sizes`.
+    count_undefined : bool, default False
+        Also return, for each pair, how many resamples gave an infinite or
+        undefined (NaN) effect, such as γ of a resample whose MADs are both
+        zero, for the caller to warn with the count.
+    method : {"percentile", "bca"}, default "percentile"
+        The equal-tailed percentile interval, or the bias-corrected and
+        accelerated one (Efron 1987; ``stats.aggregates.bca_levels``, its
+        acceleration from the leave-one-unit-out jackknife), on paired units
+        only. A pair with an undefined or infinite resample keeps the
+        percentile interval.
 
     Returns
     -------
     tuple of numpy.ndarray
         ``(low, high)``: the ``(1 - confidence)/2`` and ``(1 + confidence)/2``
         quantiles of the resampled effect sizes of each pair (NaN resamples,
-        such as a resample of identical values for a ratio measure, left out).
+        such as a resample of identical values for a ratio measure, left out);
+        ``(low, high, n_undefined)`` with ``count_undefined=True``.
 
     Notes
     -----
@@ -679,7 +696,12 @@ def bootstrap_interval(
     state = rng.bit_generator.state  # every chunk of pairs replays the same draws
     low = np.full(i.size, np.nan)
     high = np.full(i.size, np.nan)
+    undefined = np.zeros(i.size, dtype=np.int64)
     tail = (1.0 - confidence) / 2.0
+    check_option("method", method, ("percentile", "bca"))
+    if method == "bca" and not paired:
+        msg = "`method`='bca' needs paired units (data sets); these runs are unpaired."
+        raise ValueError(msg)
     for part in chunks(i.size, n_resamples):  # bounds the resampled effects held at once
         replay = np.random.Generator(type(rng.bit_generator)())
         replay.bit_generator.state = state
@@ -694,15 +716,49 @@ def bootstrap_interval(
             n_resamples,
             replay,
         )
+        undefined[part] = np.count_nonzero(~np.isfinite(samples), axis=0)
         some = ~np.all(np.isnan(samples), axis=0)
         if some.any():
             rows = np.flatnonzero(some) + part.start
-            with np.errstate(invalid="ignore"):
-                low[rows], high[rows] = np.nanquantile(
-                    samples[:, some], [tail, 1.0 - tail], axis=0
-                )
+            # An infinite resample (γ of a resample whose MADs are zero) would make the
+            # quantile's interpolation inf - inf = NaN: stand in a huge finite value and
+            # read a quantile that reaches it as infinite.
+            kept = np.clip(samples[:, some], -_HUGE, _HUGE)
+            with np.errstate(invalid="ignore", over="ignore"):
+                found = np.nanquantile(kept, [tail, 1.0 - tail], axis=0)
+            found[np.abs(found) > _HUGE * 1e-100] *= np.inf
+            low[rows], high[rows] = found
+        finite = np.isfinite(samples).all(axis=0)
+        if method == "bca" and finite.any():
+            pairs = np.arange(part.start, part.stop)[finite]
+            low[pairs], high[pairs] = _bca_interval(
+                values, i[pairs], j[pairs], samples[:, finite], measure, greater_is_better,
+                nan_policy, confidence,
+            )  # fmt: skip
         rng.bit_generator.state = replay.bit_generator.state  # as if drawn once
-    return low, high
+    return (low, high, undefined) if count_undefined else (low, high)
+
+
+def _bca_interval(values, i, j, samples, measure, greater_is_better, nan_policy, confidence):
+    """BCa interval of paired units from the resampled effects (B, pairs), every pair at once."""
+    used, where = np.unique(np.concatenate([i, j]), return_inverse=True)
+    pi, pj = where[: i.size], where[i.size :]
+    rows = values[used]
+    n_models, n_units = rows.shape
+    raw = _raw_effect(rows, pi, pj, measure, True, nan_policy)
+    estimate = _oriented(raw, measure, greater_is_better)
+    # The jackknife: unit l left out of every model, (units, models, units - 1) at once.
+    keep = ~np.eye(n_units, dtype=bool)
+    kept = np.nonzero(keep)[1].reshape(n_units, n_units - 1)  # row l: the other units
+    left_out = rows[:, kept].transpose(1, 0, 2)
+    stacked = left_out.reshape(n_units * n_models, n_units - 1)
+    offset = (np.arange(n_units) * n_models)[:, None]
+    bi, bj = (offset + pi).ravel(), (offset + pj).ravel()
+    jackknifed = _raw_effect(stacked, bi, bj, measure, True, nan_policy).reshape(n_units, i.size)
+    jackknifed = _oriented(jackknifed, measure, greater_is_better)
+    q_low, q_high = bca_levels(samples, estimate, jackknifed, confidence)
+    ordered = np.sort(samples, axis=0)
+    return _quantile_sorted(ordered, q_low), _quantile_sorted(ordered, q_high)
 
 
 def _resampled_effects(

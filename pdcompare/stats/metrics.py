@@ -31,6 +31,28 @@ import numpy as np
 from pdcompare._validation import unknown_name_error
 from pdcompare.stats.label_codes import encode_labels
 
+#: scikit-learn scorers whose values lie in [0, 1] (and their ``_macro``, ``_ovr``, ... variants):
+#: the intervals of a mean score of these are clipped to that range (DESIGN section 29).
+BOUNDED_SCORERS = (
+    "accuracy", "balanced_accuracy", "roc_auc", "f1", "precision", "recall", "jaccard",
+    "average_precision",
+)  # fmt: skip
+
+
+def is_bounded_scorer(name: object) -> bool:
+    """Whether a scikit-learn scorer name is one of :data:`BOUNDED_SCORERS` (scores in [0, 1]).
+
+    Examples
+    --------
+    >>> is_bounded_scorer("roc_auc_ovr"), is_bounded_scorer("f1_macro"), is_bounded_scorer("r2")
+    (True, True, False)
+    >>> is_bounded_scorer("neg_log_loss"), is_bounded_scorer(None)
+    (False, False)
+    """
+    if not isinstance(name, str):
+        return False
+    return any(name == base or name.startswith(base + "_") for base in BOUNDED_SCORERS)
+
 
 def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     """``numerator / denominator`` with 0 where the denominator is 0 (zero_division=0)."""
@@ -250,7 +272,6 @@ class Metric:
         if self.row_loss is not None:
             return self.row_loss(np.asarray(y_true)[:, None], y_pred).mean(axis=0)
         if self.from_counts is not None:
-
             truth, codes, k = encode_labels(y_true, y_pred)
             cells = truth[:, None] * k + codes + np.arange(codes.shape[1]) * k * k
             counts = np.bincount(cells.ravel(), minlength=codes.shape[1] * k * k)

@@ -432,3 +432,49 @@ def test_summary_measure_is_for_benchmark_frames(gallery):
     assert_array_equal(
         gallery.cmp.summary().columns, ["mean", "std", "n_splits", "rank", "ci_low", "ci_high"]
     )
+
+
+def _quantised_runs():
+    """Runs whose scores repeat (3 decimals): some resamples have a zero MAD (issue 47, item 8)."""
+    a = [0.80, 0.81, 0.80, 0.82, 0.79, 0.80, 0.83, 0.80]
+    b = [0.78, 0.79, 0.78, 0.80, 0.78, 0.77, 0.78, 0.81]
+    return pd.DataFrame([a, b], index=["a", "b"]).cmp.set_design(paired=False)
+
+
+def test_bootstrap_of_gamma_warns_with_the_count_of_infinite_resamples():
+    runs = _quantised_runs()
+    with pytest.warns(
+        PdcompareWarning, match=r"akinshin_gamma`: (\d+) of 2000 resamples of 'a' vs 'b'"
+    ) as caught:
+        result = runs.cmp.effect_size(
+            measure="akinshin_gamma", ci=0.95, n_resamples=2000, random_state=0
+        )
+    # The count, written out: the same uniforms (2000 x 2 models x 8 runs), each model's
+    # runs drawn among its own.
+    values = runs.to_numpy()
+    draws = np.random.default_rng(0).random((2000, 2, 8))
+    resampled = np.take_along_axis(
+        np.broadcast_to(values, draws.shape), (draws * 8).astype(int), axis=2
+    )
+    median = np.median(resampled, axis=2)
+    mad = np.median(np.abs(resampled - median[..., None]), axis=2)
+    # Infinite where both MADs are zero (up to rounding) and the medians differ (equal
+    # medians with no spread: γ = 0, as autorank).
+    flat = (mad < 1e-12).all(axis=1) & ~np.isclose(median[:, 0], median[:, 1])
+    expected = int(np.count_nonzero(flat))
+    assert f"`akinshin_gamma`: {expected} of 2000 resamples" in str(caught[0].message)
+    from pdcompare.stats.effect_size import bootstrap_interval
+
+    low, _, undefined = bootstrap_interval(
+        runs.to_numpy(), [0], [1], measure="akinshin_gamma", paired=False,
+        n_resamples=2000, random_state=0, count_undefined=True,
+    )  # fmt: skip
+    assert undefined[0] == expected
+    assert result["ci_low"].iloc[0] == low[0]
+    # More than 2.5 % of resamples are infinite: the upper end is infinite, not NaN.
+    assert undefined[0] / 2000 > 0.025
+    assert np.isposinf(result["ci_high"].iloc[0])
+    # Cliff's delta is defined on every resample: no warning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        runs.cmp.effect_size(measure="cliff_delta", ci=0.95, n_resamples=500, random_state=0)

@@ -30,7 +30,7 @@ def test_report_of_a_ranks_result_and_its_top():
     text = result.cmp.report(top=5)
     lines = text.splitlines()
     assert len(lines) == 2
-    shown = [f"{name} " for name in result.index[:5]]
+    shown = [f"'{name}' " for name in result.index[:5]]  # names with ", " are quoted
     assert all(name in lines[1] for name in shown)
     assert ", and 25 more models" in lines[1]
     n_best = int((result["rank_low"] == 1).sum())

@@ -60,12 +60,14 @@ def test_report_names_with_commas_are_recoverable(sixty, sixty_text):
     means = sixty.mean(axis=1).sort_values(ascending=False)
     ranking = lists_after(sixty_text, "Mean scores, best first: ")
     assert ranking[-1] == "and 50 other models"
-    assert [item.rsplit(" ", 1)[0] for item in ranking[:-1]] == list(means.index[:10])
+    # Names containing ", " are quoted in every list of names (issue 47, item 10).
+    quoted = [f"'{name}'" for name in means.index[:10]]
+    assert [item.rsplit(" ", 1)[0] for item in ranking[:-1]] == quoted
     assert_allclose(
         [float(item.rsplit(" ", 1)[1]) for item in ranking[:-1]], means[:10], atol=5e-5
     )
     undecided = lists_after(sixty_text, "Undecided: ")
-    assert set(undecided) <= set(sixty.index)
+    assert set(undecided) <= {f"'{name}'" for name in sixty.index}
 
 
 def test_report_stays_a_few_dozen_lines_at_1000_models():
@@ -200,16 +202,18 @@ def test_report_on_a_benchmark_adds_the_bayesian_and_pooled_views():
         (["rbf"], "rbf"),
         (["rbf", "linear"], "rbf and linear"),
         (["rbf", "linear", "tree"], "rbf, linear and tree"),
-        (["a, x", "b", "c"], "a, x; b; and c"),
-        (["svc(C=1, gamma=0.1)", "tree"], "svc(C=1, gamma=0.1); and tree"),
+        (["a, x", "b", "c"], "'a, x', b and c"),
+        (["svc(C=1, gamma=0.1)", "tree"], "'svc(C=1, gamma=0.1)' and tree"),
     ],
 )
 def test_names_in_a_sentence_end_with_and_and_stay_separable(names, expected):
     assert join_names(names, sentence=True) == expected
-    assert join_names(names) == "; ".join(names)
-    # The names come back by splitting on "; " (on ", " and " and " if none has a comma).
-    separators = "; " if any("," in name for name in names) else ", | and "
-    assert [part.removeprefix("and ") for part in re.split(separators, expected)] == names
+    assert join_names(names) == "; ".join(f"'{n}'" if ", " in n else n for n in names)
+    # The names come back by splitting on ", " and " and " outside the quotes of the names
+    # that contain ", ".
+    quoted = re.findall(r"'([^']*)'", expected)
+    parts = re.split(", | and ", re.sub(r"'[^']*'", "\0", expected))
+    assert [quoted.pop(0) if part == "\0" else part for part in parts] == names
 
 
 def test_conclusion_reads_as_a_sentence():
@@ -220,6 +224,6 @@ def test_conclusion_reads_as_a_sentence():
         index=["best", "mid, tuned", "low"],
     )
     assert (
-        "Conclusion: best is significantly better than every other model (mid, tuned; and low)"
+        "Conclusion: best is significantly better than every other model ('mid, tuned' and low)"
         in frame.cmp.report(cv=4, correction="none")
     )

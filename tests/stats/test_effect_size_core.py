@@ -402,3 +402,37 @@ def test_bootstrap_chunks_of_pairs_replay_the_same_draws(monkeypatch):
     )
     assert_array_equal(chunked[0], whole[0])
     assert_array_equal(chunked[1], whole[1])
+
+
+def test_bca_interval_of_cohen_d_across_data_sets_equals_scipy():
+    # Per-data-set means of 3 models on 15 data sets; scipy's BCa with paired resampling.
+    from pdcompare.stats.effect_size import bootstrap_interval
+
+    rng = np.random.default_rng(4)
+    difficulty = rng.normal(0.0, 1.0, 15)
+    values = difficulty + rng.normal(0.0, 0.5, (3, 15)) + np.array([[0.6], [0.2], [0.0]])
+
+    def cohen_d(x, y, axis=-1):
+        pooled = np.sqrt((x.var(ddof=1, axis=axis) + y.var(ddof=1, axis=axis)) / 2)
+        return (x.mean(axis=axis) - y.mean(axis=axis)) / pooled
+
+    low, high = bootstrap_interval(
+        values, [0, 0], [1, 2], measure="cohen_d", n_resamples=40000, random_state=0,
+        method="bca",
+    )  # fmt: skip
+    for k, other in enumerate((1, 2)):
+        ref = stats.bootstrap(
+            (values[0], values[other]), cohen_d, paired=True, vectorized=True,
+            n_resamples=40000, method="BCa", random_state=1,
+        ).confidence_interval  # fmt: skip
+        assert_allclose([low[k], high[k]], [ref.low, ref.high], atol=0.02)
+
+
+def test_bca_needs_paired_units():
+    from pdcompare.stats.effect_size import bootstrap_interval
+
+    with pytest.raises(ValueError, match="`method`='bca' needs paired units"):
+        bootstrap_interval(
+            np.ones((2, 5)) + np.arange(5), [0], [1], measure="cohen_d", paired=False,
+            method="bca",
+        )  # fmt: skip

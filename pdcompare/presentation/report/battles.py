@@ -16,7 +16,7 @@ import pandas as pd
 from pdcompare._validation import check_option, check_positive_int
 from pdcompare.compare.battles import battles_pairwise, bradley_terry
 from pdcompare.inputs.battles import battles_data
-from pdcompare.presentation.labels import format_number, p_text, plural
+from pdcompare.presentation.labels import format_number, listed_name, p_text, plural
 
 
 def battles_lines(ratings: pd.DataFrame, pairs: pd.DataFrame, top: int) -> list[str]:
@@ -62,7 +62,8 @@ def battles_lines(ratings: pd.DataFrame, pairs: pd.DataFrame, top: int) -> list[
     best = ratings.index[ratings["rank_low"].to_numpy() == 1]
     lines.append("")
     lines.append(
-        f"May be the best: {', '.join(map(str, best))} ({level:.0%} simultaneous rank sets)."
+        f"May be the best: {', '.join(map(listed_name, best))} "
+        f"({level:.0%} simultaneous rank sets)."
     )
     pmeta = pairs.attrs["pdcompare"]
     told = int(pairs["reject"].sum())

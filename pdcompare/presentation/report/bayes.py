@@ -11,6 +11,7 @@ from pdcompare.presentation.labels import format_number as _number
 from pdcompare.presentation.labels import format_signed as _signed
 from pdcompare.presentation.labels import (
     join_names,
+    listed_name,
     plural,
     rope_text,
 )
@@ -118,7 +119,7 @@ def convergence_words(result: pd.DataFrame | Rows) -> str:
         return f" The chains agree on every pair (R-hat of δ0 at most {finite.max():.3f})."
     bad = result.take(rhat > 1.01)
     pairs = zip(bad["model_1"], bad["model_2"], strict=True)
-    named = join_names([f"{a} vs {b}" for a, b in pairs])
+    named = "; ".join(f"{listed_name(a)} vs {listed_name(b)}" for a, b in pairs)
     return (
         f" The chains disagree (R-hat of δ0 above 1.01) on {named}: read those "
         "probabilities as rough (more posterior draws settle them)."

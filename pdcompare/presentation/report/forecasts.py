@@ -6,7 +6,7 @@ from pdcompare.compare.analysis import ForecastAnalysis
 from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.presentation.labels import format_number as _number
 from pdcompare.presentation.labels import format_signed as _signed
-from pdcompare.presentation.labels import join_names, plural
+from pdcompare.presentation.labels import format_significant, join_names, listed_name, plural
 from pdcompare.presentation.labels import p_equals as _pvalue
 from pdcompare.presentation.report.pairs import family_words, left_out_line, shown_pairs
 
@@ -19,7 +19,8 @@ def forecast_lines(analysis: ForecastAnalysis, top: int) -> list[str]:
     loss = meta.get("loss", "squared_error")
     top_names = analysis.summary.index[:top]
     losses = [
-        f"{name} {value:.4g}" for name, value in analysis.summary["mean_loss"].iloc[:top].items()
+        f"{listed_name(name)} {format_significant(value, 4)}"
+        for name, value in analysis.summary["mean_loss"].iloc[:top].items()
     ]
     rest = len(analysis.summary) - len(losses)
     lines = [
@@ -28,7 +29,7 @@ def forecast_lines(analysis: ForecastAnalysis, top: int) -> list[str]:
         f"Data: {len(analysis.summary)} forecasters x {meta.get('n_obs')} time points; the "
         f"loss is {loss} (lower is better) and the rows are in time order.",
         f"Best forecast: {best}, the lowest mean {loss}.",
-        f"Mean losses, best first: {join_names(losses)}"
+        f"Mean losses, best first: {'; '.join(losses)}"  # names quoted by listed_name
         + (f"; and {plural(rest, 'other model', 'other models')}." if rest else "."),
         "",
     ]

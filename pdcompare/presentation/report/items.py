@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pdcompare.presentation.labels import format_significant
+
 #: ``attrs["pdcompare"]["unit"]`` of the results of items frames.
 ITEM_UNITS = ("item", "cluster means")
 
@@ -58,7 +60,9 @@ def unit_words(meta: dict[str, Any]) -> str:
         text += f" in {_plural(meta.get('n_clusters', 0), cluster)}, clustered by {cluster}"
     samples = meta.get("samples_per_item")
     if samples is not None:
-        text += f"; {samples:.3g} samples per {item}"
+        # A count as an integer; an average count in 3 significant digits, never 1e+03.
+        shown = f"{samples:.0f}" if float(samples).is_integer() else format_significant(samples)
+        text += f"; {shown} samples per {item}"
     return text
 
 

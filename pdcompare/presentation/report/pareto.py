@@ -7,7 +7,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare.presentation.labels import REPORT_TEST_NAMES, join_names, plural
+from pdcompare.presentation.labels import (
+    REPORT_TEST_NAMES,
+    format_significant,
+    join_names,
+    listed_name,
+    plural,
+)
 from pdcompare.presentation.labels import format_number as _number
 
 #: At most this many names in one list; the rest are counted.
@@ -47,13 +53,16 @@ def pareto_lines(result: pd.DataFrame) -> list[str]:
         f"cost no more by the one-sided {name}{corrected}, alpha = {alpha:g}):"
     ]
     if len(front):
-        worth = [f"{m} (cost {result.loc[m, 'cost']:.4g}, score "
+        worth = [f"{listed_name(m)} (cost {format_significant(result.loc[m, 'cost'], 4)}, score "
                  f"{_number(result.loc[m, 'score'])})" for m in front[:LISTED]]  # fmt: skip
         extra = len(front) - LISTED
         listed = "; ".join(worth) + (f"; and {extra} more" if extra > 0 else "")
         lines.append(f"  worth their cost, cheapest first: {listed}.")
     if len(dominated):
-        pairs = [f"{m} by {result.loc[m, 'dominated_by']}" for m in dominated[:LISTED]]
+        pairs = [
+            f"{listed_name(m)} by {listed_name(result.loc[m, 'dominated_by'])}"
+            for m in dominated[:LISTED]
+        ]
         extra = len(dominated) - LISTED
         listed = "; ".join(pairs) + (f"; and {extra} more" if extra > 0 else "")
         lines.append(

@@ -8,6 +8,7 @@ import numpy as np
 
 from pdcompare.presentation.labels import format_number as _number
 from pdcompare.presentation.labels import format_signed as _signed
+from pdcompare.presentation.labels import format_significant
 from pdcompare.presentation.labels import p_equals as _pvalue
 from pdcompare.presentation.report.pairs import family_words, left_out_line, shown_pairs
 from pdcompare.presentation.report.rows import Rows
@@ -44,9 +45,11 @@ def pooled_lines(result: Rows, family: str, best: Any, top_names: np.ndarray) ->
     ):  # fmt: skip
         verdict = "no result" if np.isnan(p) else ("SIGNIFICANT" if reject else "not significant")
         adjusted = f", {holm}-adjusted p {_pvalue(p_adj)}" if holm else ""
+        # tau² in fixed notation (2 significant digits), never 1e-05 beside fixed decimals.
+        tau = format_significant(tau2, 2)
         lines.append(
             f"  {a} vs {b}: pooled difference {_signed(d)}, {level:.0%} CI {_number(low)} to "
-            f"{_number(high)}, p {_pvalue(p)}{adjusted}: {verdict}; tau² = {tau2:.2g}, "
+            f"{_number(high)}, p {_pvalue(p)}{adjusted}: {verdict}; tau² = {tau}, "
             f"I² = {i2:.0%}; on a new data set {_number(pi_low)} to {_number(pi_high)}."
         )
     lines += left_out_line(result, shown, "random_effects() on all pairs")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from pdcompare.inputs.attrs import pdcompare_attrs
-from pdcompare.presentation.labels import join_names
+from pdcompare.presentation.labels import join_names, listed_name
 
 #: The covariance a result names (``attrs["pdcompare"]["covariance"]``), in words.
 _SOURCES = {
@@ -53,7 +53,7 @@ def rank_set_lines(result: pd.DataFrame, top: int) -> list[str]:
     first = f"May be the best: {join_names(best, sentence=True)} ({level} {kind} rank sets)."
     shown = min(top, len(names))
     sets = ", ".join(
-        f"{name} {set_text(int(a), int(b))}"
+        f"{listed_name(name)} {set_text(int(a), int(b))}"
         for name, a, b in zip(names[:shown], low[:shown], high[:shown], strict=True)
     )
     more = f", and {len(names) - shown} more models" if shown < len(names) else ""

@@ -10,6 +10,8 @@ from pdcompare.compare.analysis import Analysis
 from pdcompare.presentation.labels import (
     BENCHMARK_REPORT_TEST_NAMES,
     REPORT_TEST_NAMES,
+    format_effect,
+    format_significant,
     join_names,
     plural,
     spelling,
@@ -20,6 +22,9 @@ from pdcompare.presentation.labels import p_equals as _pvalue
 from pdcompare.presentation.report import items as item_words
 from pdcompare.presentation.report.pairs import family_words, left_out_line, shown_pairs
 from pdcompare.presentation.report.rows import Rows, in_names, rows_of
+
+#: The tests whose detectable difference is their own (the paired t's, corrected or not).
+_T_TESTS = ("corrected_ttest", "ttest")
 
 
 def _interval_text(low: float, high: float, level: float) -> str | None:
@@ -41,6 +46,9 @@ def _effect_words(effects: Rows | None, pairs: list[tuple[Any, Any]]) -> list[st
     if effects is None:
         return [None] * len(pairs)
     symbol = effects.meta.get("symbol", "effect size")
+    cuts = effects.meta.get("thresholds") or {}
+    bounds = [cuts[name] for name in ("small", "medium", "large") if name in cuts]
+    center = 0.5 if "0.5" in str(cuts.get("of", "")) else 0.0
     row = {key: k for k, key in enumerate(_pair_keys(effects))}
     values = np.asarray(effects["effect_size"], dtype=float)
     magnitudes = effects["magnitude"]
@@ -48,7 +56,9 @@ def _effect_words(effects: Rows | None, pairs: list[tuple[Any, Any]]) -> list[st
     for pair in pairs:
         k = row.get(pair)
         finite = k is not None and np.isfinite(values[k])
-        words.append(f"{magnitudes[k]} effect ({symbol} = {values[k]:.2f})" if finite else None)
+        # The word is the unrounded value's; the value shows enough digits to agree with it.
+        shown = format_effect(values[k], bounds, center=center) if finite else ""
+        words.append(f"{magnitudes[k]} effect ({symbol} = {shown})" if finite else None)
     return words
 
 
@@ -62,8 +72,17 @@ def _detectable_words(analysis: Analysis, result: Rows, shown: np.ndarray) -> li
     unit = "these data sets" if analysis.benchmark else "these splits"
     if item_words.is_items_result(result.meta):
         unit = item_words.detectable_unit(result.meta)
+    # The figure is the (corrected) paired t's: beside a rank test, say whose it is.
+    test = result.meta.get("test")
+    if test in _T_TESTS or item_words.is_items_result(result.meta):
+        whose = ""
+    else:
+        whose = " for a paired t" if analysis.benchmark else " for the corrected t-test"
+    # One rule for these sizes in a report: 3 significant digits, fixed notation, trailing
+    # zeros kept (labels.format_significant), never 1.45e+03 beside +590.1787.
     return [
-        f"{unit} could detect about {value:.3g} or more (power 0.8 at {level})"
+        f"{unit} could detect about {format_significant(value)} or more "
+        f"(power 0.8{whose} at {level})"
         if np.isfinite(value)
         else None
         for value in np.asarray(analysis.detectable, dtype=float)[shown]

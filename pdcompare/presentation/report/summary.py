@@ -9,6 +9,7 @@ import numpy as np
 from pdcompare.presentation.labels import format_number as _number
 from pdcompare.presentation.labels import (
     join_names,
+    listed_name,
     plural,
     spelling,
 )
@@ -31,19 +32,36 @@ def _tie_line(summary: Rows, benchmark: bool) -> list[str]:
     ]
 
 
+def _bounds_line(meta: dict[str, Any], n_models: int) -> list[str]:
+    """Once per report: the intervals of mean scores kept within the metric's range."""
+    if meta.get("bounds") is None:
+        return []
+    low, high = meta["bounds"]
+    clipped = int(meta.get("n_clipped", 0))
+    reached = f"; {clipped} of the {n_models} intervals reached past it" if clipped else ""
+    return [
+        f"Intervals of mean scores are clipped to [{low:g}, {high:g}], the range of "
+        f"{meta.get('metric', 'the metric')}{reached}."
+    ]
+
+
 def _ranking_line(summary: Rows, top: int, benchmark: bool) -> str:
     names = summary.index[:top]
     if benchmark:
         ranks = summary["mean_rank"][:top]
-        items = [f"{name} {rank:.2f}" for name, rank in zip(names, ranks, strict=True)]
+        items = [
+            f"{listed_name(name)} {rank:.2f}" for name, rank in zip(names, ranks, strict=True)
+        ]
         head = "Mean ranks (1 = best on a data set), best first"
     else:
         means = summary["mean"][:top]
-        items = [f"{name} {_number(mean)}" for name, mean in zip(names, means, strict=True)]
+        items = [
+            f"{listed_name(name)} {_number(mean)}" for name, mean in zip(names, means, strict=True)
+        ]
         head = "Mean scores, best first"
     rest = len(summary) - len(names)
     more = f"; and {plural(rest, 'other model', 'other models')}" if rest else ""
-    return f"{head}: {join_names(items)}{more}."
+    return f"{head}: {'; '.join(items)}{more}."
 
 
 def metric_lines(frame_meta: dict[str, Any]) -> list[str]:
@@ -128,6 +146,7 @@ def summary_lines(
             f"Best model: {best}, mean score {_number(summary['mean'][0])} ({level:.0%} CI "
             f"{_number(summary['ci_low'][0])} to {_number(summary['ci_high'][0])}, {kind})."
         )
+    lines += _bounds_line(meta, n_models)
     lines += _tie_line(summary, benchmark)
     lines.append(_ranking_line(summary, top, benchmark))
     return lines
