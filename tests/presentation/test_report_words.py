@@ -304,3 +304,11 @@ def test_pooled_lines_show_tau_squared_in_fixed_notation_with_trailing_zeros():
     assert f"tau² = {format_significant(tau2, 2)}, " in line
     assert "tau² = 0.0020, " in line
     assert not re.search(r"tau² = [\d.]+e", text)
+
+
+def test_a_rank_sum_with_ties_shows_its_half_not_three_decimals():
+    from pdcompare.datasets import load_benchmark
+
+    text = pdcompare.report(load_benchmark())
+    assert "statistic = 85.5," in text
+    assert "statistic = 85.500" not in text

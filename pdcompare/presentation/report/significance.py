@@ -131,7 +131,12 @@ def _test_lines(
         interval = _interval_text(lows[k], highs[k], level)
         if interval:
             parts.append(interval)
-        shown_stat = f"{statistic:.0f}" if float(statistic).is_integer() else _number(statistic, 3)
+        if float(statistic).is_integer():
+            shown_stat = f"{statistic:.0f}"
+        elif float(2 * statistic).is_integer():  # a rank sum with ties: 85.5, not 85.500
+            shown_stat = f"{statistic:.1f}"
+        else:
+            shown_stat = _number(statistic, 3)
         parts.append(f"{name} = {shown_stat}")
         parts.append(f"p {_pvalue(p)}")
         if correction:
