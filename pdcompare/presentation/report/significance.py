@@ -44,11 +44,14 @@ def _effect_words(effects: Rows | None, pairs: list[tuple[Any, Any]]) -> list[st
     row = {key: k for k, key in enumerate(_pair_keys(effects))}
     values = np.asarray(effects["effect_size"], dtype=float)
     magnitudes = effects["magnitude"]
+    # A bare "δ" (Cliff's delta of runs) is spelled out at its first mention.
+    first = "Cliff's δ" if symbol == "δ" else symbol
     words: list[str | None] = []
     for pair in pairs:
         k = row.get(pair)
         finite = k is not None and np.isfinite(values[k])
-        words.append(f"{magnitudes[k]} effect ({symbol} = {values[k]:.2f})" if finite else None)
+        named = symbol if any(words) else first
+        words.append(f"{magnitudes[k]} effect ({named} = {values[k]:.2f})" if finite else None)
     return words
 
 
