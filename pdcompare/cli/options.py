@@ -12,6 +12,10 @@ from pdcompare.presentation.report import DEFAULT_TOP
 
 EXIT_USAGE = 2
 
+#: The tests of a predictions file, and of a forecasts file, on the command line.
+PREDICTION_CLI_TESTS = ("delong", "mcnemar", "permutation_test")
+FORECAST_CLI_TESTS = ("diebold_mariano", "confidence_set")
+
 
 _EPILOG = """\
 examples:
@@ -217,11 +221,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--test",
-        choices=(*dict.fromkeys(REPORT_TESTS + BENCHMARK_REPORT_TESTS), "bayes"),
+        choices=(
+            *dict.fromkeys(REPORT_TESTS + BENCHMARK_REPORT_TESTS),
+            "bayes",
+            *PREDICTION_CLI_TESTS,
+            *FORECAST_CLI_TESTS,
+        ),
         help="pairwise test (default: corrected_ttest when the design is known, else ttest; "
         "wilcoxon across data sets; nemenyi and conover need --long data). bayes prints the "
         "Bayesian test's table (needs --rope, and --cv or --test-size for one data set); "
-        "--rope alone adds the Bayesian test to the report",
+        "--rope alone adds the Bayesian test to the report. A predictions file: delong "
+        "(default for numeric scores), mcnemar (default for labels) or permutation_test; "
+        "a forecasts file: confidence_set (default) or diebold_mariano",
     )
     parser.add_argument("--metric", metavar="NAME", help="metric of a multi-metric cv_results_")
     parser.add_argument(
@@ -292,6 +303,21 @@ def build_parser() -> argparse.ArgumentParser:
     items.add_argument("--cluster-col", metavar="COL", help="(none: items are independent)")
     items.add_argument("--sample-col", metavar="COL", help="(none: one row per model and item)")
     items.add_argument("--task-col", metavar="COL", help="(none: one task)")
+    preds = parser.add_argument_group(
+        "predictions (one row per test sample, a truth column, one column per model)"
+    )
+    preds.add_argument(
+        "--y",
+        metavar="COLUMN",
+        help="the truth column of a predictions or forecasts file (default: a column named y; "
+        "a file with one is read as predictions, never as scores)",
+    )
+    preds.add_argument(
+        "--forecasts",
+        action="store_true",
+        help="the file holds forecasts in time order: the time in the first column, the "
+        "observed values in the truth column (the model confidence set and Diebold–Mariano)",
+    )
     duels = parser.add_argument_group("battles (a long file, one row per battle)")
     duels.add_argument("--battles", action="store_true", help="Bradley–Terry ratings of battles")
     duels.add_argument("--model-a-col", default="model_a", metavar="COL", help="(model_a)")

@@ -209,7 +209,8 @@ def _refuse_numeric_first_column(frame: pd.DataFrame) -> None:
     if _is_numbers(frame.iloc[:, 0]):
         msg = (
             "the first column holds numbers, not model names: are the models the columns? "
-            "pass --transpose"
+            "pass --transpose; a file of predictions (one row per test sample) names its "
+            "truth column with --y COLUMN"
         )
         raise ValueError(msg)
 
