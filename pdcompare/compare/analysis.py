@@ -441,7 +441,7 @@ def analyse(
             )
         if test not in RANK_TESTS and not items:
             found["effect_sizes"] = effect_size(frame, scope, **common)
-        if not runs and (known or benchmark or items):
+        if (not runs and (known or benchmark or items)) or (runs and test == "welch_ttest"):
             found["detectable"] = detectable_difference(frame, significance, **design)
         if cost is not None:
             found["pareto"] = pareto(

@@ -63,6 +63,8 @@ def _detectable_words(analysis: Analysis, result: Rows, shown: np.ndarray) -> li
     m = max(int(np.count_nonzero(~np.isnan(np.asarray(result["pvalue"], dtype=float)))), 1)
     level = f"{alpha:g}/{m}" if m > 1 else f"{alpha:g}"
     unit = "these data sets" if analysis.benchmark else "these splits"
+    if getattr(analysis, "runs", False):
+        unit = "these runs (Welch's t-test)"
     if item_words.is_items_result(result.meta):
         unit = item_words.detectable_unit(result.meta)
     return [
