@@ -11,8 +11,8 @@ pairs, the search for the runs needed included.
 from __future__ import annotations
 
 import numpy as np
-from scipy import special as sp
 
+from pdcompare.stats import _special as sp
 from pdcompare.stats._common import tails as _tails
 from pdcompare.stats.power import _power_at, noncentrality
 
