@@ -23,6 +23,7 @@ from pdcompare.cli.options import (
     FORECAST_CLI_TESTS,
     PREDICTION_CLI_TESTS,
     build_parser,
+    check_output_paths,
     one_line,
     speak_cli,
 )
@@ -68,6 +69,7 @@ def run(args: argparse.Namespace) -> str:
         The summary, the pairwise table and the report (or the choice of a
         model with ``--select``).
     """
+    check_output_paths(args)
     if args.battles:
         return battles_output(args)
     if args.forecasts or args.y is not None or _may_hold_truth(args):

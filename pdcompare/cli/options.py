@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from pdcompare import __version__
 from pdcompare._validation import check_correction
@@ -361,3 +362,29 @@ def one_line(error: BaseException | Warning) -> str:
     if isinstance(error, KeyError):
         text = text.strip("'\"")
     return speak_cli(text) or type(error).__name__
+
+
+def check_output_paths(args: argparse.Namespace) -> None:
+    """Refuse an output file (``--plot``, ``--html``, ``--markdown``) whose folder is missing.
+
+    Said before any test runs, in a sentence naming the option and the folder
+    (not the operating system's "[Errno 2]" after the work is done).
+
+    Examples
+    --------
+    >>> check_output_paths(argparse.Namespace(html="no_such_folder/report.html"))
+    Traceback (most recent call last):
+    ...
+    ValueError: --html no_such_folder/report.html: folder no_such_folder does not exist; ...
+    """
+    for option in ("plot", "html", "markdown"):
+        path = getattr(args, option, None)
+        if not path:
+            continue
+        folder = Path(path).parent
+        if not folder.is_dir():
+            msg = (
+                f"--{option} {path}: folder {folder} does not exist; create it first or "
+                "write the file elsewhere"
+            )
+            raise ValueError(msg)
