@@ -91,6 +91,7 @@ import pdcompare
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import validity_battles
 import validity_ranks
+import validity_runs
 from validity_aggregates import aggregates_markdown, run_aggregates_study
 
 ALPHA = 0.05
@@ -766,7 +767,17 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--part",
-        choices=["splits", "datasets", "gate", "ranks", "items", "battles", "aggregates", "all"],
+        choices=[
+            "splits",
+            "datasets",
+            "gate",
+            "ranks",
+            "items",
+            "battles",
+            "aggregates",
+            "runs",
+            "all",
+        ],
         default="all",
     )
     parser.add_argument(
@@ -824,6 +835,12 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
             "_ranks",
         ),
         "items": (lambda: run_items_study(items_reps, seed=args.seed), items_markdown, "_items"),
+        # Welch's power of runs and the confidence set's blocks (validity_runs.py)
+        "runs": (
+            lambda: validity_runs.run_study(reps * 10 if args.quick else 2000, seed=args.seed),
+            validity_runs.to_markdown,
+            "_runs",
+        ),
         # ratings from battles (validity_battles.py): 20 models x 5,000 battles per arena
         "battles": (
             lambda: validity_battles.run_study(max(dataset_reps // 2, 10), seed=args.seed),
