@@ -270,7 +270,8 @@ def _forecasts_output(args: argparse.Namespace, table: pd.DataFrame, truth: Any)
         parts.append(f"({plural(rest, what, what + 's')}; --top 0 shows them all)")
     parts += ["", speak_cli(report_text(analysis, top=top, words=COMMAND_LINE))]
     if args.plot:
-        plot_result(analysis.significance, args.plot, args.top)
+        shown = analysis.confidence_set if test == "confidence_set" else analysis.significance
+        plot_result(shown, args.plot, args.top)
         parts.append(f"Figure saved to {args.plot}")
     for path, kind in ((args.html, "html"), (args.markdown, "markdown")):
         if path:
