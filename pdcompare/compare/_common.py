@@ -297,3 +297,80 @@ def missing_predictions(
         return keep, valid
     valid &= ~model_missing.any(axis=0) & ~truth_missing.any()
     return None, valid
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Equality of two metadata values that is always a bool (frames and arrays compared whole)."""
+    if a is b:
+        return True
+    if isinstance(a, pd.DataFrame | pd.Series) or isinstance(b, pd.DataFrame | pd.Series):
+        return type(a) is type(b) and a.equals(b)
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (
+            isinstance(a, np.ndarray)
+            and isinstance(b, np.ndarray)
+            and a.shape == b.shape
+            and bool(np.array_equal(a, b, equal_nan=True))
+        )
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False
+
+
+class FramesMeta(dict):
+    """The result's metadata dict, whose ``==`` is a bool although it holds frames and arrays.
+
+    ``pd.concat`` keeps the attrs of its inputs when they compare equal
+    (``attrs == attrs``); with a frame inside (hierarchical's ``shrunk``), a plain dict's
+    ``==`` would compare the frames element-wise and raise. Frames and
+    arrays are compared whole here, so two results concatenate (keeping the
+    attrs only when they are the same).
+    """
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, dict) and same_value(dict(self), dict(other))
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def pairs_by_dataset(
+    names: pd.Index, i, j, datasets: pd.Index, values: np.ndarray
+) -> pd.DataFrame:
+    """Pairs x data sets frame (per-data-set values of every pair, indexed by model_1, model_2)."""
+    index = pd.MultiIndex.from_arrays(
+        [np.asarray(names, dtype=object)[i], np.asarray(names, dtype=object)[j]],
+        names=["model_1", "model_2"],
+    )
+    return pd.DataFrame(values, index=index, columns=datasets.copy())
+
+
+def count_columns(out: dict[str, Any], names: Iterable[str] = ("wins", "losses", "ties")) -> dict:
+    """``out`` with its count columns as integers: int64, or nullable Int64 where one is NaN.
+
+    A pair left NaN by ``nan_policy="propagate"`` keeps a missing count
+    (``<NA>``), never a float.
+
+    Examples
+    --------
+    >>> out = count_columns({"wins": np.array([3.0, 4.0]), "ties": np.array([1.0, np.nan])},
+    ...                     ("wins", "ties"))
+    >>> out["wins"].dtype, out["ties"].dtype
+    (dtype('int64'), Int64Dtype())
+    """
+    converted = dict(out)
+    for name in names:
+        values = np.asarray(out[name], dtype=float)
+        if np.isnan(values).any():
+            converted[name] = pd.array(
+                np.where(np.isnan(values), 0, values).astype(np.int64), dtype="Int64"
+            )
+            converted[name][np.isnan(values)] = pd.NA
+        else:
+            converted[name] = values.astype(np.int64)
+    return converted

@@ -17,7 +17,14 @@ from pdcompare._validation import (
     check_rope,
     warn,
 )
-from pdcompare.compare._common import pair_list, scores_meta, seed_of, warn_pairs
+from pdcompare.compare._common import (
+    FramesMeta,
+    pair_list,
+    pairs_by_dataset,
+    scores_meta,
+    seed_of,
+    warn_pairs,
+)
 from pdcompare.compare.bayes import decision_column
 from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.inputs.benchmark import BenchmarkData
@@ -31,46 +38,6 @@ RHAT_LIMIT = 1.01
 
 #: Posterior draws a one-pair result keeps for its simplex picture (``simplex_samples``).
 SIMPLEX_DRAWS = 3000
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Equality of two metadata values that is always a bool (frames and arrays compared whole)."""
-    if a is b:
-        return True
-    if isinstance(a, pd.DataFrame | pd.Series) or isinstance(b, pd.DataFrame | pd.Series):
-        return type(a) is type(b) and a.equals(b)
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return (
-            isinstance(a, np.ndarray)
-            and isinstance(b, np.ndarray)
-            and a.shape == b.shape
-            and bool(np.array_equal(a, b, equal_nan=True))
-        )
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    try:
-        return bool(a == b)
-    except (TypeError, ValueError):
-        return False
-
-
-class _Meta(dict):
-    """The result's metadata dict, whose ``==`` is a bool although it holds frames and arrays.
-
-    ``pd.concat`` keeps the attrs of its inputs when they compare equal
-    (``attrs == attrs``); with the ``shrunk`` frame inside, a plain dict's
-    ``==`` would compare the frames element-wise and raise. Frames and
-    arrays are compared whole here, so two results concatenate (keeping the
-    attrs only when they are the same).
-    """
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, dict) and _same(dict(self), dict(other))
-
-    def __ne__(self, other: object) -> bool:
-        return not self.__eq__(other)
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 def _check_bounds(low_name: str, low: Any, high_name: str, high: Any) -> tuple[float, float]:
@@ -107,15 +74,6 @@ def _benchmark_folds(data: Any) -> None:
             "`bayes`, or `per_dataset(...)`."
         )
         raise ValueError(msg)
-
-
-def _shrunk_frame(names: pd.Index, i, j, datasets: pd.Index, shrunk: np.ndarray) -> pd.DataFrame:
-    """Pairs x data sets frame (per-data-set values of every pair), in score units."""
-    index = pd.MultiIndex.from_arrays(
-        [np.asarray(names, dtype=object)[i], np.asarray(names, dtype=object)[j]],
-        names=["model_1", "model_2"],
-    )
-    return pd.DataFrame(shrunk, index=index, columns=datasets.copy())
 
 
 def hierarchical(
@@ -388,11 +346,11 @@ def hierarchical(
         upper_sigma=float(upper_sigma),
         random_state=seed_of(random_state),
         nan_policy=nan_policy,
-        shrunk=_shrunk_frame(data.names, i, j, data.splits, shrunk),
-        differences=_shrunk_frame(data.names, i, j, data.splits, differences),
+        shrunk=pairs_by_dataset(data.names, i, j, data.splits, shrunk),
+        differences=pairs_by_dataset(data.names, i, j, data.splits, differences),
         **fields,
     )
-    return results.pair_result(data.names, i, j, ordered, _Meta(meta))
+    return results.pair_result(data.names, i, j, ordered, FramesMeta(meta))
 
 
 def simplex_samples(result: pd.DataFrame, n_points: int = 3000) -> np.ndarray:

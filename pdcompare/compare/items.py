@@ -28,6 +28,7 @@ from pdcompare._validation import (
 )
 from pdcompare.compare._common import (
     check_test_options,
+    count_columns,
     raw_alternative,
     scores_meta,
     seed_of,
@@ -575,6 +576,7 @@ def rank_test(
         if not data.design.greater_is_better:
             out = {**out, "wins": out["losses"], "losses": out["wins"]}
             out["statistic"] = out["wins"]
+        out = count_columns(out)
     warn_pairs(data.names, i, j, [(out["identical"], *IDENTICAL_SCORES)])
     means = data.values.mean(axis=1)
     meta = scores_meta(

@@ -4,7 +4,8 @@ The critical-difference diagram changes when a model is added or removed: its
 mean ranks, and so its bars, depend on every model at once. The Multiple
 Comparison Matrix does not: each cell compares two models on the data sets
 both have a score on, by their mean difference, their wins, ties and losses,
-and the two-sided Wilcoxon signed-rank test of their per-data-set means. A
+and the two-sided Wilcoxon signed-rank test of their per-data-set means (the
+test of ``wilcoxon`` across data sets, zero differences dropped). A
 cell depends on its two models alone, so adding, removing or reordering
 models never changes it; ``correction=`` corrects over the matrix's unique
 pairs, which keeps the verdicts independent of the order too.
@@ -21,6 +22,7 @@ from pdcompare import results
 from pdcompare._validation import check_correction
 from pdcompare.compare._common import scores_meta
 from pdcompare.compare.ranks import _benchmark
+from pdcompare.stats import paired
 from pdcompare.stats.multitest import adjust_pvalues
 
 
@@ -49,20 +51,26 @@ def comparison_matrix(
     Returns
     -------
     pandas.DataFrame
-        One row per ordered pair (model_1 ≠ model_2), models ordered by mean
-        score, best first: ``model_1, model_2, mean_diff`` (raw mean of
+        One row per ordered pair (model_1 ≠ model_2), models ordered best
+        first as ``summary()`` and the report order them (by mean rank, ties
+        broken by the better mean): ``model_1, model_2, mean_diff`` (raw mean of
         model_1 − model_2 over the data sets both have), ``wins, ties,
         losses`` (data sets where model_1 is better, equal, worse, in the
         design's direction) and ``pvalue`` (two-sided Wilcoxon signed-rank
-        test, ``zero_method="pratt"``; NaN with fewer than two data sets),
-        then ``pvalue_adj`` when ``correction`` is given.
+        test with scipy's defaults, zero differences dropped: the p-value of
+        ``wilcoxon`` across data sets for that pair; NaN with fewer than two
+        data sets), then ``pvalue_adj`` when ``correction`` is given.
 
     Notes
     -----
-    The p-value is ``scipy.stats.wilcoxon(x, y, zero_method="pratt")`` on
-    the per-data-set means, computed for all pairs in one call along an
-    axis; the cell (b, a) has the same p-value as (a, b), the negated
-    ``mean_diff`` and wins and losses swapped.
+    The p-value is ``scipy.stats.wilcoxon(x, y)`` on the per-data-set means
+    the two models share, computed for all pairs at once by the core of
+    :func:`pdcompare.wilcoxon`: one story per number, the report's table and
+    the matrix give a pair the same p-value. (aeon's matrix uses
+    ``zero_method="pratt"``, which keeps zero differences in the ranking and
+    gives other p-values when some data sets tie.) The cell (b, a) has the
+    same p-value as (a, b), the negated ``mean_diff`` and wins and losses
+    swapped.
 
     References
     ----------
@@ -84,21 +92,15 @@ def comparison_matrix(
 
     >>> from scipy import stats
     >>> means = load_benchmark().cmp.means()
-    >>> p = stats.wilcoxon(means.loc["svc_rbf"], means.loc["forest"], zero_method="pratt")
+    >>> p = stats.wilcoxon(means.loc["svc_rbf"], means.loc["forest"])
     >>> bool(np.isclose(p.pvalue, cells.iloc[0]["pvalue"]))
     True
     """
-    from scipy import stats
-
     data = _benchmark(scores, "matrix(kind='mcm')", **design)
     correction = check_correction(correction, "correction")
     values = data.values
     greater = data.design.greater_is_better
-    present = ~np.isnan(values)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        means = np.where(present, values, 0.0).sum(axis=1) / present.sum(axis=1)
-    key = np.where(np.isnan(means), np.inf, -means if greater else means)
-    order = np.argsort(key, kind="stable")
+    order = data.order  # as summary() and the report order them: by mean rank
     m = len(order)
     first, second = np.meshgrid(order, order, indexing="ij")
     off = ~np.eye(m, dtype=bool)
@@ -112,7 +114,7 @@ def comparison_matrix(
     wins = (better & both).sum(axis=1)
     losses = (worse & both).sum(axis=1)
     ties = (both & ~better & ~worse).sum(axis=1)
-    pvalue = _pratt_pvalues(values, i, j, both, stats)
+    pvalue = _wilcoxon_pvalues(values, i, j)
     columns: dict[str, Any] = {
         "mean_diff": mean_diff,
         "wins": wins.astype(np.int64),
@@ -134,47 +136,22 @@ def comparison_matrix(
     return results.pair_result(data.names, i, j, columns, meta)
 
 
-def _pratt_pvalues(values, i, j, both, stats) -> np.ndarray:
-    """Two-sided Wilcoxon (Pratt) p-values of every pair, a few scipy calls along an axis.
+def _wilcoxon_pvalues(values: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """Two-sided Wilcoxon p-value of every pair, on the data sets both models have.
 
-    Pairs that share the same data sets (and tie status) go to scipy as one
-    array along an axis; with no missing score that is one or two calls. A pair whose
-    differences are all zero gets p = 1 (scipy's statistic is undefined there).
+    The core of ``wilcoxon`` across data sets (scipy's defaults: zero
+    differences dropped), so that a pair has one p-value in the report's
+    table and in the matrix. Each unique pair is tested once (the cell (b, a)
+    shares the p-value of (a, b)); with fewer than two shared data sets the
+    p-value is NaN, and identical scores give 1.
     """
-    import warnings
-
-    out = np.full(len(i), np.nan)
-    # scipy chooses its method ("auto": exact, a permutation test, or the normal
-    # approximation) once for all rows of a call, from whether any row has ties or
-    # zeros: pairs go to scipy in groups that would each choose alone as they do together,
-    # so that a cell never depends on the other pairs.
-    diff = values[i] - values[j]
-    if both.shape[1] > 50:  # scipy then takes the normal approximation whatever the ties
-        tied = np.zeros(len(i), dtype=bool)
-    else:
-        magnitude = np.sort(np.where(both, np.abs(diff), np.nan), axis=1)
-        tied = (np.diff(magnitude, axis=1) == 0).any(axis=1) | (diff == 0).any(axis=1)
-    if both.all():  # no missing score: the groups are the tie status alone
-        patterns = np.array([[*both[0], False], [*both[0], True]])
-        inverse = tied.astype(np.int64)
-    else:
-        groups = np.column_stack([both, tied])
-        patterns, inverse = np.unique(groups, axis=0, return_inverse=True)
-    for k, group in enumerate(patterns):
-        pattern = group[:-1]
-        rows = np.flatnonzero(inverse.ravel() == k)
-        if pattern.sum() < 2:
-            continue
-        x = values[i[rows]][:, pattern]
-        y = values[j[rows]][:, pattern]
-        zero = np.all(x == y, axis=1)
-        out[rows[zero]] = 1.0
-        if zero.all():
-            continue
-        with warnings.catch_warnings():
-            # scipy says when zeros or ties send it to the normal approximation: that
-            # is its default method, which the p-value follows.
-            warnings.simplefilter("ignore", UserWarning)
-            found = stats.wilcoxon(x[~zero], y[~zero], zero_method="pratt", axis=1)
-        out[rows[~zero]] = found.pvalue
-    return out
+    upper = i < j
+    out = paired.wilcoxon(
+        values, i[upper], j[upper], nan_policy="omit", hodges_lehmann=False
+    )["pvalue"]
+    m = len(values)
+    lookup = np.full(m * m, np.nan)
+    lookup[i[upper] * m + j[upper]] = out
+    pvalue = lookup[np.minimum(i, j) * m + np.maximum(i, j)]
+    shared = np.sum(~np.isnan(values[i]) & ~np.isnan(values[j]), axis=1)
+    return np.where(shared < 2, np.nan, pvalue)

@@ -13,6 +13,7 @@ from pdcompare.compare._common import (
     CONSTANT_DIFFERENCE,
     IDENTICAL_SCORES,
     check_test_options,
+    count_columns,
     raw_alternative,
     refuse_benchmark,
     refuse_one_dataset,
@@ -96,6 +97,7 @@ def _paired_test(
             # Wins are splits where model_1 is better: the lower score, for losses.
             out = {**out, "wins": out["losses"], "losses": out["wins"]}
             out["statistic"] = out["wins"]
+        out = count_columns(out)
     warn_pairs(
         data.names,
         i,
@@ -527,7 +529,7 @@ def sign_test(
     >>> res = scores.cmp.sign_test("rbf", "linear")
     >>> res[["statistic", "wins", "losses", "ties"]]
        statistic  wins  losses  ties
-    0       34.0  34.0    14.0  52.0
+    0       34.0    34      14    52
     >>> round(float(res["pvalue"].iloc[0]), 4)
     0.0055
 

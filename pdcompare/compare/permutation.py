@@ -20,6 +20,7 @@ from pdcompare.compare._common import (
 )
 from pdcompare.compare.bootstrap import _prediction_arrays, score_metric_arrays
 from pdcompare.inputs.data import scores_data
+from pdcompare.inputs.frames import check_frame
 from pdcompare.inputs.items import is_items
 from pdcompare.inputs.predictions import predictions_data
 from pdcompare.inputs.scores import ALL_PAIRS, rank_order, select_pairs
@@ -176,6 +177,7 @@ def permutation_test(
     >>> float(res.pvalue * 2**15)
     863.0
     """
+    check_frame(frame)
     if is_items(frame):
         return _items.permutation_test(
             frame,

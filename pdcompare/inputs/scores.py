@@ -124,15 +124,54 @@ def validate_scores(frame: pd.DataFrame) -> np.ndarray:
     _refuse_empty(frame.shape)
     _refuse_other_kinds(frame)
     check_unique_labels(frame.index, hint="give each model its own index label")
+    _refuse_missing_split_labels(frame.columns)
     check_unique_labels(
         frame.columns,
         hint="each column holds the scores of one split; concatenating the scores of two "
         "runs repeats their labels: number the splits afresh",
         what="Split labels",
     )
+    if frame.shape[1] == 1 and frame.columns.names[0] == "dataset":
+        name = frame.columns[0]
+        msg = (
+            f"This frame holds one score per model on one data set ({name!r}; its columns "
+            "are named 'dataset'), and the tests across data sets need at least 2 data sets. "
+            "To compare the models on that data set, pass its fold scores (one column per "
+            "split) to `corrected_ttest`, or a benchmark frame with (dataset, split) columns "
+            "to `per_dataset(test=...)`."
+        )
+        raise ValueError(msg)
     values = _numeric_values(frame)
     check_score_values(values, frame.index, frame.columns)
     return values
+
+
+def _refuse_missing_split_labels(columns: pd.Index) -> None:
+    """A split column labelled None or NaN (pandas 3 reads both as missing) is refused.
+
+    Examples
+    --------
+    >>> _refuse_missing_split_labels(pd.Index(["s0", None, "s2"]))
+    Traceback (most recent call last):
+    ...
+    ValueError: Split labels must not be missing; the column at position 1 (counting from 0) ...
+    """
+    if isinstance(columns, pd.MultiIndex):
+        missing = np.any([codes == -1 for codes in columns.codes], axis=0)
+    elif columns.hasnans:
+        missing = np.asarray(columns.isna())
+    else:
+        return
+    if not missing.any():
+        return
+    positions = np.flatnonzero(missing)
+    more = f" (and {len(positions) - 1} more)" if len(positions) > 1 else ""
+    msg = (
+        f"Split labels must not be missing; the column at position {positions[0]} "
+        f"(counting from 0) has none (None or NaN){more}. Give every split "
+        "a label, e.g. `df.columns = [f\"split{k}\" for k in range(df.shape[1])]`."
+    )
+    raise ValueError(msg)
 
 
 def _refuse_empty(shape: tuple[int, int]) -> None:

@@ -354,6 +354,8 @@ def style(
 
     Raises
     ------
+    TypeError
+        When ``frame`` is not a DataFrame (a Series, an array, a list).
     ValueError
         When the frame has duplicate column names, or duplicate row labels
         that are not row numbers (those of ``pd.concat([r1, r2])`` are
@@ -383,6 +385,15 @@ def style(
     \end{tabular}
     <BLANKLINE>
     """
+    if not isinstance(frame, pd.DataFrame):
+        kind = type(frame)
+        name = f"{kind.__module__}.{kind.__name__}".removeprefix("builtins.")
+        fix = " Style `series.to_frame()` instead." if isinstance(frame, pd.Series) else ""
+        msg = (
+            f"`style` formats a pandas DataFrame (a result frame, a matrix or a scores "
+            f"frame); got {name.replace('pandas.core.series.', 'pandas.')}.{fix}"
+        )
+        raise TypeError(msg)
     precision = check_positive_int("precision", precision, minimum=0)
     if alpha is not None:
         alpha = check_fraction("alpha", alpha)

@@ -183,6 +183,30 @@ def test_sign_test_matches_binomtest(alternative, decimals):
         assert_allclose(row.pvalue, ref.pvalue, rtol=1e-10)
 
 
+@pytest.mark.parametrize("greater_is_better", [True, False])
+def test_sign_test_counts_are_integers(greater_is_better):
+    # wins, losses and ties were floats (34.0); counts are int64.
+    scores = random_scores(n_models=4, n_splits=12, seed=5, decimals=2)
+    res = scores.cmp.pairwise(test="sign_test", greater_is_better=greater_is_better)
+    for column in ("wins", "losses", "ties"):
+        assert res[column].dtype == np.int64
+    sign = 1 if greater_is_better else -1
+    for row in res.itertuples():
+        d = sign * (scores.loc[row.model_1] - scores.loc[row.model_2]).to_numpy()
+        assert (row.wins, row.losses, row.ties) == ((d > 0).sum(), (d < 0).sum(), (d == 0).sum())
+
+
+def test_sign_test_counts_of_a_pair_with_a_missing_score_are_missing():
+    scores = random_scores(n_models=3, n_splits=10, seed=6)
+    scores.iloc[2, 4] = np.nan
+    with pytest.warns(UserWarning, match="missing"):
+        res = scores.cmp.sign_test()
+    assert str(res["wins"].dtype) == "Int64"
+    complete = res["model_2"] != scores.index[2]
+    assert res.loc[~complete, "wins"].isna().all()
+    assert res.loc[complete, "wins"].notna().all()
+
+
 def test_sign_test_two_sided_formula_small_n():
     # For p = 1/2, binomtest's two-sided p is min(1, 2 min(P(X <= k), P(X >= k))).
     k = np.array([0, 1, 2, 3, 5, 7, 10])

@@ -1,6 +1,7 @@
 """matrix(kind="mcm"): the Multiple Comparison Matrix of a benchmark frame (DESIGN §19).
 
-References: ``scipy.stats.wilcoxon(x, y, zero_method="pratt")`` pair by pair,
+References: ``scipy.stats.wilcoxon(x, y)`` (its defaults: zero differences dropped, as
+``wilcoxon`` across data sets and the report's table) pair by pair,
 wins / ties / losses and mean differences counted by hand, statsmodels'
 ``multipletests`` over the unique pairs.
 """
@@ -47,7 +48,7 @@ def by_hand(frame, a, b, greater=True):
     else:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
-            p = stats.wilcoxon(x, y, zero_method="pratt").pvalue
+            p = stats.wilcoxon(x, y).pvalue
     return d.mean(), wins, ties, losses, p
 
 
@@ -71,12 +72,50 @@ def test_few_data_sets_with_zeros_follow_scipys_exact_path():
         assert_allclose(row.pvalue, by_hand(frame, row.model_1, row.model_2)[4], rtol=1e-10)
 
 
-def test_models_are_ordered_by_mean_score_best_first():
+def test_models_are_ordered_as_the_report_orders_them():
+    # By mean rank, as summary() and the report (the matrix once ordered by mean score).
     frame = table().iloc[::-1]
     cells = frame.cmp.matrix(kind="mcm")
-    assert cells.attrs["pdcompare"]["models"] == [f"m{k}" for k in range(5)]
+    assert cells.attrs["pdcompare"]["models"] == frame.cmp.summary().index.tolist()
     losses = frame.cmp.matrix(kind="mcm", greater_is_better=False)
-    assert losses.attrs["pdcompare"]["models"] == [f"m{k}" for k in range(5)][::-1]
+    assert losses.attrs["pdcompare"]["models"] == (
+        frame.cmp.summary(greater_is_better=False).index.tolist()
+    )
+    # A frame where mean score and mean rank disagree: m1 wins most data sets narrowly,
+    # m0 has the higher mean from one data set.
+    values = np.array([[0.90, 0.80, 0.80, 0.80, 0.99], [0.91, 0.81, 0.81, 0.81, 0.50],
+                       [0.70, 0.70, 0.70, 0.70, 0.70]])
+    disagree = pd.DataFrame(values, index=["m0", "m1", "m2"],
+                            columns=pd.Index([f"d{k}" for k in range(5)], name="dataset"))
+    assert disagree.loc["m0"].mean() > disagree.loc["m1"].mean()
+    cells = disagree.cmp.matrix(kind="mcm")
+    assert cells.attrs["pdcompare"]["models"] == ["m1", "m0", "m2"]
+    assert cells.attrs["pdcompare"]["models"] == disagree.cmp.summary().index.tolist()
+
+
+def test_the_matrix_and_the_reports_table_give_a_pair_one_pvalue():
+    # One HTML report gave svc_rbf vs a model p = 0.938 in its table and 1.000 in the
+    # matrix (zeros dropped against Pratt's). Here every pair has zero differences.
+    from pdcompare.compare.analysis import analyse
+
+    frame = table(m=5, n=12, seed=4, decimals=2)
+    frame.iloc[1, :3] = frame.iloc[0, :3]
+    frame.iloc[3, 2:4] = frame.iloc[2, 2:4]
+    table_of_report = analyse(frame).significance
+    assert table_of_report.attrs["pdcompare"]["test"] == "wilcoxon"
+    cells = frame.cmp.matrix(kind="mcm").set_index(["model_1", "model_2"])
+    for row in table_of_report.itertuples():
+        assert_allclose(cells.loc[(row.model_1, row.model_2), "pvalue"], row.pvalue, rtol=1e-12)
+        assert_allclose(cells.loc[(row.model_2, row.model_1), "pvalue"], row.pvalue, rtol=1e-12)
+    # Pratt's p-values differ on these pairs: the test above tells the two apart.
+    x, y = frame.loc["m0"], frame.loc["m1"]
+    assert not np.isclose(stats.wilcoxon(x, y, zero_method="pratt").pvalue,
+                          stats.wilcoxon(x, y).pvalue)
+    # The same order of models in the matrix, its picture and the report.
+    summary = frame.cmp.summary().index.tolist()
+    assert frame.cmp.matrix(kind="mcm").attrs["pdcompare"]["models"] == summary
+    ax = frame.cmp.plot("mcm")
+    assert [t.get_text() for t in ax.get_yticklabels()] == summary
 
 
 @pytest.mark.slow
@@ -127,3 +166,22 @@ def test_on_the_bundled_benchmark_and_refusals():
         bench.cmp.matrix(kind="cd")
     with pytest.raises(TypeError, match="apply to `matrix\\(kind='mcm'\\)`"):
         bench.cmp.pairwise().cmp.matrix("pvalue_adj", correction="holm")
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    m=st.integers(2, 6),
+    n=st.integers(3, 20),
+    seed=st.integers(0, 10_000),
+    decimals=st.sampled_from([1, 2]),
+)
+def test_every_cell_has_the_pvalue_of_wilcoxon_across_data_sets(m, n, seed, decimals):
+    # Whatever the ties and zeros, the matrix and pairwise(test="wilcoxon") agree.
+    frame = table(m=m, n=n, seed=seed, decimals=decimals)
+    cells = frame.cmp.matrix(kind="mcm").set_index(["model_1", "model_2"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # identical pairs, attainable p-values
+        pairs = frame.cmp.pairwise(test="wilcoxon", correction=None)
+    for row in pairs.itertuples():
+        assert_allclose(cells.loc[(row.model_1, row.model_2), "pvalue"], row.pvalue, rtol=1e-12)
+    assert cells.attrs["pdcompare"]["models"] == frame.cmp.summary().index.tolist()

@@ -191,3 +191,70 @@ def test_predictions_pivoted_by_model_stay_valid(predictions):
     right = frame[["logistic", "tree"]].eq(frame["y"], axis=0)
     assert result.loc[0, "only_1_correct"] == int((right[first] & ~right[second]).sum())
     assert result.loc[0, "only_2_correct"] == int((~right[first] & right[second]).sum())
+
+
+@pytest.mark.parametrize("name", [n for n in SCORES_CALLS if n not in ("means", "per_dataset")])
+@pytest.mark.parametrize("missing", [None, float("nan")])
+def test_missing_split_labels_are_refused_naming_the_position(name, missing, regressors):
+    # A split column labelled None was read as a split "nan" without a word.
+    frame = regressors.set_axis(["split0", "split1", missing, "split3", "split4"], axis=1)
+    with pytest.raises(
+        ValueError,
+        match=r"Split labels must not be missing; the column at position 2 \(counting from 0\) "
+        r"has none \(None or NaN\)\. Give every split a label, e\.g\. `df\.columns = ",
+    ):
+        call(name, frame, **SCORES_CALLS[name])
+
+
+def test_missing_split_labels_of_a_benchmark_are_refused(regressors):
+    benchmark = pd.concat({"diabetes": regressors}, axis=1, names=["dataset", "split"])
+    benchmark.columns = pd.MultiIndex.from_arrays(
+        [["diabetes"] * 5, ["s0", None, "s2", None, "s4"]], names=["dataset", "split"]
+    )
+    with pytest.raises(ValueError, match=r"position 1 \(counting from 0\) has none .*1 more"):
+        pdcompare.summary(benchmark)
+    with pytest.raises(ValueError, match=r"Split labels must not be missing"):
+        pdcompare.per_dataset(benchmark)
+
+
+@pytest.mark.parametrize(
+    "name", ["summary", "corrected_ttest", "wilcoxon", "friedman", "pairwise", "report"]
+)
+def test_one_column_of_dataset_means_names_corrected_ttest_and_per_dataset(name, regressors):
+    # A table of per-data-set means with one data set was refused as "1 split column".
+    means = regressors.mean(axis=1).to_frame("diabetes").rename_axis(columns="dataset")
+    with pytest.raises(
+        ValueError,
+        match=r"one score per model on one data set \('diabetes'; its columns are named "
+        r"'dataset'\).*`corrected_ttest`.*`per_dataset\(test=\.\.\.\)`",
+    ):
+        call(name, means, **SCORES_CALLS.get(name, {}))
+
+
+@pytest.mark.parametrize(
+    ("kind", "make"),
+    [
+        ("pandas.Series", lambda f: f.loc["ridge"]),
+        ("numpy.ndarray", lambda f: f.to_numpy()),
+        ("list", lambda f: f.to_numpy().tolist()),
+    ],
+)
+def test_style_of_a_non_frame_raises_type_error_naming_dataframe(kind, make, regressors):
+    # pdcompare.style(series) raised AttributeError: 'Series' object has no attribute 'columns'.
+    with pytest.raises(TypeError, match=rf"`style` formats a pandas DataFrame .*; got {kind}\."):
+        pdcompare.style(make(regressors))
+
+
+@pytest.mark.parametrize(
+    ("kind", "make"),
+    [
+        ("pandas.Series", lambda f: f.loc["ridge"]),
+        ("numpy.ndarray", lambda f: f.to_numpy()),
+        ("list", lambda f: f.to_numpy().tolist()),
+    ],
+)
+def test_permutation_test_of_a_non_frame_raises_type_error_naming_dataframe(
+    kind, make, regressors
+):
+    with pytest.raises(TypeError, match=rf"pandas DataFrame; got {kind}\."):
+        pdcompare.permutation_test(make(regressors))

@@ -56,13 +56,19 @@ def frames(draw):
         index=pd.Index(index, tupleize_cols=False) if rows else None,
         columns=pd.Index(columns, tupleize_cols=False) if cols else None,
     )
-    shape = draw(st.sampled_from(["labels", "range", "multiindex", "dataset rows", "benchmark"]))
+    shape = draw(
+        st.sampled_from(
+            ["labels", "range", "multiindex", "dataset rows", "benchmark", "dataset columns"]
+        )
+    )
     if shape == "range" and rows:
         frame = frame.reset_index(drop=True)
     elif shape == "multiindex" and rows:  # model rows as a MultiIndex
         frame.index = pd.MultiIndex.from_arrays([["g"] * rows, [f"m{k}" for k in range(rows)]])
     elif shape == "dataset rows":  # the shape autorank takes
         frame = frame.rename_axis(index="dataset")
+    elif shape == "dataset columns":  # per-data-set means (one column: a single data set)
+        frame = frame.rename_axis(columns="dataset")
     elif shape == "benchmark" and cols:  # (dataset, split) columns, one or two data sets
         datasets = [f"d{k * 2 // cols}" for k in range(cols)]
         frame.columns = pd.MultiIndex.from_arrays(
@@ -98,7 +104,11 @@ CALLS = {
     "per_dataset": {},
     "random_effects": {"cv": 5},
     "set_design": {"cv": 5},
+    "effect_size": {},
+    "equivalence": {"rope": 0.01},
     "power": {"delta": 0.01, "cv": 5},
+    "aso": {"n_bootstrap": 20, "random_state": 0},
+    "permutation_test": {"n_resamples": 20, "random_state": 0},
     "confidence_set": {"n_resamples": 20, "random_state": 0},
     "report": {"cv": 5},
     "matrix": {},

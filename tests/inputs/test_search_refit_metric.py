@@ -48,3 +48,14 @@ def test_metric_given_wins_and_is_recorded(diabetes):
 def test_multi_metric_search_without_refit_metric_asks_for_one(diabetes):
     with pytest.raises(ValueError, match=r"several metrics \('r2', 'mse'\); choose one with"):
         pdcompare.from_search(search(diabetes, False))
+
+
+@pytest.mark.parametrize(("refit", "metric", "words"), [
+    ("r2", None, "Metric: r2 (the metric the search refits on)."),
+    ("r2", "mse", "Metric: mse (as asked)."),
+])
+def test_the_report_names_the_metric(diabetes, refit, metric, words):
+    scores = pdcompare.from_search(search(diabetes, refit), metric=metric)
+    lines = scores.cmp.report().splitlines()
+    assert lines[2].startswith("Data: 3 models x 5 CV splits")
+    assert lines[3] == words

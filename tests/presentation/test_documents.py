@@ -66,6 +66,44 @@ def test_html_is_one_self_contained_valid_page(frame):
     assert page.count("<svg") >= 1
 
 
+def test_html_of_a_scores_frame_carries_the_intervals_and_the_comparison_figure():
+    # One data set's HTML report carried one figure: the differences, not the intervals.
+    page = load_grid_search_scores().cmp.report(format="html")
+    captions = re.findall(r"<figcaption>(.*?)</figcaption>", page)
+    assert captions == [
+        "Mean score per model and its interval",
+        "Differences and their intervals",
+    ]
+    assert page.count("<svg") == 2
+
+
+def test_html_of_a_pooled_benchmark_report_carries_the_forest_plot():
+    bench = load_benchmark()
+    with pytest.warns(UserWarning, match="The fold differences are the same on every fold"):
+        page = bench.cmp.report(format="html", pooled=True)
+    captions = re.findall(r"<figcaption>(.*?)</figcaption>", page)
+    assert captions[-1] == "Random-effects meta-analysis"
+    assert "Random-effects meta-analysis" not in bench.cmp.report(format="html")
+    assert len(parse(page).ids) == len(set(parse(page).ids))
+
+
+def test_the_report_draws_the_intervals_of_its_summary():
+    from pdcompare.presentation.plotting.scores import draw_intervals
+
+    scores = load_grid_search_scores()
+    summary = scores.cmp.summary()
+    ax = draw_intervals(summary)
+    segments = ax.collections[0].get_segments()
+    np.testing.assert_allclose([s[0][0] for s in segments], summary["ci_low"])
+    np.testing.assert_allclose([s[1][0] for s in segments], summary["ci_high"])
+    assert [t.get_text() for t in ax.get_yticklabels()] == summary.index.tolist()
+    # The same picture as plot("intervals"), which runs summary() itself.
+    again = scores.cmp.plot("intervals")
+    np.testing.assert_allclose(
+        again.collections[0].get_segments(), ax.collections[0].get_segments()
+    )
+
+
 def test_html_holds_the_words_of_the_report_and_is_the_same_twice():
     scores = load_grid_search_scores()
     text = scores.cmp.report(rope=0.01)

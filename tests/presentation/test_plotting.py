@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 from matplotlib.collections import PathCollection
 from matplotlib.colors import to_rgba
+from matplotlib.lines import Line2D
 from numpy.testing import assert_allclose
 from scipy import stats
 
@@ -199,7 +200,19 @@ def test_forest_plot_of_ttest_result():
         "(interval unadjusted; markers and p-values holm-adjusted)"
     )
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert legend == ["significant at alpha = 0.05", "not significant"]
+    assert legend == [
+        "significant at alpha = 0.05",
+        "not significant",
+        "colour: model_2's, as in every picture",
+    ]
+    # The colour entry shows the rows' colours, top row first.
+    squares = [
+        line for line in ax.get_legend().findobj(Line2D) if line.get_marker() == "s"
+    ]
+    assert_allclose(
+        [to_rgba(line.get_color()) for line in squares],
+        [colours["linear"], colours["3_poly"], colours["2_poly"]],
+    )
 
 
 def test_forest_plot_one_sided_draws_arrows():

@@ -47,3 +47,22 @@ def test_confidence_set_and_hierarchical_results_draw():
     )
     ax = result.cmp.plot()
     assert "svc_rbf" in ax.get_title()
+
+
+@pytest.mark.parametrize(
+    "test", ["effect_size", "equivalence", "power", "aso", "random_effects", "hierarchical"]
+)
+def test_every_result_of_sections_13_to_18_has_a_picture(test):
+    # These said "No plot for results of ..." (issue 47, item 7).
+    from pdcompare.presentation.plotting._base import _RESULT_KINDS
+
+    assert test in _RESULT_KINDS
+
+
+def test_a_hierarchical_result_of_several_pairs_never_draws_silently_its_first():
+    bench = load_benchmark().loc[["svc_rbf", "forest", "tree"]]
+    result = bench.cmp.hierarchical(n_samples=1000, random_state=0)
+    assert len(result) == 2
+    title = result.cmp.plot().get_title()
+    assert f"{result['model_1'].iloc[0]} vs {result['model_2'].iloc[0]}" in title
+    assert "pair 1 of 2" in title

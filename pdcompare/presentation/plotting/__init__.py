@@ -22,13 +22,18 @@ from pdcompare.inputs.items import is_items
 from pdcompare.inputs.scores import converted_search
 from pdcompare.presentation.plotting import (  # noqa: F401  (register kinds)
     aggregates,
+    aso,
     auc,
     bayes,
     bootstrap,
     cd,
     confidence_set,
+    effects,
+    equivalence,
+    forest,
     mcm,
     pareto,
+    power,
     rank_sets,
     ratings,
     results,
@@ -44,6 +49,19 @@ from pdcompare.presentation.plotting.scores import folds_data
 from pdcompare.presentation.shown import is_matrix
 
 __all__ = ["folds_data", "forest_data", "is_matrix", "plot"]
+
+#: Tests whose all-pairs results across data sets keep their own picture (the others,
+#: rank and significance tests, draw the critical-difference diagram).
+_OWN_PICTURE = (
+    "bayes",
+    "mcm",
+    "hierarchical",
+    "effect_size",
+    "equivalence",
+    "power",
+    "aso",
+    "random_effects",
+)
 
 
 def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: Any):
@@ -107,7 +125,7 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
             samples = samples_of(frame, options.pop("n_points", 3000))
             return draw_simplex(frame, samples, ax=ax, **options)
         all_pairs = meta.get("unit") == "dataset" and meta.get("scope") == "all_pairs"
-        if all_pairs and test not in ("bayes", "mcm", "hierarchical") and kind is None:
+        if all_pairs and test not in _OWN_PICTURE and kind is None:
             return cd.plot_cd(frame, ax=ax, **options)
         if test == "hierarchical" and kind not in (None, "shrinkage"):
             msg = (

@@ -44,9 +44,11 @@ def plot_mcm(
     Each cell (row model vs column model) is coloured by the mean difference
     in the design's direction (blue: the row model is better) and, where it
     fits, says the mean difference, wins / ties / losses over the data sets
-    and the Wilcoxon p-value; a p-value below alpha is in bold. Models are
-    ordered by mean score, best first; beyond 20 models the best 20 (``top=``
-    chooses), as the title says. A cell depends on its two models only.
+    and the Wilcoxon p-value (the report's: scipy's defaults, zero
+    differences dropped); a p-value below alpha is in bold. Models are
+    ordered best first as the report orders them (by mean rank); beyond 20
+    models the best 20 (``top=`` chooses), as the title says. A cell depends
+    on its two models only.
 
     Parameters
     ----------

@@ -23,6 +23,7 @@ from pdcompare.presentation.plotting._base import (
     row_figsize,
     row_fontsize,
 )
+from pdcompare.presentation.plotting.pair_rows import colour_legend_entry
 from pdcompare.presentation.shown import result_models, top_models, top_pairs
 
 #: Corrections whose adjusted p-values have matching simultaneous intervals.
@@ -178,11 +179,11 @@ def _draw_forest(
         ax, positions, data["pvalue"], adjusted="pvalue_adj" in result, fontsize=fontsize
     )
     ax.grid(axis="x", alpha=0.3)
-    _forest_legend(ax, meta)
+    _forest_legend(ax, meta, row_colours)
 
 
-def _forest_legend(ax, meta: dict[str, Any]) -> None:
-    """Filled / open markers: significant or not; above the Axes, never over the rows."""
+def _forest_legend(ax, meta: dict[str, Any], row_colours: np.ndarray) -> None:
+    """Filled / open markers: significant or not, and what the colours mean; above the Axes."""
     from matplotlib.lines import Line2D
 
     handles = [
@@ -193,7 +194,9 @@ def _forest_legend(ax, meta: dict[str, Any]) -> None:
         f"significant at {alpha_label(meta)}",
         "not significant",
     ]
-    _legend_above(ax, handles, labels, ncols=2)
+    handle, handler, label = colour_legend_entry(row_colours, one_model=False)
+    _legend_above(ax, [*handles, handle], [*labels, label], ncols=2, handler_map={handle: handler})
+    ax._pdcompare_title_pad = 34.0  # above the legend's two rows
 
 
 def _forest_figure(ax, rows: pd.DataFrame):
@@ -218,8 +221,8 @@ def plot_forest(
     difference, the bar its confidence interval at level 1 − alpha (an arrow
     where a one-sided interval is unbounded), the dashed line no difference.
     Bar and marker take the colour of ``model_2`` (its colour in every
-    picture); rejected hypotheses are drawn filled, the others open; the
-    (adjusted) p-value is written at the right.
+    picture, as the legend says); rejected hypotheses are drawn filled, the
+    others open; the (adjusted) p-value is written at the right.
 
     With a Bonferroni or Šidák correction the intervals are the simultaneous
     ones that agree with the markers (:func:`forest_intervals`); with any

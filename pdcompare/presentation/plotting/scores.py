@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from pdcompare._validation import check_option, check_positive_int
@@ -117,9 +118,6 @@ def plot_folds(
     (4, 'CV split')
     >>> plt.close(fig)
     """
-    import numpy as np
-
-
     full = folds_data(frame, n_splits=None, greater_is_better=greater_is_better)
     unit, units = ("data set", "data sets") if is_benchmark(frame) else ("CV split", "splits")
     order = full.index.tolist()
@@ -370,10 +368,35 @@ def plot_intervals(
     (Nadeau–Bengio corrected)
     >>> plt.close(fig)
     """
-    import numpy as np
-
-
     summary = intervals_inputs(frame, ci=ci, **design)
+    return draw_intervals(summary, ax=ax, top=top, ci=ci, title=title, xlabel=xlabel)
+
+
+def draw_intervals(
+    summary: pd.DataFrame,
+    *,
+    ax=None,
+    top: int | None = None,
+    ci: float = 0.95,
+    title: str | None = None,
+    xlabel: str = "mean score",
+):
+    """Draw the intervals of a ``summary`` frame (best first), as ``plot("intervals")`` does.
+
+    For outputs that already hold the summary (the HTML report), so that no
+    test runs twice.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from pdcompare.datasets import load_grid_search_scores
+    >>> ax = draw_intervals(load_grid_search_scores().cmp.summary())
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['rbf', 'linear', '3_poly', '2_poly']
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close("all")
+    """
     meta = pdcompare_attrs(summary)
     corrected = meta.get("interval") == "nadeau-bengio"
     order = summary.index.tolist()

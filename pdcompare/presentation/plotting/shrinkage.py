@@ -30,7 +30,8 @@ def shrinkage_plot(
     joined by an arrow: how far the model pulled it towards the common
     difference, drawn as a vertical line (the posterior mean of ``δ0``),
     with the ROPE shaded. Data sets measured on few or noisy folds move
-    most.
+    most. A result of several pairs draws one of them (the first unless
+    ``a``/``b`` choose), and its title says which pair of how many.
 
     Parameters
     ----------
@@ -114,8 +115,13 @@ def shrinkage_plot(
     model_1, model_2 = frame["model_1"].iloc[row], frame["model_2"].iloc[row]
     ax.set_xlabel(f"{model_1} − {model_2} per data set")
     title = f"Hierarchical model: {model_1} vs {model_2}"
+    notes = []
+    if len(frame) > 1:
+        notes.append(f"pair {row + 1} of {len(frame)}; a=, b= choose another")
     if left_out:
-        title += f" (the {len(labels)} data sets moved most; {left_out} more not shown)"
+        notes.append(f"the {len(labels)} data sets moved most; {left_out} more not shown")
+    if notes:
+        title += f"\n({'; '.join(notes)})"
     ax.set_title(title, fontsize="medium")
     ax.legend(fontsize="small", loc="best")
     return ax

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare.presentation.plotting import plot
+from pdcompare.presentation.plotting.scores import draw_intervals
 from pdcompare.presentation.shown import top_pairs
 from pdcompare.presentation.styling import column_formatters, style
 from pdcompare.results import result_info
@@ -148,6 +149,11 @@ def _figures(analysis: Any, top: int) -> list[tuple[str, Any]]:
         if family.attrs.get("pdcompare", {}).get("scope") == "all_pairs":
             figures.append(("Critical-difference diagram", plot(family, top=top)))
         figures.append(("Multiple Comparison Matrix", plot(analysis.frame, "mcm", top=top)))
+        pooled = analysis.pooled
+        if pooled is not None and len(pooled) and "differences" in pooled.attrs.get(
+            "pdcompare", {}
+        ):
+            figures.append(("Random-effects meta-analysis", plot(pooled, top=top)))
         bayes = analysis.bayes
         if bayes is not None and bayes.attrs["pdcompare"].get("test") == "hierarchical":
             first = bayes.iloc[0]
@@ -158,6 +164,9 @@ def _figures(analysis: Any, top: int) -> list[tuple[str, Any]]:
                 caption = f"Hierarchical test: each data set's difference shrunk, {pair}"
                 figures.append((caption, plot(bayes, kind="shrinkage")))
     else:
+        if {"ci_low", "ci_high"} <= set(analysis.summary.columns):
+            intervals = draw_intervals(analysis.summary, top=top)
+            figures.append(("Mean score per model and its interval", intervals))
         if {"ci_low", "ci_high"} <= set(family.columns):
             figures.append(("Differences and their intervals", plot(family, top=top)))
         if analysis.bayes is not None and len(analysis.bayes):
@@ -197,7 +206,7 @@ def html_document(lines: Sequence[str], analysis: Any, top: int) -> str:
     >>> from pdcompare.datasets import load_grid_search_scores
     >>> page = load_grid_search_scores().cmp.report(format="html")
     >>> page.startswith("<!DOCTYPE html>"), "<script" in page, page.count("<svg")
-    (True, False, 1)
+    (True, False, 2)
     """
     info = result_info(analysis.summary)
     direction = "higher" if info.direction else "lower"

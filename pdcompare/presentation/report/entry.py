@@ -333,7 +333,8 @@ def _report_lines(analysis: Analysis, top: int) -> list[str]:
     best = analysis.best
     top_names = summary.index[:top]
     lines = ["pdcompare report", "================"]
-    lines += summary_lines(summary, summary_design, top, analysis.benchmark)
+    frame_meta = pdcompare_attrs(analysis.frame) if analysis.frame is not None else {}
+    lines += summary_lines(summary, summary_design, top, analysis.benchmark, frame_meta)
     if analysis.fallback_test:
         lines += ["", _unknown_design()]
     if analysis.friedman is not None:

@@ -46,8 +46,35 @@ def _ranking_line(summary: Rows, top: int, benchmark: bool) -> str:
     return f"{head}: {join_names(items)}{more}."
 
 
-def summary_lines(summary: Rows, design: dict[str, Any], top: int, benchmark: bool) -> list[str]:
-    """The ranking paragraph: the best model, its interval, ties and the design's words."""
+def metric_lines(frame_meta: dict[str, Any]) -> list[str]:
+    """The metric compared, when the frame records it (``from_search`` of a multi-metric search).
+
+    Examples
+    --------
+    >>> metric_lines({"metric": "f1_macro", "metric_source": "refit"})
+    ['Metric: f1_macro (the metric the search refits on).']
+    >>> metric_lines({})
+    []
+    """
+    metric = frame_meta.get("metric")
+    if metric is None:
+        return []
+    how = {"refit": " (the metric the search refits on)", "metric": " (as asked)"}
+    return [f"Metric: {metric}{how.get(frame_meta.get('metric_source'), '')}."]
+
+
+def summary_lines(
+    summary: Rows,
+    design: dict[str, Any],
+    top: int,
+    benchmark: bool,
+    frame_meta: dict[str, Any] | None = None,
+) -> list[str]:
+    """The ranking paragraph: the best model, its interval, ties and the design's words.
+
+    ``frame_meta``: the compared frame's metadata, whose ``metric`` (a
+    multi-metric search's) is named after the data line.
+    """
     meta = summary.meta
     n_models = len(summary)
     direction = "higher" if design.get("greater_is_better", True) else "lower"
@@ -69,6 +96,7 @@ def summary_lines(summary: Rows, design: dict[str, Any], top: int, benchmark: bo
     else:
         n_splits = int(np.nanmax(np.asarray(summary["n_splits"], dtype=float)))
         lines = [f"Data: {n_models} models x {n_splits} CV splits; {direction} scores are better."]
+    lines += metric_lines(frame_meta or {})
     if design.get("test_train_ratio") is not None:
         lines.append(
             f"CV design: {spelling().design_source(design.get('source'))} (test/train size ratio "
