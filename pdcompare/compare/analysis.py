@@ -523,4 +523,7 @@ def _hierarchical_family(frame, scope, rope, alpha, random_state, common):
         )
     except ValueError as error:
         msg = f"`hierarchical=True`: {error}"
-        raise ValueError(msg) from None
+        cli = getattr(error, "cli_message", None)
+        raise OptionError(
+            msg, keyword="hierarchical", cli_message=f"--hierarchical: {cli}" if cli else None
+        ) from None

@@ -73,3 +73,25 @@ def test_seed_named_columns_get_a_hint_naming_runs(capsys, tmp_path):
     assert code == 0
     assert "seeds" not in err
     assert "Welch's unequal-variance t-test" in out
+
+
+@pytest.fixture
+def one_score_per_dataset(tmp_path):
+    path = tmp_path / "long.csv"
+    rows = [(m, f"d{d}", 0.8 + 0.01 * d - 0.02 * k) for k, m in enumerate("abc") for d in range(5)]
+    pd.DataFrame(rows, columns=["model", "dataset", "score"]).to_csv(path, index=False)
+    return path
+
+
+def test_hierarchical_and_runs_without_folds_speak_in_options(capsys, one_score_per_dataset):
+    code, _, err = call(
+        capsys, one_score_per_dataset, "--long", "--hierarchical", "--rope", "0.01", "--cv", "5"
+    )
+    assert code == 2
+    assert "one row per fold (--long with --split-col)" in err
+    assert "pd.concat" not in err
+    assert "from_long" not in err
+    code, _, err = call(capsys, one_score_per_dataset, "--long", "--runs")
+    assert code == 2
+    assert "for example --split-col seed" in err
+    assert "split='seed'" not in err
