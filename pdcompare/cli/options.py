@@ -26,11 +26,16 @@ examples:
   pdcompare cv_results.csv --cv 5 --select one_se --by C
   pdcompare results.csv --long --model-col framework --dataset-col task \\
       --split-col fold --score-col auc --plot cd.png
+  pdcompare predictions.csv --y target --test delong
+  pdcompare forecasts.csv --forecasts --test diebold_mariano
 
 A scores file has one row per model: the model name in the first column,
 then one column per CV split. A cv_results_ file is
 pd.DataFrame(search.cv_results_).to_csv(...). A long file (--long) has one
 row per model x data set (x split): the benchmark of several data sets.
+A predictions file has one row per test sample, the truth in a column (y,
+or --y) and one column per model; a forecasts file (--forecasts) the time
+in its first column.
 Without --cv or --test-size the design is unknown and the (too optimistic)
 plain t-test is used. Commas, tabs (.tsv) and semicolons separate columns.
 """
