@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -416,8 +415,8 @@ def warn_negated_losses(values: np.ndarray, design: Design) -> None:
         )
 
 
-#: Column labels that read as random seeds or repeated runs, not CV splits ("seed0", "Run_3").
-_SEED_LABEL = re.compile(r"^(seed|run)", re.IGNORECASE)
+#: How column labels that read as random seeds or repeated runs begin ("seed0", "Run_3").
+_SEED_PREFIXES = ("seed", "run")
 
 
 def looks_like_seeds(columns: pd.Index) -> bool:
@@ -431,7 +430,7 @@ def looks_like_seeds(columns: pd.Index) -> bool:
     False
     """
     return columns.nlevels == 1 and len(columns) > 0 and all(
-        _SEED_LABEL.match(str(label)) for label in columns
+        str(label).lower().startswith(_SEED_PREFIXES) for label in columns
     )
 
 
