@@ -63,6 +63,9 @@ coverage of the IQM's and the mean's 95 % stratified bootstrap intervals
 (percentile and BCa) on known task distributions, 10 or 30 tasks, 3 to 10
 runs per task.
 
+Racing (``--part race``, benchmarks/validity_race.py): races of 20 equal candidates
+over 10 splits, how often a candidate is dropped, beside Optuna's WilcoxonPruner.
+
 Run: ``.venv/bin/python benchmarks/validity.py [--part all] [--reps 4000]
 [--dataset-reps 500] [--ranks-reps 1000] [--quick] [--jobs -1]
 [--out docs/validity_table.md]``.
@@ -90,6 +93,7 @@ import pdcompare
 # The parts of the study in the scripts beside this one (validity_*.py).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import validity_battles
+import validity_race
 import validity_ranks
 import validity_runs
 from validity_aggregates import aggregates_markdown, run_aggregates_study
@@ -776,6 +780,7 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
             "battles",
             "aggregates",
             "runs",
+            "race",
             "all",
         ],
         default="all",
@@ -846,6 +851,12 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
             lambda: validity_battles.run_study(max(dataset_reps // 2, 10), seed=args.seed),
             validity_battles.to_markdown,
             "_battles",
+        ),
+        # racing (validity_race.py): 20 equal candidates, 1,000 races, beside Optuna's pruner
+        "race": (
+            lambda: validity_race.run_study(200 if args.quick else 1000, seed=args.seed),
+            validity_race.to_markdown,
+            "_race",
         ),
     }
     for part, (run, markdown_of, suffix) in parts.items():

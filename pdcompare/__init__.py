@@ -62,6 +62,8 @@ from pdcompare.presentation.styling import style
 
 __all__ = [
     "PdcompareWarning",
+    "RaceRandomizedSearchCV",
+    "RaceSearchCV",
     "accuracy_ci",
     "aggregate",
     "aso",
@@ -132,5 +134,10 @@ def __getattr__(name):
         import importlib
 
         return importlib.import_module("pdcompare.datasets")
+    # The race searches subclass scikit-learn's BaseSearchCV: imported (with scikit-learn) on use.
+    if name in ("RaceSearchCV", "RaceRandomizedSearchCV"):
+        import importlib
+
+        return getattr(importlib.import_module("pdcompare.scale"), name)
     msg = f"module 'pdcompare' has no attribute {name!r}"
     raise AttributeError(msg)

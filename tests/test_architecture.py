@@ -32,6 +32,8 @@ LAYERS = [
     ("pdcompare.__main__", 9),
     ("pdcompare.accessor", 9),
     ("pdcompare.dask", 9),
+    ("pdcompare.scale", 9),  # RaceSearchCV: scikit-learn searches that race
+    ("pdcompare.optuna", 9),  # CorrectedPruner
     ("pdcompare", 10),  # the package's __init__: registers the accessor, exports
 ]
 STYLING = "pdcompare.presentation.styling"

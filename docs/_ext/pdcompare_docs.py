@@ -46,6 +46,13 @@ API_SECTIONS = [
         ["cv_predictions", "dask.DaskCompareAccessor", "dask.distinct_rows"],
     ),
     (
+        "Racing inside a search",
+        "scikit-learn searches that drop the candidates the corrected t-test finds worse, "
+        "split by split, with an error rate over the whole race (``pdcompare[sklearn]``), "
+        "and the same rule as an Optuna pruner (``import pdcompare.optuna``).",
+        ["RaceSearchCV", "RaceRandomizedSearchCV", "optuna.CorrectedPruner"],
+    ),
+    (
         "Tests on a scores frame",
         "Models as rows, CV splits as columns; on a benchmark frame the same names compare "
         "across data sets (see the user guide).",

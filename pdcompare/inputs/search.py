@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
@@ -55,7 +56,11 @@ def from_search(
         ``search.cv``, None meaning scikit-learn's default 5-fold) is stored in
         ``attrs["pdcompare"]["design"]``, each model's parameters in
         ``attrs["pdcompare"]["params"]`` and its row of ``cv_results_`` in
-        ``attrs["pdcompare"]["rows"]``.
+        ``attrs["pdcompare"]["rows"]``. Of a race
+        (:class:`pdcompare.RaceSearchCV`, ``cv_results_`` with ``dropped_at``)
+        only the candidates still running at the end are rows: they ran
+        every split; ``attrs["pdcompare"]["race"]`` counts the ``dropped``
+        and ``running`` candidates.
 
     Notes
     -----
@@ -88,6 +93,14 @@ def from_search(
         )
         raise TypeError(msg)
     frame = pd.DataFrame(search.cv_results_)
+    race: dict[str, Any] = {}
+    if "dropped_at" in frame.columns:  # a race (pdcompare.RaceSearchCV): the candidates left
+        running = frame["dropped_at"].isna().to_numpy()
+        race = {"race": {"dropped": int((~running).sum()), "running": int(running.sum())}}
+        kept = np.flatnonzero(running)
+        if names is not None and not callable(names) and len(names) == len(frame):
+            names = [names[row] for row in kept]  # one name per candidate of the search
+        frame = frame.iloc[kept].reset_index(drop=True)
     chosen: dict[str, str] = {}
     refit = getattr(search, "refit", None)
     if metric is not None:
@@ -96,6 +109,10 @@ def from_search(
         metric = refit
         chosen = {"metric": metric, "metric_source": "refit"}
     scores = cv_results_to_scores(frame, metric=metric, names=names, iteration=iteration)
+    if race:
+        meta = pdcompare_attrs(scores)
+        meta["rows"] = kept[meta["rows"]].tolist()  # rows of the search's cv_results_
+        scores = with_attrs(scores, meta)
     cv = getattr(search, "cv", None)
     design = splitter_design(
         5 if cv is None else cv,
@@ -104,4 +121,5 @@ def from_search(
         n_train=n_train,
         n_test=n_test,
     )
-    return with_attrs(scores, {**pdcompare_attrs(scores), **chosen, "design": design.to_attrs()})
+    meta = {**pdcompare_attrs(scores), **chosen, **race, "design": design.to_attrs()}
+    return with_attrs(scores, meta)

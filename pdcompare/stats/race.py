@@ -1,5 +1,9 @@
 """The drop rule of a race: one-sided corrected t-tests against the current best, Holm.
 
+The Holm-adjusted p-values are multiplied by the number of candidates the
+best was chosen from (see :func:`look`), so that the chance of ever dropping a
+candidate as good as the best stays at most ``alpha`` over the race.
+
 Pure numpy, vectorised over a leading batch axis (many races at once) and over
 the candidates of each race, so that the search, the pruner and the validity
 simulation share one rule.
@@ -19,7 +23,9 @@ class Look(NamedTuple):
 
     ``best`` has shape ``(...)``: the position of the current best candidate.
     ``pvalue`` and ``pvalue_adj`` are NaN for the best and for candidates not
-    running; ``drop`` is True for the candidates dropped at this look.
+    running (``pvalue_adj``: Holm over the others, times the number of
+    candidates the best was chosen from); ``drop`` is True for the candidates
+    dropped at this look.
     """
 
     best: np.ndarray
@@ -127,13 +133,31 @@ def corrected_pvalues_against_best(
     return best, np.where(others, pvalue, np.nan)
 
 
-def look(scores: np.ndarray, running: np.ndarray, test_train_ratio: float, level: float) -> Look:
+def look(
+    scores: np.ndarray,
+    running: np.ndarray,
+    test_train_ratio: float,
+    level: float,
+    chosen_from: int | np.ndarray | None = None,
+) -> Look:
     """One look of a race: which running candidates the corrected test drops at ``level``.
 
     Every running candidate but the current best is tested (one-sided
     corrected t, :func:`corrected_pvalues_against_best`); the p-values are
-    Holm-adjusted over those candidates and a candidate is dropped when its
-    adjusted p-value is at most ``level``.
+    Holm-adjusted over those candidates and multiplied by the number of
+    candidates the best was chosen from (``chosen_from``, by default the
+    running ones), and a candidate is dropped when its adjusted p-value is at
+    most ``level``.
+
+    The factor counts the choice of the best: the best is the candidate with
+    the highest mean *on these scores*, so a one-sided test against it is a
+    test in the direction the data chose. With two equal candidates the test
+    without it rejects at twice its level (it is a two-sided test), and with
+    20 it drops one of 20 equal candidates in about 20 % of the races (the
+    validity study, ``benchmarks/validity_race.py``). Any drop among equal
+    candidates needs some ordered pair ``(b, j)`` of running candidates to
+    reject; Holm over the ``j`` for each of the ``r`` possible ``b`` at
+    ``level / r`` bounds that chance by ``level``.
 
     Examples
     --------
@@ -143,7 +167,10 @@ def look(scores: np.ndarray, running: np.ndarray, test_train_ratio: float, level
     [False, True, False]
     """
     best, pvalue = corrected_pvalues_against_best(scores, running, test_train_ratio)
-    adjusted = holm_rows(pvalue)
+    if chosen_from is None:
+        chosen_from = np.asarray(running, dtype=bool).sum(axis=-1)
+    factor = np.asarray(chosen_from, dtype=float)[..., None]
+    adjusted = np.minimum(holm_rows(pvalue) * factor, 1.0)
     drop = np.nan_to_num(adjusted, nan=np.inf) <= level
     return Look(best, pvalue, adjusted, drop)
 
@@ -163,7 +190,8 @@ def race(
     alpha : float
         The chance, over the whole race, of ever dropping a candidate as good
         as the best: each of the ``n − min_splits + 1`` looks tests at
-        ``alpha`` divided by their number.
+        ``alpha`` divided by their number (Holm over the other running
+        candidates, times the number running: :func:`look`).
     min_splits : int
         The first look follows this many splits.
 
@@ -178,7 +206,7 @@ def race(
     >>> rng = np.random.default_rng(0)
     >>> s = rng.normal([[0.9], [0.9], [0.7]], 0.01, size=(3, 10))
     >>> race(s, 1 / 9, alpha=0.05, min_splits=3).tolist()
-    [nan, nan, 3.0]
+    [nan, nan, 4.0]
     """
     scores = np.asarray(scores, dtype=float)
     n = scores.shape[-1]

@@ -34,6 +34,7 @@ from pdcompare.presentation.plotting import (  # noqa: F401  (register kinds)
     mcm,
     pareto,
     power,
+    race,
     rank_sets,
     ratings,
     results,
@@ -79,7 +80,9 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
         set) or "pareto" (score against ``cost=``, the front joined). On a
         result frame, leave it out: the picture that suits the test is drawn
         (a one-pair ``hierarchical`` result draws its posterior in the
-        triangle, "shrinkage" its data sets).
+        triangle, "shrinkage" its data sets). ``pdcompare.plot`` also draws a
+        fitted race (``pdcompare.RaceSearchCV`` in place of the frame): kind
+        None or "race", each candidate's running mean and where it left.
     ax : matplotlib.axes.Axes, optional
         Where to draw; by default a new figure sized to the content (two calls
         give two figures).
@@ -106,6 +109,17 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
     >>> import matplotlib.pyplot as plt
     >>> plt.close("all")
     """
+    if race.is_race(frame):  # a fitted RaceSearchCV: its race, split by split
+        if kind not in (None, "race"):
+            msg = f"`kind`: a fitted race draws kind=None or 'race'; got {kind!r}."
+            raise ValueError(msg)
+        return race.plot_race(frame, ax=ax, **options)
+    if kind == "race":
+        msg = (
+            "`kind='race'` draws a fitted race: pass the `pdcompare.RaceSearchCV` (or "
+            f"RaceRandomizedSearchCV) itself, not a {type(frame).__name__}."
+        )
+        raise TypeError(msg)
     if kind != "pareto":  # pareto reads its cost from a cv_results_ frame's own columns
         frame, options = converted_search(frame, options)
     meta = pdcompare_attrs(frame)
