@@ -99,6 +99,7 @@ import validity_battles
 import validity_effect_ci
 import validity_race
 import validity_ranks
+import validity_runs
 from validity_aggregates import aggregates_markdown, run_aggregates_study
 
 ALPHA = 0.05
@@ -782,6 +783,7 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
             "items",
             "battles",
             "aggregates",
+            "runs",
             "race",
             "effect_ci",
             "all",
@@ -848,6 +850,12 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
             lambda: validity_effect_ci.run_study(max(dataset_reps * 5, 100), seed=args.seed),
             validity_effect_ci.to_markdown,
             "_effect_ci",
+        ),
+        # Welch's power of runs and the confidence set's blocks (validity_runs.py)
+        "runs": (
+            lambda: validity_runs.run_study(reps * 10 if args.quick else 2000, seed=args.seed),
+            validity_runs.to_markdown,
+            "_runs",
         ),
         # ratings from battles (validity_battles.py): 20 models x 5,000 battles per arena
         "battles": (

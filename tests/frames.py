@@ -185,3 +185,33 @@ def simulated_battles(strengths, n_battles, *, tie_rate=0.1, seed=0, names=None)
     tie = rng.random(n_battles) < tie_rate
     winner = np.where(tie, "tie", np.where(u < p, "model_a", "model_b"))
     return pd.DataFrame({"model_a": names[a], "model_b": names[b], "winner": winner})
+
+
+def ar_forecasts(n=150, seed=0, dates=True):
+    """Forecasts with AR(1) errors (phi 0.8): 'ridge' best, 'lasso' close, 'naive' worse."""
+    rng = np.random.default_rng(seed)
+    shocks = rng.normal(size=(3, n))
+    errors = np.zeros((3, n))
+    for t in range(1, n):
+        errors[:, t] = 0.8 * errors[:, t - 1] + shocks[:, t]
+    y = rng.normal(size=n).cumsum()
+    frame = pd.DataFrame(
+        {
+            "y": y,
+            "ridge": y + errors[0],
+            "lasso": y + 1.1 * errors[1],
+            "naive": y + 1.6 * errors[2],
+        }
+    )
+    if dates:
+        frame.index = pd.date_range("2020-01-01", periods=n, freq="D")
+    return frame
+
+
+def seed_runs(n_models=3, n_runs=10, seed=0, prefix="seed"):
+    """Scores of independent training runs, columns named like seeds ('seed0', ...)."""
+    rng = np.random.default_rng(seed)
+    values = 0.8 + rng.normal(0, 0.01, (n_models, n_runs))
+    values += np.linspace(0.015, 0.0, n_models)[:, None]
+    names = [f"net{k}" for k in range(n_models)]
+    return pd.DataFrame(values, index=names, columns=[f"{prefix}{k}" for k in range(n_runs)])

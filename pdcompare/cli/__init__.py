@@ -12,12 +12,21 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from pdcompare.cli.gate import build_gate_parser, gate_main
-from pdcompare.cli.options import EXIT_USAGE, build_parser, one_line, speak_cli
+from pdcompare.cli.options import (
+    EXIT_USAGE,
+    FORECAST_CLI_TESTS,
+    PREDICTION_CLI_TESTS,
+    build_parser,
+    check_output_paths,
+    one_line,
+    speak_cli,
+)
 from pdcompare.cli.outputs import (
     battles_output,
     bayes_table,
@@ -29,10 +38,11 @@ from pdcompare.cli.outputs import (
     task_runs_output,
     write_document,
 )
+from pdcompare.cli.predictions import predictions_output, truth_column
 from pdcompare.compare.aggregates import TaskRunsAnalysis
 from pdcompare.compare.analysis import analyse
 from pdcompare.inputs.cv_results import is_cv_results
-from pdcompare.inputs.files import read_frame
+from pdcompare.inputs.files import read_frame, read_table
 from pdcompare.presentation.labels import (
     BENCHMARK_REPORT_TEST_NAMES,
     COMMAND_LINE,
@@ -59,8 +69,21 @@ def run(args: argparse.Namespace) -> str:
         The summary, the pairwise table and the report (or the choice of a
         model with ``--select``).
     """
+    check_output_paths(args)
     if args.battles:
         return battles_output(args)
+    if args.forecasts or args.y is not None or _may_hold_truth(args):
+        table = read_table(args.source)
+        truth = truth_column(table, args)
+        if truth is not None:  # a predictions file: its truth column is never a model
+            return predictions_output(args, table, truth)
+    if args.test in PREDICTION_CLI_TESTS + FORECAST_CLI_TESTS:
+        msg = (
+            f"--test {args.test} compares predictions: it reads a file with one row per test "
+            "sample (or time point), the truth in a column (--y COLUMN, default y) and one "
+            "column per model; this file has no truth column"
+        )
+        raise ValueError(msg)
     frame, title = load_file(args)
     if args.metric is not None and not is_cv_results(frame):
         msg = "`--metric` applies to cv_results_ files only; this file holds fold scores"
@@ -165,6 +188,13 @@ def run(args: argparse.Namespace) -> str:
             write_document(analysis, args.top, kind, path)
             parts.append(f"Report ({'HTML' if kind == 'html' else 'Markdown'}) saved to {path}")
     return "\n".join(parts).rstrip("\n") + "\n"
+
+
+def _may_hold_truth(args: argparse.Namespace) -> bool:
+    """Whether the source is a wide file read as it is, which a truth column makes predictions."""
+    if args.source == "demo" and not Path("demo").exists():
+        return False
+    return not (args.long or args.items or args.benchmark)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,7 +8,14 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from pdcompare.cli.options import Parser, folds, fraction, non_negative, one_line
+from pdcompare.cli.options import (
+    Parser,
+    check_output_paths,
+    folds,
+    fraction,
+    non_negative,
+    one_line,
+)
 from pdcompare.compare.gate import GATE_TESTS, gate
 from pdcompare.inputs.files import read_frame, read_table
 from pdcompare.presentation.labels import (
@@ -109,6 +116,7 @@ def run_gate(args: argparse.Namespace) -> tuple[str, str]:
     (str, str)
         The text to print and the outcome of :func:`pdcompare.gate`.
     """
+    check_output_paths(args)
     table = read_table(args.source)
     truth = args.y if args.y is not None else "y"
     design: dict[str, Any] = {}

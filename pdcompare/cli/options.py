@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from pdcompare import __version__
 from pdcompare._validation import check_correction
@@ -11,6 +12,10 @@ from pdcompare.compare.select import RULES
 from pdcompare.presentation.report import DEFAULT_TOP
 
 EXIT_USAGE = 2
+
+#: The tests of a predictions file, and of a forecasts file, on the command line.
+PREDICTION_CLI_TESTS = ("delong", "mcnemar", "permutation_test")
+FORECAST_CLI_TESTS = ("diebold_mariano", "confidence_set")
 
 
 _EPILOG = """\
@@ -21,11 +26,16 @@ examples:
   pdcompare cv_results.csv --cv 5 --select one_se --by C
   pdcompare results.csv --long --model-col framework --dataset-col task \\
       --split-col fold --score-col auc --plot cd.png
+  pdcompare predictions.csv --y target --test delong
+  pdcompare forecasts.csv --forecasts --test diebold_mariano
 
 A scores file has one row per model: the model name in the first column,
 then one column per CV split. A cv_results_ file is
 pd.DataFrame(search.cv_results_).to_csv(...). A long file (--long) has one
 row per model x data set (x split): the benchmark of several data sets.
+A predictions file has one row per test sample, the truth in a column (y,
+or --y) and one column per model; a forecasts file (--forecasts) the time
+in its first column.
 Without --cv or --test-size the design is unknown and the (too optimistic)
 plain t-test is used. Commas, tabs (.tsv) and semicolons separate columns.
 """
@@ -217,11 +227,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--test",
-        choices=(*dict.fromkeys(REPORT_TESTS + BENCHMARK_REPORT_TESTS), "bayes"),
+        choices=(
+            *dict.fromkeys(REPORT_TESTS + BENCHMARK_REPORT_TESTS),
+            "bayes",
+            *PREDICTION_CLI_TESTS,
+            *FORECAST_CLI_TESTS,
+        ),
         help="pairwise test (default: corrected_ttest when the design is known, else ttest; "
         "wilcoxon across data sets; nemenyi and conover need --long data). bayes prints the "
         "Bayesian test's table (needs --rope, and --cv or --test-size for one data set); "
-        "--rope alone adds the Bayesian test to the report",
+        "--rope alone adds the Bayesian test to the report. A predictions file: delong "
+        "(default for numeric scores), mcnemar (default for labels) or permutation_test; "
+        "a forecasts file: confidence_set (default) or diebold_mariano",
     )
     parser.add_argument("--metric", metavar="NAME", help="metric of a multi-metric cv_results_")
     parser.add_argument(
@@ -292,6 +309,21 @@ def build_parser() -> argparse.ArgumentParser:
     items.add_argument("--cluster-col", metavar="COL", help="(none: items are independent)")
     items.add_argument("--sample-col", metavar="COL", help="(none: one row per model and item)")
     items.add_argument("--task-col", metavar="COL", help="(none: one task)")
+    preds = parser.add_argument_group(
+        "predictions (one row per test sample, a truth column, one column per model)"
+    )
+    preds.add_argument(
+        "--y",
+        metavar="COLUMN",
+        help="the truth column of a predictions or forecasts file (default: a column named y; "
+        "a file with one is read as predictions, never as scores)",
+    )
+    preds.add_argument(
+        "--forecasts",
+        action="store_true",
+        help="the file holds forecasts in time order: the time in the first column, the "
+        "observed values in the truth column (the model confidence set and Diebold–Mariano)",
+    )
     duels = parser.add_argument_group("battles (a long file, one row per battle)")
     duels.add_argument("--battles", action="store_true", help="Bradley–Terry ratings of battles")
     duels.add_argument("--model-a-col", default="model_a", metavar="COL", help="(model_a)")
@@ -335,3 +367,29 @@ def one_line(error: BaseException | Warning) -> str:
     if isinstance(error, KeyError):
         text = text.strip("'\"")
     return speak_cli(text) or type(error).__name__
+
+
+def check_output_paths(args: argparse.Namespace) -> None:
+    """Refuse an output file (``--plot``, ``--html``, ``--markdown``) whose folder is missing.
+
+    Said before any test runs, in a sentence naming the option and the folder
+    (not the operating system's "[Errno 2]" after the work is done).
+
+    Examples
+    --------
+    >>> check_output_paths(argparse.Namespace(html="no_such_folder/report.html"))
+    Traceback (most recent call last):
+    ...
+    ValueError: --html no_such_folder/report.html: folder no_such_folder does not exist; ...
+    """
+    for option in ("plot", "html", "markdown"):
+        path = getattr(args, option, None)
+        if not path:
+            continue
+        folder = Path(path).parent
+        if not folder.is_dir():
+            msg = (
+                f"--{option} {path}: folder {folder} does not exist; create it first or "
+                "write the file elsewhere"
+            )
+            raise ValueError(msg)

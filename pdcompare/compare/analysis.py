@@ -23,6 +23,7 @@ from typing import Any
 import pandas as pd
 
 from pdcompare._validation import (
+    OptionError,
     check_correction,
     check_fraction,
     check_option,
@@ -171,6 +172,7 @@ class ForecastAnalysis:
     equivalence: Any = None
     pooled: Any = None
     confidence_set: pd.DataFrame | None = None
+    default_block: bool = True
 
     @property
     def best(self) -> Any:
@@ -201,10 +203,19 @@ def analyse_forecasts(
     correction: str | None = "default",
     alternative: str = "two-sided",
     random_state: Any = 0,
+    block_size: int | None = None,
 ) -> ForecastAnalysis:
-    """Diebold–Mariano of the report's family and the model confidence set of a forecast frame."""
+    """Diebold–Mariano of the report's family and the model confidence set of a forecast frame.
+
+    The confidence set resamples blocks of rows (the stationary bootstrap),
+    as losses of forecasts in time order are correlated in time: of mean
+    length ``block_size``, by default :func:`default_block_size` of the rows.
+    """
     correction = default_correction("diebold_mariano", correction)
-    mcs = confidence_set(frame, random_state=random_state)
+    default_block = block_size is None
+    if default_block:
+        block_size = default_block_size(len(frame))
+    mcs = confidence_set(frame, random_state=random_state, block_size=block_size)
     family = report_family(len(mcs), "diebold_mariano")
     scope = ALL_PAIRS if family == "all_pairs" else None
     dm = diebold_mariano(frame, scope, alpha=alpha, correction=correction, alternative=alternative)
@@ -214,7 +225,21 @@ def analyse_forecasts(
         significance=dm,
         family=family,
         confidence_set=mcs,
+        default_block=default_block,
     )
+
+
+def default_block_size(n_rows: int) -> int:
+    """The report's mean block length for ``n_rows`` time points: round(n^(1/3)), at least 2.
+
+    Never more than the rows (a frame of one row has no blocks to draw).
+
+    Examples
+    --------
+    >>> default_block_size(100), default_block_size(5), default_block_size(1000)
+    (5, 2, 10)
+    """
+    return max(min(2, n_rows), min(n_rows, round(n_rows ** (1.0 / 3.0))))
 
 
 def report_family(n_models: int, test: str) -> str:
@@ -282,6 +307,7 @@ def analyse(
     random_state: Any = 0,
     cost: Any = None,
     ranks: bool = False,
+    block_size: int | None = None,
     **design: Any,
 ) -> Analysis | ForecastAnalysis | TaskRunsAnalysis:
     """Run the comparisons a report of ``frame`` rests on, validating the frame once.
@@ -321,6 +347,10 @@ def analyse(
         per split, or a ``cv_results_`` column's name).
     ranks : bool, default False
         Add the 95% simultaneous rank confidence sets (``ranks``).
+    block_size : int, optional
+        Forecasts in time order only: the mean block length of the model
+        confidence set's stationary bootstrap (default round(n^(1/3)) of the
+        n time points, at least 2).
     **design
         The design keywords and ``greater_is_better=``.
 
@@ -357,7 +387,15 @@ def analyse(
             correction=correction,
             alternative=alternative,
             random_state=random_state,
+            block_size=block_size,
         )
+    if block_size is not None:
+        msg = (
+            "`block_size` is the mean block length of the model confidence set of forecasts "
+            "in time order (a truth column 'y' and a date index, or "
+            "`set_design(time_ordered=True)`); this frame holds no forecasts."
+        )
+        raise OptionError(msg, keyword="block_size")
     if is_task_runs_frame(frame):
         if test is not None or rope is not None or pooled or hierarchical or design:
             msg = (
@@ -403,7 +441,7 @@ def analyse(
             )
         if test not in RANK_TESTS and not items:
             found["effect_sizes"] = effect_size(frame, scope, **common)
-        if not runs and (known or benchmark or items):
+        if (not runs and (known or benchmark or items)) or (runs and test == "welch_ttest"):
             found["detectable"] = detectable_difference(frame, significance, **design)
         if cost is not None:
             found["pareto"] = pareto(
@@ -485,4 +523,7 @@ def _hierarchical_family(frame, scope, rope, alpha, random_state, common):
         )
     except ValueError as error:
         msg = f"`hierarchical=True`: {error}"
-        raise ValueError(msg) from None
+        cli = getattr(error, "cli_message", None)
+        raise OptionError(
+            msg, keyword="hierarchical", cli_message=f"--hierarchical: {cli}" if cli else None
+        ) from None

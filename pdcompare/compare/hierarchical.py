@@ -10,6 +10,7 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare._validation import (
+    OptionError,
     check_fraction,
     check_nan_policy,
     check_positive_int,
@@ -66,7 +67,13 @@ def _benchmark_folds(data: Any) -> None:
             "one score per data set has no folds: use bayes, wilcoxon or sign_test across "
             "data sets."
         )
-        raise ValueError(msg)
+        cli = (
+            "the hierarchical test models the folds of every data set: it needs a long file "
+            "with one row per fold (--long with --split-col). A file of one score per data "
+            "set has no folds: leave out --hierarchical (--rope alone gives the Bayesian "
+            "signed-rank test across data sets)."
+        )
+        raise OptionError(msg, cli_message=cli)
     if len(data.splits) < 2:
         msg = (
             f"`hierarchical` compares models across data sets; this frame has one data set "

@@ -10,6 +10,7 @@ could reach after the correction, and to warn when it is above ``alpha``.
 from __future__ import annotations
 
 import numbers
+import warnings
 from typing import Any
 
 import numpy as np
@@ -17,6 +18,7 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare._validation import (
+    OptionError,
     check_fraction,
     check_nan_policy,
     warn,
@@ -33,11 +35,19 @@ from pdcompare.stats._moments import pair_moments
 from pdcompare.stats._signed_rank import extreme_pvalue, min_signed_rank_pvalue
 from pdcompare.stats.multitest import adjust_pvalues
 from pdcompare.stats.power import min_detectable_difference
+from pdcompare.stats.welch_power import runs_needed, welch_mdd, welch_power
 
 #: What a benchmark frame's ``power`` computes, said in its attrs.
 BENCHMARK_METHOD = (
     "paired t-test across data sets on the per-data-set means, a normal-theory "
     "stand-in for the Wilcoxon signed-rank test"
+)
+
+
+#: What a runs frame's ``power`` computes, said in its attrs.
+RUNS_METHOD = (
+    "Welch's unequal-variance t-test of independent runs: noncentral t with the "
+    "Welch–Satterthwaite degrees of freedom"
 )
 
 
@@ -111,7 +121,10 @@ def power(
         ``model_1, model_2, sd_diff, n_datasets, power, mdd,
         n_datasets_needed`` for the paired t-test across data sets (a
         normal-theory stand-in for the Wilcoxon signed-rank test, said in
-        ``attrs["pdcompare"]["method"]``). ``attrs["pdcompare"]`` holds
+        ``attrs["pdcompare"]["method"]``). On a runs frame
+        (``set_design(paired=False)``): ``model_1, model_2, sd_1, sd_2,
+        n_runs_1, n_runs_2, power, mdd, n_runs_needed`` for Welch's t-test
+        (see Notes). ``attrs["pdcompare"]`` holds
         ``delta``, ``alpha``, ``target``, ``alternative`` and the design.
 
     Notes
@@ -138,6 +151,15 @@ def power(
     ``n_datasets_needed`` the smallest number of data sets whose power for
     ``delta`` reaches ``target``. The Wilcoxon test has about 95 % of the
     t-test's efficiency on normal data, so its needs are a little larger.
+
+    On a runs frame the runs are independent samples of each model (no CV
+    design: ``cv=``, ``test_size=``, ``n_train=`` and ``n_test=`` are
+    refused): the power of Welch's t-test, a noncentral t with the
+    Welch–Satterthwaite degrees of freedom ``ν`` and noncentrality
+    ``delta / sqrt(s₁²/n₁ + s₂²/n₂)`` (``s`` each model's standard deviation
+    over its runs, ddof=1, ``n`` its runs); ``mdd`` the difference of power
+    ``target`` with these runs; ``n_runs_needed`` the runs per model (the
+    same for both) at which the power for ``delta`` reaches ``target``.
 
     References
     ----------
@@ -185,6 +207,8 @@ def power(
     target = check_fraction("target", target)
     check_nan_policy(nan_policy)
     data = scores_data(scores, **design)
+    if not data.design.paired:
+        return _runs_power(data, a, b, delta, alpha, alternative, target, design)
     refuse_one_dataset(data, "power")
     benchmark = isinstance(data, BenchmarkData)
     ratio = 0.0 if benchmark else require_ratio(data.design, "power", len(data.splits))
@@ -224,6 +248,55 @@ def power(
         fields["method"] = BENCHMARK_METHOD
     else:
         fields["repeat_unit"] = int(unit)
+    meta = scores_meta("power", data, scope, **fields)
+    return results.pair_result(data.names, i, j, columns, meta)
+
+
+def _run_moments(values: np.ndarray, i: np.ndarray, j: np.ndarray):
+    """Each side's standard deviation (ddof=1) over its runs and its number of runs.
+
+    A missing cell of a runs frame is an absent run; a model with fewer than
+    2 runs has no standard deviation (NaN).
+    """
+    counts = np.sum(~np.isnan(values), axis=1).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # fewer than 2 runs: NaN, kept
+        sds = np.nanstd(values, axis=1, ddof=1)
+    sds = np.where(counts >= 2, sds, np.nan)
+    return sds[i], sds[j], counts[i], counts[j]
+
+
+def _runs_power(data, a, b, delta, alpha, alternative, target, design) -> pd.DataFrame:
+    """Power of Welch's t-test on a runs frame: independent runs, no CV design."""
+    for keyword in ("cv", "test_size", "n_train", "n_test"):
+        if keyword in design:
+            msg = (
+                f"`{keyword}=` describes CV splits shared by the models; this is a runs frame "
+                "(`paired=False`: independent runs), whose power is that of Welch's t-test of "
+                f"the runs. Leave out `{keyword}=`."
+            )
+            raise OptionError(msg, keyword=keyword)
+    tail = "two-sided" if alternative == "two-sided" else "greater"
+    i, j, scope = data.pairs(a, b)
+    sd_1, sd_2, n_1, n_2 = _run_moments(data.values, i, j)
+    options = {"alpha": alpha, "alternative": tail}
+    columns: dict[str, Any] = {
+        "sd_1": sd_1,
+        "sd_2": sd_2,
+        "n_runs_1": n_1.astype(int),
+        "n_runs_2": n_2.astype(int),
+        "power": welch_power(delta, sd_1, sd_2, n_1, n_2, **options),
+        "mdd": welch_mdd(sd_1, sd_2, n_1, n_2, target=target, **options),
+        "n_runs_needed": runs_needed(delta, sd_1, sd_2, target=target, **options),
+    }
+    fields: dict[str, Any] = {
+        "alternative": tail,
+        "asked_alternative": alternative,
+        "alpha": alpha,
+        "delta": delta,
+        "target": target,
+        "method": RUNS_METHOD,
+    }
     meta = scores_meta("power", data, scope, **fields)
     return results.pair_result(data.names, i, j, columns, meta)
 
@@ -353,7 +426,8 @@ def detectable_difference(
     target = check_fraction("target", target)
     data = scores_data(frame, **design)
     benchmark = isinstance(data, BenchmarkData)
-    ratio = 0.0 if benchmark else require_ratio(data.design, "power", len(data.splits))
+    runs = not data.design.paired
+    ratio = 0.0 if benchmark or runs else require_ratio(data.design, "power", len(data.splits))
     first = _positions(data.names, results.column_values(result, "model_1"))
     second = _positions(data.names, results.column_values(result, "model_2"))
     missing = np.flatnonzero((first < 0) | (second < 0))
@@ -361,9 +435,6 @@ def detectable_difference(
         row = result.iloc[missing[0]]
         bad = row["model_1"] if first[missing[0]] < 0 else row["model_2"]
         index_of(data.names, bad, "result")  # raises, suggesting close names
-    policy = "omit" if meta.get("nan_policy") == "omit" else "propagate"
-    count, _, variance, _, _ = pair_moments(data.values, first, second, policy)
-    count = np.where(np.isnan(variance), np.nan, count)
     if "pvalue" in result.columns.tolist():  # a list: `in` on a fresh Index hashes it first
         pvalues = np.asarray(results.column_values(result, "pvalue"), dtype=float)
         m = int(np.count_nonzero(~np.isnan(pvalues)))
@@ -371,6 +442,13 @@ def detectable_difference(
         m = len(result)
     alpha = float(meta.get("alpha", 0.05)) / max(m, 1)
     tail = "two-sided" if meta.get("alternative", "two-sided") == "two-sided" else "greater"
+    if runs:  # independent runs: Welch's t-test, the numbers of `power`'s mdd on a runs frame
+        sd_1, sd_2, n_1, n_2 = _run_moments(data.values, first, second)
+        found = welch_mdd(sd_1, sd_2, n_1, n_2, alpha=alpha, alternative=tail, target=target)
+        return np.asarray(found, dtype=float).reshape(-1)
+    policy = "omit" if meta.get("nan_policy") == "omit" else "propagate"
+    count, _, variance, _, _ = pair_moments(data.values, first, second, policy)
+    count = np.where(np.isnan(variance), np.nan, count)
     return np.asarray(
         min_detectable_difference(
             np.sqrt(variance),

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import check_fraction, warn
+from pdcompare._validation import OptionError, check_fraction, warn
 from pdcompare.compare import items as _items
 from pdcompare.compare.effect_size import (
     SYMBOLS,
@@ -89,6 +89,7 @@ def set_design(
     items: bool = False,
     cluster: Any = None,
     task: Any = None,
+    time_ordered: bool | None = None,
 ) -> pd.DataFrame:
     """Return a copy of the frame with the CV design stored in its ``attrs``.
 
@@ -128,6 +129,12 @@ def set_design(
     cluster, task : mapping or Series, optional
         With ``items=True``: each item's cluster (passage, repository) and
         task; with ``task`` the columns become a ``(task, item)`` MultiIndex.
+    time_ordered : bool, optional
+        On a predictions frame of forecasts (a truth column ``y``): True says
+        the rows are in time order although the index holds no dates (a
+        file read back with an integer index), so that ``report()`` reads
+        it as forecasts (Diebold–Mariano and the model confidence set with
+        a block bootstrap). A date or period index says so already.
 
     Returns
     -------
@@ -149,6 +156,12 @@ def set_design(
     >>> runs = scores.cmp.set_design(paired=False)
     >>> runs.attrs["pdcompare"]["design"]["paired"]
     False
+
+    Forecasts read back from a file with an integer index, in time order:
+
+    >>> forecasts = pd.DataFrame({"y": [1.0, 2.0, 3.0], "f": [1.1, 1.9, 3.2]})
+    >>> forecasts.cmp.set_design(time_ordered=True).attrs["pdcompare"]["design"]["time_ordered"]
+    True
     """
     if items:
         return set_items_design(
@@ -157,6 +170,8 @@ def set_design(
     if cluster is not None or task is not None:
         msg = "`cluster` and `task` describe items: pass them with `items=True`."
         raise ValueError(msg)
+    if time_ordered is not None:
+        return _time_ordered(scores, time_ordered)
     meta = pdcompare_attrs(scores)
     design = resolve_design(
         meta.get("design"),
@@ -175,6 +190,23 @@ def set_design(
         )
         raise ValueError(msg)
     return with_attrs(scores.copy(), {**meta, "design": design.to_attrs()})
+
+
+def _time_ordered(frame: pd.DataFrame, time_ordered: Any) -> pd.DataFrame:
+    """A copy of a predictions frame of forecasts marked (or unmarked) as in time order."""
+    if not isinstance(time_ordered, bool | np.bool_):
+        msg = f"`time_ordered` must be True or False; got {time_ordered!r}."
+        raise TypeError(msg)
+    if frame.columns.nlevels != 1 or "y" not in frame.columns:
+        msg = (
+            "`time_ordered=True` marks a predictions frame of forecasts (a truth column 'y', "
+            "one column of forecasts per model, one row per time point) as in time order; "
+            "this frame has no column 'y'."
+        )
+        raise OptionError(msg, keyword="time_ordered")
+    meta = pdcompare_attrs(frame)
+    design = {**(meta.get("design") or {}), "time_ordered": bool(time_ordered)}
+    return with_attrs(frame.copy(), {**meta, "design": design})
 
 
 def summary(

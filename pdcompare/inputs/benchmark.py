@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare._validation import apply_nan_policy, warn
+from pdcompare._validation import OptionError, apply_nan_policy, warn
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.design import resolve_design
 from pdcompare.inputs.frames import check_model_rows
@@ -395,12 +395,23 @@ def from_long(
             if split is None
             else "Aggregate"
         )
+        keys = f"(model, data set{', split' if split is not None else ''})"
         msg = (
-            f"Each (model, data set{', split' if split is not None else ''}) must appear once; "
+            f"Each {keys} must appear once; "
             f"{int(duplicated.sum())} rows share their keys, for example {rows}. {hint} them "
             "first (for example `table.groupby([...]).mean()`)."
         )
-        raise ValueError(msg)
+        cli_hint = (
+            "If each row is the score of one CV split, name the split column with --split-col; "
+            "otherwise average the rows that share their keys in the file first"
+            if split is None
+            else "Average the rows that share their keys in the file first"
+        )
+        cli = (
+            f"Each {keys} must appear once in the file; {int(duplicated.sum())} rows share "
+            f"their keys, for example {rows}. {cli_hint}."
+        )
+        raise OptionError(msg, cli_message=cli)
     scores = pd.to_numeric(table[score], errors="coerce")
     bad = scores.isna() & table[score].notna()
     if bad.any():

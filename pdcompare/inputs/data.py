@@ -30,6 +30,7 @@ from pdcompare.inputs.scores import (
     refuse_search_keywords,
     validate_scores,
     warn_negated_losses,
+    warn_seed_columns,
 )
 
 #: Frames already validated within a :func:`validated_once` block, by (frame, keywords).
@@ -125,4 +126,5 @@ def _read(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
     values = validate_scores(frame)
     design = resolve_design(stored, **keywords)
     warn_negated_losses(values, design)
+    warn_seed_columns(frame.columns, design)
     return ScoresData(names=frame.index, values=values, splits=frame.columns, design=design)

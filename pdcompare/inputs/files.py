@@ -79,6 +79,13 @@ def read_table(path: str | Path, benchmark_levels: bool = False) -> pd.DataFrame
     if not path.is_file():
         msg = f"no such file: {str(path)!r}"
         raise FileNotFoundError(msg)
+    if path.suffix.lower() in (".json", ".jsonl", ".xlsx", ".xls"):
+        msg = (
+            f"{path.name} is a {path.suffix.lstrip('.').upper()} file; pdcompare reads CSV "
+            "(commas, tabs or semicolons) and parquet files: save the scores as "
+            "a CSV file (or parquet) and pass that"
+        )
+        raise ValueError(msg)
     if path.suffix.lower() in (".parquet", ".pq"):
         if not any(importlib.util.find_spec(m) for m in ("pyarrow", "fastparquet")):
             msg = (
@@ -91,7 +98,7 @@ def read_table(path: str | Path, benchmark_levels: bool = False) -> pd.DataFrame
     if benchmark_levels and _starts_with_dataset(path, options.get("sep", ",")):
         options.update(header=[0, 1], index_col=0)
     try:
-        return read_csv(path, **options)
+        table = read_csv(path, **options)
     except pd.errors.EmptyDataError:
         msg = f"{path.name} is empty; expected a CSV of fold scores"
         raise ValueError(msg) from None
@@ -99,6 +106,13 @@ def read_table(path: str | Path, benchmark_levels: bool = False) -> pd.DataFrame
         detail = " ".join(str(error).split())
         msg = f"{path.name} is not a readable CSV file ({detail})"
         raise ValueError(msg) from None
+    if len(table) == 0:
+        msg = (
+            f"{path.name} holds a header line and no rows of scores; expected one row per "
+            "model (or per score of a long table) below the header"
+        )
+        raise ValueError(msg)
+    return table
 
 
 def read_frame(
@@ -209,7 +223,8 @@ def _refuse_numeric_first_column(frame: pd.DataFrame) -> None:
     if _is_numbers(frame.iloc[:, 0]):
         msg = (
             "the first column holds numbers, not model names: are the models the columns? "
-            "pass --transpose"
+            "pass --transpose; a file of predictions (one row per test sample) names its "
+            "truth column with --y COLUMN"
         )
         raise ValueError(msg)
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare._validation import warn
+from pdcompare._validation import OptionError, warn
 from pdcompare.inputs.attrs import stored_attr, with_attrs
 from pdcompare.inputs.design import Design, resolve_design
 from pdcompare.inputs.kinds import DATASET, is_benchmark
@@ -62,7 +62,11 @@ def runs_from_long(
             "`paired=False` builds a runs frame, one column per run: pass `split=` with the "
             "column that numbers the runs (the seed), for example `split='seed'`."
         )
-        raise ValueError(msg)
+        cli = (
+            "--runs on a long file builds a runs frame, one column per run: pass --split-col "
+            "with the column that numbers the runs (the seed), for example --split-col seed."
+        )
+        raise OptionError(msg, cli_message=cli)
     if dataset in table.columns:  # runs over tasks: columns (dataset, split)
         return task_runs_from_long(
             table,

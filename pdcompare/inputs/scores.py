@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import (
+    OptionError,
     apply_nan_policy,
     check_unique_labels,
     unknown_name_error,
@@ -90,7 +91,20 @@ def _refuse_other_kinds(frame: pd.DataFrame) -> None:
             f"{', '.join(PREDICTION_TESTS)}; forecasts in time order with diebold_mariano "
             "and confidence_set."
         )
-        raise ValueError(msg)
+        if not isinstance(frame.index, pd.DatetimeIndex | pd.PeriodIndex):
+            # The report reads forecasts by their date index; one read back from a file lost it.
+            msg += (
+                " A report of forecasts needs rows in time order: a date index, or "
+                "`df.cmp.set_design(time_ordered=True)` on forecasts read back with an "
+                "integer index."
+            )
+        cli = (
+            "This file has a truth column 'y': it is a file of predictions (one row per test "
+            "sample, one column of predictions per model), not of scores. Compare "
+            "predictions with --test delong, mcnemar or permutation_test; forecasts in time "
+            "order with --forecasts (first column the time)."
+        )
+        raise OptionError(msg, cli_message=cli)
     if isinstance(frame.index, pd.RangeIndex) and not any(
         any(ch.isdigit() for ch in str(label)) for label in frame.columns
     ):
@@ -399,3 +413,48 @@ def warn_negated_losses(values: np.ndarray, design: Design) -> None:
             "best. Drop `greater_is_better=False`, or give the losses themselves (the scores "
             "negated)."
         )
+
+
+#: How column labels that read as random seeds or repeated runs begin ("seed0", "Run_3").
+_SEED_PREFIXES = ("seed", "run")
+
+
+def looks_like_seeds(columns: pd.Index) -> bool:
+    """Whether every column label starts with "seed" or "run" (any case).
+
+    Examples
+    --------
+    >>> looks_like_seeds(pd.Index(["seed0", "Seed1", "run_2"]))
+    True
+    >>> looks_like_seeds(pd.Index(["split0", "seed1"]))
+    False
+    """
+    return columns.nlevels == 1 and len(columns) > 0 and all(
+        str(label).lower().startswith(_SEED_PREFIXES) for label in columns
+    )
+
+
+def warn_seed_columns(columns: pd.Index, design: Design) -> None:
+    """Hint at ``set_design(paired=False)`` when the columns are named like seeds.
+
+    A frame of runs over random seeds, compared as CV splits, gets paired
+    tests that pair run k of one model with run k of another, which share
+    nothing. Said only when no CV design is known and the frame is not a runs
+    frame already.
+    """
+    if not design.paired or design.known or design.items or not looks_like_seeds(columns):
+        return
+    shown = ", ".join(map(str, list(columns[:3]))) + (", ..." if len(columns) > 3 else "")
+    warn(
+        f"The columns ({shown}) are named like random seeds or runs, and the frame carries no "
+        "CV design: if each column is an independent training run rather than a CV split "
+        "shared by the models, mark the frame `set_design(paired=False)` so that the unpaired "
+        "tests (welch_ttest, mannwhitney, aso) compare it; if they are CV splits, pass the "
+        "design (`cv=`).",
+        cli_message=(
+            f"The columns ({shown}) are named like random seeds or runs, and no CV design is "
+            "given: if each column is an independent training run rather than a CV split "
+            "shared by the models, pass --runs (unpaired tests); if they are CV splits, pass "
+            "--cv or --test-size."
+        ),
+    )

@@ -12,7 +12,8 @@ from pdcompare.inputs.files import read_frame
 
 NUMBERS = (
     "pdcompare: error: the first column holds numbers, not model names: are the models the "
-    "columns? pass --transpose\n"
+    "columns? pass --transpose; a file of predictions (one row per test sample) names its "
+    "truth column with --y COLUMN\n"
 )
 
 

@@ -125,6 +125,7 @@ CALLS = {
     "power": {"delta": 0.01, "cv": 5},
     "aso": {"n_bootstrap": 20, "random_state": 0},
     "permutation_test": {"n_resamples": 20, "random_state": 0},
+    "confidence_set": {"n_resamples": 20, "random_state": 0},
     "report": {"cv": 5},
     "matrix": {},
     "style": {},
@@ -220,3 +221,34 @@ def test_malformed_long_tables_get_a_frame_or_a_clear_error(name, table):
         assert os.sep + "pdcompare" + os.sep in raised_in, f"{name}: {message} ({raised_in})"
         assert any(word in message for word in (*NAMED, "table", "row")), f"{name}: {message}"
     pd.testing.assert_frame_equal(table, before)
+
+
+#: Calls on a frame marked first (a runs frame; forecasts in time order), as the docs chain them.
+MARKED = {
+    "runs power": ({"paired": False}, "power", {"delta": 0.01}),
+    "runs report": ({"paired": False}, "report", {}),
+    "forecasts report": ({"time_ordered": True}, "report", {"block_size": 2}),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(MARKED))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(frame=frames())
+def test_malformed_marked_frames_get_a_result_or_a_clear_error(name, frame):
+    design, function, options = MARKED[name]
+    before, attrs = frame.copy(), dict(frame.attrs)
+    message = None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            marked = pdcompare.set_design(frame, **design)
+            getattr(pdcompare, function)(marked, **options)
+    except ALLOWED as error:
+        message = str(error)
+        raised_in = traceback.extract_tb(error.__traceback__)[-1].filename
+        assert os.sep + "pdcompare" + os.sep in raised_in, f"{name}: {message} ({raised_in})"
+    if message is not None:
+        assert any(word in message for word in NAMED), f"{name}: {message}"
+    pd.testing.assert_frame_equal(frame, before)
+    assert frame.attrs == attrs

@@ -113,6 +113,7 @@ def report(
     candidate: Any = None,
     margin: float | None = None,
     cost: Any = None,
+    block_size: int | None = None,
     **design: Any,
 ) -> str:
     """The comparison of the models of a scores frame, in plain words with its numbers.
@@ -180,6 +181,11 @@ def report(
         Add a paragraph of the trade-off against this cost (``pareto``): one
         cost per model, per-split costs, or on a ``cv_results_`` frame a
         column's name such as ``"mean_fit_time"``.
+    block_size : int, optional
+        Forecasts in time order only: the model confidence set resamples
+        blocks of rows (the stationary bootstrap) of this mean length,
+        because losses in time are correlated; default round(n^(1/3)) of the
+        n time points, at least 2, stated in the text.
     baseline, candidate, margin : optional
         A release gate instead of the comparison of every model: whether
         ``candidate`` (by default the best model other than the baseline)
@@ -282,6 +288,7 @@ def report(
             random_state=random_state,
             cost=cost,
             ranks=ranks,
+            block_size=block_size,
             **design,
         )
         return report_text(analysis, top=top, format=format)

@@ -72,10 +72,23 @@ def forecast_lines(analysis: ForecastAnalysis, top: int) -> list[str]:
         )
     kept = mcs.index[mcs["in_set"].to_numpy(dtype=bool)]
     level = 1 - mcs_meta.get("alpha", 0.1)
+    block = mcs_meta.get("block_size", 1)
+    if block > 1:
+        why = (
+            f"round(n^(1/3)) of the {mcs_meta.get('n_obs')} time points"
+            if analysis.default_block
+            else "block_size"
+        )
+        resampling = (
+            f"{mcs_meta.get('n_resamples', 1000)} stationary-bootstrap resamples of blocks of "
+            f"rows of mean length {block} ({why}), as losses in time are correlated"
+        )
+    else:
+        resampling = f"{mcs_meta.get('n_resamples', 1000)} bootstrap resamples of single rows"
     lines += [
         "",
         f"Model confidence set (Hansen, Lunde & Nason 2011; {mcs_meta.get('method', 'R')} "
-        f"statistic, {mcs_meta.get('n_resamples', 1000)} bootstrap resamples): at "
+        f"statistic, {resampling}): at "
         f"{level:.0%} it holds {join_names(kept, sentence=True)}; the others were eliminated "
         "as worse at that level. The set holds every model the data cannot tell from the best.",
     ]

@@ -52,13 +52,16 @@ def _effect_words(effects: Rows | None, pairs: list[tuple[Any, Any]]) -> list[st
     row = {key: k for k, key in enumerate(_pair_keys(effects))}
     values = np.asarray(effects["effect_size"], dtype=float)
     magnitudes = effects["magnitude"]
+    # A bare "δ" (Cliff's delta of runs) is spelled out at its first mention.
+    first = "Cliff's δ" if symbol == "δ" else symbol
     words: list[str | None] = []
     for pair in pairs:
         k = row.get(pair)
         finite = k is not None and np.isfinite(values[k])
         # The word is the unrounded value's; the value shows enough digits to agree with it.
         shown = format_effect(values[k], bounds, center=center) if finite else ""
-        words.append(f"{magnitudes[k]} effect ({symbol} = {shown})" if finite else None)
+        named = symbol if any(words) else first
+        words.append(f"{magnitudes[k]} effect ({named} = {shown})" if finite else None)
     return words
 
 
@@ -70,6 +73,8 @@ def _detectable_words(analysis: Analysis, result: Rows, shown: np.ndarray) -> li
     m = max(int(np.count_nonzero(~np.isnan(np.asarray(result["pvalue"], dtype=float)))), 1)
     level = f"{alpha:g}/{m}" if m > 1 else f"{alpha:g}"
     unit = "these data sets" if analysis.benchmark else "these splits"
+    if getattr(analysis, "runs", False):
+        unit = "these runs (Welch's t-test)"
     if item_words.is_items_result(result.meta):
         unit = item_words.detectable_unit(result.meta)
     # The figure is the (corrected) paired t's: beside a rank test, say whose it is.
