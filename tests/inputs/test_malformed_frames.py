@@ -136,7 +136,6 @@ CALLS = {
     "delong": {},
     "auc_ci": {},
     "diebold_mariano": {},
-    "confidence_set": {"n_resamples": 20, "random_state": 0},
     "ranks": {"n_draws": 50, "random_state": 0},
     "top_set": {"n_draws": 50, "random_state": 0},
     "gate": {"candidate": "m1", "baseline": "m2", "margin": 0.01, "cv": 5},

@@ -79,7 +79,8 @@ def _detectable_words(analysis: Analysis, result: Rows, shown: np.ndarray) -> li
         unit = item_words.detectable_unit(result.meta)
     # The figure is the (corrected) paired t's: beside a rank test, say whose it is.
     test = result.meta.get("test")
-    if test in _T_TESTS or item_words.is_items_result(result.meta):
+    runs = getattr(analysis, "runs", False)  # the unit already names Welch's t-test
+    if test in _T_TESTS or runs or item_words.is_items_result(result.meta):
         whose = ""
     else:
         whose = " for a paired t" if analysis.benchmark else " for the corrected t-test"
