@@ -91,7 +91,9 @@ def _refuse_other_kinds(frame: pd.DataFrame) -> None:
             f"{', '.join(PREDICTION_TESTS)}; forecasts in time order with diebold_mariano "
             "and confidence_set."
         )
-        if not isinstance(frame.index, pd.DatetimeIndex | pd.PeriodIndex):
+        truth = frame["y"]
+        continuous = pd.api.types.is_numeric_dtype(truth) and truth.nunique() > 2
+        if continuous and not isinstance(frame.index, pd.DatetimeIndex | pd.PeriodIndex):
             # The report reads forecasts by their date index; one read back from a file lost it.
             msg += (
                 " A report of forecasts needs rows in time order: a date index, or "

@@ -61,3 +61,10 @@ def test_time_ordered_needs_a_truth_column_and_a_bool():
         scores.cmp.set_design(time_ordered=True)
     with pytest.raises(TypeError, match="`time_ordered` must be True or False"):
         ar_forecasts(n=20, dates=False).cmp.set_design(time_ordered="yes")
+
+
+def test_a_classification_frame_is_not_told_about_time_order():
+    frame = pd.DataFrame({"y": [0, 1, 1, 0], "a": [0, 1, 0, 0], "b": [1, 1, 1, 0]})
+    with pytest.raises(ValueError, match="looks like a predictions frame") as error:
+        frame.cmp.report()
+    assert "time order" not in str(error.value).split("forecasts in time order")[1]
