@@ -218,7 +218,8 @@ def _runs():
     values[0, :10] = rng.normal(0.80, 0.02, 10)
     values[1, :6] = rng.normal(0.78, 0.04, 6)
     values[2, :8] = rng.normal(0.79, 0.01, 8)
-    return pd.DataFrame(values, index=["a", "b", "c"], columns=[f"seed{k}" for k in range(10)])
+    frame = pd.DataFrame(values, index=["a", "b", "c"], columns=[f"seed{k}" for k in range(10)])
+    return frame.cmp.set_design(paired=False)
 
 
 @pytest.fixture
