@@ -48,3 +48,19 @@ def test_top_and_a_given_axes():
 def test_a_selection_of_columns_is_refused():
     with pytest.raises(ValueError, match="The confidence-set plot needs the column"):
         confidence_set_plot(_result()[["pvalue"]])
+
+
+def test_the_level_is_named_outside_the_bars_and_losses_share_four_digits():
+    result = _result(n_models=20)
+    ax = confidence_set_plot(result)
+    legend = ax.get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == ["alpha = 0.1"]
+    # anchored right of the axes: inside, it covered the last bar's label
+    assert legend.get_bbox_to_anchor().transformed(ax.transAxes.inverted()).x0 >= 1.0
+    texts = [t.get_text() for t in ax.texts]
+    losses = result.loc[[t.get_text() for t in ax.get_yticklabels()], "mean_loss"]
+    for text, loss in zip(texts, losses, strict=True):
+        digits = text.replace(".", "").lstrip("0")
+        assert len(digits) == 4, text
+        assert float(text) == pytest.approx(loss, rel=5e-4)
+    plt.close("all")

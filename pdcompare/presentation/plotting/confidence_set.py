@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.presentation.labels import format_significant
 from pdcompare.presentation.plotting._base import (
     _axes,
     _result_kind,
@@ -91,7 +92,7 @@ def confidence_set_plot(
         ax.text(
             min(value, 1.0) + 0.01,
             position,
-            f"{loss:.4g}",
+            format_significant(loss, 4),
             va="center",
             fontsize=fontsize,
         )
@@ -99,7 +100,8 @@ def confidence_set_plot(
     ax.set_yticklabels(names, fontsize=fontsize)
     ax.set_xlim(0, 1.15)
     ax.set_xlabel("MCS p-value (label: mean loss)")
-    ax.legend(loc="lower right", fontsize=8, frameon=False)
+    # outside the bars: inside, it covered the last bar's label
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
     method = meta.get("method", "R")
     kept = int(frame["in_set"].sum())
     default = (
