@@ -89,7 +89,7 @@ def test_effect_size_fills_small_or_larger_and_colours_model_2(scores):
         tuple(np.round(colours[m], 6)) for m in result["model_2"]
     }
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert labels == ["small or larger", "negligible", "colour: the model's, as in every picture"]
+    assert labels == ["small or larger", "negligible", "colour: the model's"]
 
 
 def test_magnitude_bands_of_a_probability_measure_centre_on_one_half():

@@ -203,7 +203,7 @@ def test_forest_plot_of_ttest_result():
     assert legend == [
         "significant at alpha = 0.05",
         "not significant",
-        "colour: model_2's, as in every picture",
+        "colour: model_2's",
     ]
     # The colour entry shows the rows' colours, top row first.
     squares = [

@@ -161,7 +161,7 @@ def colour_legend_entry(colours: np.ndarray, one_model: bool) -> tuple[Any, Any,
         for c in list(seen.values())[:4]
     ) or (Line2D([], [], marker="s", linestyle="none", color=GREY),)
     colour_of = "the model's" if one_model else "model_2's"
-    label = f"colour: {colour_of}, as in every picture"
+    label = f"colour: {colour_of}"
     return handle, HandlerTuple(ndivide=None, pad=0.0), label
 
 
