@@ -10,10 +10,12 @@ when pyarrow is loaded (Arrow strings are allocated outside tracemalloc's view).
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 import tracemalloc
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -177,3 +179,38 @@ def report(
         print(f"  {name:44}{seconds * 1000:11.3f}{shown}")
     for candidate, floor in pairs:
         print(f"  {candidate} / {floor}: {best[candidate] / best[floor]:.2f}x")
+
+
+def study_main(
+    argv: list[str] | None,
+    description: str,
+    run_study: Callable[..., pd.DataFrame],
+    to_markdown: Callable[[pd.DataFrame, int, float], str],
+    *,
+    reps: int,
+    quick: int,
+    unit: str,
+) -> pd.DataFrame:
+    """The command line of a validity study: ``--reps``, ``--quick``, ``--seed``, ``--out``.
+
+    Runs ``run_study(reps, seed=...)``, prints ``to_markdown(table, seed, seconds)``
+    and, with ``--out``, writes it there (and the table beside it as CSV).
+    """
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--reps", type=int, default=reps, help=f"{unit} (default {reps})")
+    parser.add_argument("--quick", action="store_true", help=f"{quick} {unit}")
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--out", type=Path, help="write the Markdown table here (and .csv)")
+    args = parser.parse_args(argv)
+    n = quick if args.quick else args.reps
+    if n < 2:
+        parser.error(f"--reps must be at least 2; got {n}")
+    start = time.perf_counter()
+    table = run_study(n, seed=args.seed)
+    markdown = to_markdown(table, args.seed, time.perf_counter() - start)
+    print(markdown)
+    if args.out is not None:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(markdown, encoding="utf-8")
+        table.to_csv(args.out.with_suffix(".csv"), index=False, float_format="%.6g")
+    return table

@@ -17,13 +17,12 @@ Run: python benchmarks/validity_battles.py [--quick] [--reps 200]
 
 from __future__ import annotations
 
-import argparse
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from _bench import study_main
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from frames import simulated_battles
@@ -98,16 +97,10 @@ def to_markdown(table: pd.DataFrame, seed: int, seconds: float) -> str:
 
 
 def main(argv: list[str] | None = None) -> pd.DataFrame:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="20 arenas")
-    parser.add_argument("--reps", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=2024)
-    args = parser.parse_args(argv)
-    reps = 20 if args.quick else args.reps
-    start = time.perf_counter()
-    table = run_study(reps, seed=args.seed)
-    print(to_markdown(table, args.seed, time.perf_counter() - start))
-    return table
+    return study_main(
+        argv, __doc__.splitlines()[0], run_study, to_markdown,
+        reps=200, quick=20, unit="arenas",
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

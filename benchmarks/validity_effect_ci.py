@@ -15,12 +15,11 @@ per setting; full: 1000). Timings, if read, are from a loaded machine.
 
 from __future__ import annotations
 
-import argparse
 import sys
-import time
 
 import numpy as np
 import pandas as pd
+from _bench import study_main
 
 from pdcompare.stats.effect_size import bootstrap_interval
 
@@ -73,16 +72,10 @@ def to_markdown(table: pd.DataFrame, seed: int, seconds: float) -> str:
 
 
 def main(argv: list[str] | None = None) -> pd.DataFrame:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reps", type=int, default=1000)
-    parser.add_argument("--quick", action="store_true", help="100 benchmarks per setting")
-    parser.add_argument("--seed", type=int, default=2024)
-    args = parser.parse_args(argv)
-    reps = 100 if args.quick else args.reps
-    start = time.perf_counter()
-    table = run_study(reps, seed=args.seed)
-    print(to_markdown(table, args.seed, time.perf_counter() - start))
-    return table
+    return study_main(
+        argv, __doc__.splitlines()[0], run_study, to_markdown,
+        reps=1000, quick=100, unit="benchmarks per setting",
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -32,15 +32,14 @@ every run.
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
-import time
 import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from _bench import study_main
 from scipy import special
 
 import pdcompare
@@ -188,24 +187,10 @@ def to_markdown(table: pd.DataFrame, seed: int, seconds: float) -> str:
 
 
 def main(argv: list[str] | None = None) -> pd.DataFrame:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reps", type=int, default=1000, help="replications")
-    parser.add_argument("--quick", action="store_true", help="40 replications")
-    parser.add_argument("--seed", type=int, default=2024)
-    parser.add_argument("--out", type=Path, help="write the Markdown table here (and .csv)")
-    args = parser.parse_args(argv)
-    reps = 40 if args.quick else args.reps
-    if reps < 2:
-        parser.error(f"--reps must be at least 2; got {reps}")
-    start = time.perf_counter()
-    table = run_study(reps, seed=args.seed)
-    markdown = to_markdown(table, args.seed, time.perf_counter() - start)
-    print(markdown)
-    if args.out is not None:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(markdown, encoding="utf-8")
-        table.to_csv(args.out.with_suffix(".csv"), index=False, float_format="%.6g")
-    return table
+    return study_main(
+        argv, __doc__.splitlines()[0], run_study, to_markdown,
+        reps=1000, quick=40, unit="replications",
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

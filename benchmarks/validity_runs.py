@@ -21,13 +21,11 @@ Run: ``python benchmarks/validity_runs.py [--reps 2000] [--quick] [--out FILE.md
 
 from __future__ import annotations
 
-import argparse
 import sys
-import time
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from _bench import study_main
 from scipy import stats
 
 import pdcompare
@@ -150,20 +148,10 @@ def to_markdown(table: pd.DataFrame, seed: int, seconds: float) -> str:
 
 
 def main(argv: list[str] | None = None) -> pd.DataFrame:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reps", type=int, default=2000)
-    parser.add_argument("--quick", action="store_true", help="400 replicates, 40 series")
-    parser.add_argument("--seed", type=int, default=2024)
-    parser.add_argument("--out", type=Path)
-    args = parser.parse_args(argv)
-    reps = 400 if args.quick else args.reps
-    start = time.perf_counter()
-    table = run_study(reps, seed=args.seed)
-    markdown = to_markdown(table, args.seed, time.perf_counter() - start)
-    print(markdown)
-    if args.out is not None:
-        args.out.write_text(markdown, encoding="utf-8")
-    return table
+    return study_main(
+        argv, __doc__.splitlines()[0], run_study, to_markdown,
+        reps=2000, quick=400, unit="replicates (a tenth as many series)",
+    )  # fmt: skip
 
 
 if __name__ == "__main__":
