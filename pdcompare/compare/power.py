@@ -10,7 +10,6 @@ could reach after the correction, and to warn when it is above ``alpha``.
 from __future__ import annotations
 
 import numbers
-import warnings
 from typing import Any
 
 import numpy as np
@@ -35,6 +34,7 @@ from pdcompare.stats._moments import pair_moments
 from pdcompare.stats._signed_rank import extreme_pvalue, min_signed_rank_pvalue
 from pdcompare.stats.multitest import adjust_pvalues
 from pdcompare.stats.power import min_detectable_difference
+from pdcompare.stats.unpaired import model_moments
 from pdcompare.stats.welch_power import runs_needed, welch_mdd, welch_power
 
 #: What a benchmark frame's ``power`` computes, said in its attrs.
@@ -256,13 +256,12 @@ def _run_moments(values: np.ndarray, i: np.ndarray, j: np.ndarray):
     """Each side's standard deviation (ddof=1) over its runs and its number of runs.
 
     A missing cell of a runs frame is an absent run; a model with fewer than
-    2 runs has no standard deviation (NaN).
+    2 runs has no standard deviation (NaN). The moments are Welch's test's own
+    (:func:`pdcompare.stats.unpaired.model_moments`).
     """
-    counts = np.sum(~np.isnan(values), axis=1).astype(float)
-    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # fewer than 2 runs: NaN, kept
-        sds = np.nanstd(values, axis=1, ddof=1)
-    sds = np.where(counts >= 2, sds, np.nan)
+    counts, _, variance = model_moments(values)
+    sds = np.sqrt(variance)
+    counts = counts.astype(float)
     return sds[i], sds[j], counts[i], counts[j]
 
 

@@ -89,6 +89,21 @@ def nadeau_bengio_variance(variance, n_splits, test_train_ratio) -> np.ndarray:
     return np.asarray(variance, dtype=float) * (1.0 / n_splits + test_train_ratio)
 
 
+def welch_df(part_1, part_2, n_1, n_2) -> np.ndarray:
+    """Welch–Satterthwaite degrees of freedom from each sample's ``s² / n`` and its size.
+
+    ``(p1 + p2)² / (p1² / (n1 − 1) + p2² / (n2 − 1))`` with ``p = s² / n``.
+
+    Examples
+    --------
+    >>> round(float(welch_df(1.0 / 10, 4.0 / 12, 10, 12)), 3)
+    16.748
+    """
+    part_1, part_2 = np.asarray(part_1, dtype=float), np.asarray(part_2, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (part_1 + part_2) ** 2 / (part_1**2 / (n_1 - 1) + part_2**2 / (n_2 - 1))
+
+
 def margin_shift(
     estimate, identical, margin: float | None, alternative: str
 ) -> tuple[np.ndarray, str, np.ndarray]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from pdcompare.stats import _special as special
-from pdcompare.stats._common import nadeau_bengio_variance
+from pdcompare.stats._common import nadeau_bengio_variance, welch_df
 from pdcompare.stats._moments import pair_moments
 from pdcompare.stats.bayes import upper_tail
 
@@ -207,7 +207,7 @@ def tost_welch(
         share = np.einsum("ij,ij->i", centred, centred) / (count - 1) / count  # s² / n
         share[count < 2] = np.nan
         se2 = share[i] + share[j]
-        df = se2**2 / (share[i] ** 2 / (count[i] - 1) + share[j] ** 2 / (count[j] - 1))
+        df = welch_df(share[i], share[j], count[i], count[j])
         se = np.sqrt(se2)
     out = _tost(means[i] - means[j], se, df, low, high, alpha)
     out["df"] = df

@@ -14,7 +14,7 @@ from functools import cache
 import numpy as np
 
 from pdcompare.stats import _special as special
-from pdcompare.stats._common import margin_shift, t_confidence_interval, t_pvalue
+from pdcompare.stats._common import margin_shift, t_confidence_interval, t_pvalue, welch_df
 from pdcompare.stats._moments import chunks
 
 #: Largest sample size at which scipy's ``mannwhitneyu`` (method "auto") may use the exact null.
@@ -110,7 +110,7 @@ def welch_ttest(
         part_1, part_2 = variance[i] / n[i], variance[j] / n[j]
         se2 = part_1 + part_2
         diff = mean[i] - mean[j]
-        df = se2**2 / (part_1**2 / (n[i] - 1) + part_2**2 / (n[j] - 1))
+        df = welch_df(part_1, part_2, n[i], n[j])
         se = np.sqrt(se2)
         flat = se2 == 0.0
         identical = flat & (diff == 0.0)

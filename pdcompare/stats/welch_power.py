@@ -14,22 +14,8 @@ import numpy as np
 
 from pdcompare.stats import _special as sp
 from pdcompare.stats._common import tails as _tails
+from pdcompare.stats._common import welch_df
 from pdcompare.stats.power import _power_at, noncentrality
-
-
-def welch_df(sd_1, sd_2, n_1, n_2) -> np.ndarray:
-    """The Welch–Satterthwaite degrees of freedom of two independent samples.
-
-    Examples
-    --------
-    >>> round(float(welch_df(1.0, 2.0, 10, 12)), 3)
-    16.748
-    """
-    v_1 = np.asarray(sd_1, dtype=float) ** 2 / np.asarray(n_1, dtype=float)
-    v_2 = np.asarray(sd_2, dtype=float) ** 2 / np.asarray(n_2, dtype=float)
-    m_1, m_2 = np.asarray(n_1, dtype=float) - 1.0, np.asarray(n_2, dtype=float) - 1.0
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return (v_1 + v_2) ** 2 / (v_1**2 / m_1 + v_2**2 / m_2)
 
 
 def _se_df(sd_1, sd_2, n_1, n_2):
@@ -37,7 +23,7 @@ def _se_df(sd_1, sd_2, n_1, n_2):
     n_1 = np.where(n_1 >= 2, n_1, np.nan)
     n_2 = np.where(n_2 >= 2, n_2, np.nan)
     se = np.sqrt(sd_1**2 / n_1 + sd_2**2 / n_2)
-    return se, welch_df(sd_1, sd_2, n_1, n_2)
+    return se, welch_df(sd_1**2 / n_1, sd_2**2 / n_2, n_1, n_2)
 
 
 def welch_power(

@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 from scipy import stats
 from statsmodels.stats.power import TTestIndPower
 
-from pdcompare.stats.welch_power import runs_needed, welch_df, welch_mdd, welch_power
+from pdcompare.stats._common import welch_df
+from pdcompare.stats.welch_power import runs_needed, welch_mdd, welch_power
 
 
 def reference_power(delta, s1, s2, n1, n2, alpha=0.05, tails=2):
@@ -35,7 +36,7 @@ def test_welch_power_is_the_noncentral_t_written_out(delta, s1, s2, n1, n2):
 @pytest.mark.parametrize(("effect", "n"), [(0.5, 20), (0.8, 10), (0.3, 64)])
 def test_equal_spread_and_runs_match_statsmodels_pooled_power(effect, n):
     # Welch's df equals the pooled 2n - 2 when the spreads and the runs are equal.
-    assert welch_df(1.0, 1.0, n, n) == pytest.approx(2 * n - 2)
+    assert welch_df(1.0 / n, 1.0 / n, n, n) == pytest.approx(2 * n - 2)
     expected = TTestIndPower().power(effect, n, 0.05)
     assert welch_power(effect, 1.0, 1.0, n, n) == pytest.approx(expected, abs=1e-8)
     needed = TTestIndPower().solve_power(effect, power=0.8, alpha=0.05)
