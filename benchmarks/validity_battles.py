@@ -22,12 +22,15 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _bench import study_main
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from frames import simulated_battles
 
 import pdcompare
+
+# _bench lives beside this script, also when it is loaded from its file path
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _bench import study_main
 
 M = 20
 N_BATTLES = 5000

@@ -16,12 +16,16 @@ per setting; full: 1000). Timings, if read, are from a loaded machine.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _bench import study_main
 
 from pdcompare.stats.effect_size import bootstrap_interval
+
+# _bench lives beside this script, also when it is loaded from its file path
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _bench import study_main
 
 SETTINGS = [(10, 0.5), (20, 0.5), (10, 1.0), (20, 1.0)]  # (data sets, delta)
 SPREAD = np.sqrt(1.0 + 0.5**2)  # SD of one model's per-data-set means

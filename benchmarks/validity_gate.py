@@ -39,13 +39,13 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _bench import study_main
 from scipy import special
 
 import pdcompare
 
 # The CV machinery of the main validity study (same directory).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _bench import study_main
 from validity import (
     K_FOLDS,
     N_REPEATS,

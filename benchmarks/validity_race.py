@@ -50,13 +50,17 @@ from __future__ import annotations
 
 import math
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _bench import study_main
 from scipy import stats
 
 from pdcompare.stats.race import look, look_level, race
+
+# _bench lives beside this script, also when it is loaded from its file path
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _bench import study_main
 
 ALPHA = 0.05
 N_CANDIDATES, N_SPLITS, MIN_SPLITS = 20, 10, 5

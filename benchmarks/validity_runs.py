@@ -22,15 +22,19 @@ Run: ``python benchmarks/validity_runs.py [--reps 2000] [--quick] [--out FILE.md
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _bench import study_main
 from scipy import stats
 
 import pdcompare
 from pdcompare.compare.analysis import default_block_size
 from pdcompare.stats.welch_power import welch_power
+
+# _bench lives beside this script, also when it is loaded from its file path
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _bench import study_main
 
 ALPHA = 0.05
 
