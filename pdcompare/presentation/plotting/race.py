@@ -9,7 +9,7 @@ import numpy as np
 from pdcompare.inputs.cv_results import names_from_params
 from pdcompare.presentation.plotting._base import _axes, _figure_title, position_colour
 from pdcompare.presentation.shown import top_models
-from pdcompare.stats._student import t_quantile
+from pdcompare.stats._common import nadeau_bengio_variance, t_confidence_interval
 
 #: Up to this many named candidates the intervals are bands; beyond, one bar at each line's end.
 BANDS_UP_TO = 5
@@ -57,13 +57,14 @@ def race_paths(search: Any) -> dict[str, Any]:
     with np.errstate(invalid="ignore", divide="ignore"):
         variance = np.maximum(square - k * mean**2, 0.0) / (k - 1)
         ratio = meta.get("design", {}).get("test_train_ratio") or 0.0
-        half = t_quantile(k - 1, 0.975) * np.sqrt(variance * (1 / k + ratio))
-    half[:, 0] = np.nan  # one split: no interval
+        se = np.sqrt(nadeau_bengio_variance(variance, k, ratio))
+        low, high = t_confidence_interval(mean, se, k - 1, 0.95, "two-sided")
+    low[:, 0] = high[:, 0] = np.nan  # one split: no interval
     return {
         "names": [names[j] for j in order],
         "mean": mean[order],
-        "low": (mean - half)[order],
-        "high": (mean + half)[order],
+        "low": low[order],
+        "high": high[order],
         "dropped_at": np.asarray(results["dropped_at"], dtype=float)[order],
         "min_splits": int(meta.get("min_splits", 1)),
         "metric": metric,
