@@ -28,6 +28,7 @@ from pdcompare.cli.options import (
     speak_cli,
 )
 from pdcompare.cli.outputs import (
+    analysis_document,
     battles_output,
     bayes_table,
     load_file,
@@ -36,7 +37,7 @@ from pdcompare.cli.outputs import (
     select_output,
     table_text,
     task_runs_output,
-    write_document,
+    write_documents,
 )
 from pdcompare.cli.predictions import predictions_output, truth_column
 from pdcompare.compare.aggregates import TaskRunsAnalysis
@@ -183,10 +184,7 @@ def run(args: argparse.Namespace) -> str:
         else:
             plot_scores(scores, args.plot, design, args.top)
         parts.append(f"Figure saved to {args.plot}")
-    for path, kind in ((args.html, "html"), (args.markdown, "markdown")):
-        if path:
-            write_document(analysis, args.top, kind, path)
-            parts.append(f"Report ({'HTML' if kind == 'html' else 'Markdown'}) saved to {path}")
+    parts += write_documents(args, analysis_document(analysis, args.top))
     return "\n".join(parts).rstrip("\n") + "\n"
 
 

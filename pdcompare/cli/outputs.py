@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,20 +55,13 @@ def battles_output(args: argparse.Namespace) -> str:
     if args.plot:
         plot_result(ratings, args.plot, args.top)
         parts.append(f"Figure saved to {args.plot}")
-    for path, kind in ((args.html, "html"), (args.markdown, "markdown")):
-        if path:
-            Path(path).write_text(
-                battles_report(
-                    battles,
-                    ties=args.ties,
-                    alpha=args.alpha,
-                    correction=args.correction,
-                    top=top,
-                    format=kind,
-                ),
-                encoding="utf-8",
-            )
-            parts.append(f"Report ({'HTML' if kind == 'html' else 'Markdown'}) saved to {path}")
+    parts += write_documents(
+        args,
+        lambda kind: battles_report(
+            battles, ties=args.ties, alpha=args.alpha, correction=args.correction, top=top,
+            format=kind,
+        ),
+    )  # fmt: skip
     return "\n".join(parts).rstrip("\n") + "\n"
 
 
@@ -205,21 +199,34 @@ def task_runs_output(analysis: Any, title: str, args: argparse.Namespace) -> str
     if args.plot:
         plot_result(summary, args.plot, args.top)
         parts.append(f"Figure saved to {args.plot}")
-    for path, kind in ((args.html, "html"), (args.markdown, "markdown")):
-        if path:
-            write_document(analysis, args.top, kind, path)
-            parts.append(f"Report ({'HTML' if kind == 'html' else 'Markdown'}) saved to {path}")
+    parts += write_documents(args, analysis_document(analysis, args.top))
     return "\n".join(parts).rstrip("\n") + "\n"
 
 
-def write_document(analysis: Any, top: int | None, kind: str, path: str) -> None:
-    """The report of the same analysis as one HTML page or Markdown file."""
-    if kind == "html":
-        import matplotlib
+def write_documents(args: Any, document: Callable[[str], str]) -> list[str]:
+    """Write the report where ``--html`` and ``--markdown`` ask; the lines saying so.
 
-        matplotlib.use("Agg")
-    document = speak_cli(report_text(analysis, top=top, format=kind, words=COMMAND_LINE))
-    Path(path).write_text(document, encoding="utf-8")
+    ``document(kind)`` gives the report as "html" or "markdown" text.
+    """
+    lines = []
+    for path, kind in ((args.html, "html"), (args.markdown, "markdown")):
+        if path:
+            Path(path).write_text(document(kind), encoding="utf-8")
+            lines.append(f"Report ({'HTML' if kind == 'html' else 'Markdown'}) saved to {path}")
+    return lines
+
+
+def analysis_document(analysis: Any, top: int | None) -> Callable[[str], str]:
+    """The report of an analysis as one HTML page or Markdown text, in the command line's words."""
+
+    def document(kind: str) -> str:
+        if kind == "html":
+            import matplotlib
+
+            matplotlib.use("Agg")
+        return speak_cli(report_text(analysis, top=top, format=kind, words=COMMAND_LINE))
+
+    return document
 
 
 def bayes_table(analysis: Any, alpha: float) -> tuple[str, pd.DataFrame]:

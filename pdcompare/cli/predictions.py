@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare.cli.options import FORECAST_CLI_TESTS, PREDICTION_CLI_TESTS, speak_cli
-from pdcompare.cli.outputs import plot_result, table_text, write_document
+from pdcompare.cli.outputs import analysis_document, plot_result, table_text, write_documents
 from pdcompare.compare.analysis import ALL_PAIRS_UP_TO, analyse
 from pdcompare.compare.auc import auc_ci, delong
 from pdcompare.compare.bootstrap import accuracy_ci
@@ -273,8 +273,5 @@ def _forecasts_output(args: argparse.Namespace, table: pd.DataFrame, truth: Any)
         shown = analysis.confidence_set if test == "confidence_set" else analysis.significance
         plot_result(shown, args.plot, args.top)
         parts.append(f"Figure saved to {args.plot}")
-    for path, kind in ((args.html, "html"), (args.markdown, "markdown")):
-        if path:
-            write_document(analysis, args.top, kind, path)
-            parts.append(f"Report ({'HTML' if kind == 'html' else 'Markdown'}) saved to {path}")
+    parts += write_documents(args, analysis_document(analysis, args.top))
     return "\n".join(parts).rstrip("\n") + "\n"
