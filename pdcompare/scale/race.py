@@ -23,6 +23,7 @@ import copy
 import numbers
 import re
 import warnings
+from abc import abstractmethod
 from typing import Any, ClassVar
 
 import numpy as np
@@ -132,8 +133,9 @@ class _Race(BaseSearchCV):
     error_score = np.nan
     return_train_score = False
 
-    def _candidate_params(self) -> list[dict]:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _candidate_params(self) -> list[dict]:
+        """The candidates of the race: the grid's, or those sampled from the distributions."""
 
     def fit(self, X: Any, y: Any = None, **params: Any) -> _Race:
         """Race the candidates split by split, then refit the best on the whole data.
