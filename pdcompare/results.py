@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare.inputs.attrs import ATTRS_KEY, pdcompare_attrs, with_attrs
+from pdcompare.inputs.attrs import ATTRS_KEY, with_attrs
+from pdcompare.inputs.frames import check_frame
 from pdcompare.stats.multitest import adjust_pvalues
 
 
@@ -48,7 +49,9 @@ class ResultInfo:
     reads it through this view (built by :func:`result_info`), so a field has
     one name, one type and one default everywhere. Fields absent from the
     dict are None (``models`` and ``design`` empty); every other entry is in
-    ``extra``.
+    ``extra``. Mappings are read-only proxies and lists tuples; frames and
+    arrays (``differences``, ``shrunk``) are the stored objects, not copies,
+    and are not to be written.
 
     Examples
     --------
@@ -58,25 +61,54 @@ class ResultInfo:
     ('corrected_ttest', 'holm', 0.05, False, 'rbf')
     """
 
+    # What the frame is, and the test that made it.
     kind: str | None = None
     test: str | None = None
     scope: str | None = None
+    method: str | None = None
+    value: str | None = None
+    rule: str | None = None
+    # The test's options.
     alternative: str | None = None
     asked_alternative: str | None = None
     alpha: float | None = None
     correction: str | None = None
     rope: tuple[float, float] | None = None
     ci: float | None = None
+    coverage: float | None = None
+    simultaneous: bool | None = None
     interval: str | None = None
+    n_resamples: int | None = None
+    covariance: str | None = None
+    ties: str | None = None
+    # The frame compared: its models, direction, design and units.
     greater_is_better: bool | None = None
     models: tuple = ()
     design: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     unit: str | None = None
+    metric: str | None = None
+    metrics: tuple | None = None
+    score: str | None = None
+    score_test: str | None = None
+    lower_cost_is_better: bool | None = None
     n_datasets: int | None = None
+    n_tasks: int | None = None
+    n_items: int | None = None
+    n_clusters: int | None = None
+    clustered: bool | None = None
+    n_obs: int | None = None
+    n_runs_min: int | None = None
+    n_runs_max: int | None = None
+    bounds: tuple[float, float] | None = None
+    # What the test found beyond its rows.
     mean_ranks: Mapping[Any, float] | None = None
     cd: float | None = None
-    value: str | None = None
-    method: str | None = None
+    best: Any = None
+    selected: Any = None
+    symbol: str | None = None
+    thresholds: Mapping[str, float] | None = None
+    min_attainable_pvalue: float | None = None
+    differences: Any = None
     extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
@@ -96,25 +128,56 @@ class ResultInfo:
         """Whether the frame is a result of pdcompare (a test, a summary, a matrix)."""
         return self.kind == "result"
 
+    @property
+    def level_alpha(self) -> float:
+        """``alpha``, or the package's 0.05 when the frame does not say."""
+        return 0.05 if self.alpha is None else float(self.alpha)
+
+    @property
+    def stated_alternative(self) -> str:
+        """The alternative the caller asked for (``asked_alternative``), else the test's."""
+        return self.asked_alternative or self.alternative or "two-sided"
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """An entry outside the typed fields (``extra``), ``default`` when absent or None."""
+        value = self.extra.get(key)
+        return default if value is None else value
+
 
 _INFO_FIELDS = tuple(name for name in ResultInfo.__dataclass_fields__ if name != "extra")
+_INFO_FIELD_SET = frozenset(_INFO_FIELDS)
 
 
-def result_info(frame: pd.DataFrame) -> ResultInfo:
+def result_info(frame: pd.DataFrame | Mapping[str, Any]) -> ResultInfo:
     """The frozen, typed view of ``frame.attrs["pdcompare"]`` (empty when absent).
+
+    ``frame`` may also be the metadata dict itself. Nothing is deep-copied:
+    mappings and lists are frozen into read-only copies, other values shared.
 
     Examples
     --------
     >>> import pandas as pd
     >>> result_info(pd.DataFrame()).test is None
     True
+    >>> result_info({"test": "wilcoxon", "alpha": 0.1, "tau": 0.2}).get("tau")
+    0.2
     """
-    stored = frame.attrs.get(ATTRS_KEY)
-    meta = pdcompare_attrs(frame) if isinstance(stored, dict) else {}
-    known = {name: _frozen(meta[name]) for name in _INFO_FIELDS if meta.get(name) is not None}
+    if isinstance(frame, Mapping):
+        meta = frame
+    else:
+        check_frame(frame)
+        stored = frame.attrs.get(ATTRS_KEY)
+        meta = stored if isinstance(stored, dict) else {}
+    known = {
+        name: _frozen(value)
+        for name, value in meta.items()
+        if name in _INFO_FIELD_SET and value is not None
+    }
     if "rope" in known:
         known["rope"] = tuple(float(x) for x in known["rope"])
-    extra = {key: value for key, value in meta.items() if key not in _INFO_FIELDS}
+    if "bounds" in known:
+        known["bounds"] = tuple(float(x) for x in known["bounds"])
+    extra = {key: value for key, value in meta.items() if key not in _INFO_FIELD_SET}
     return ResultInfo(**known, extra=_frozen(extra))
 
 

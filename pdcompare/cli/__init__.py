@@ -52,6 +52,7 @@ from pdcompare.presentation.labels import (
     plural,
 )
 from pdcompare.presentation.report import report_text
+from pdcompare.results import result_info
 
 __all__ = ["build_gate_parser", "build_parser", "main", "read_frame", "run", "speak_cli"]
 
@@ -155,7 +156,11 @@ def run(args: argparse.Namespace) -> str:
     if len(summary) > top:
         rest = plural(len(summary) - top, "more model", "more models")
         parts.append(f"({rest}; --top 0 shows them all)")
-    name = method_label(meta) if meta.get("unit") in ("item", "cluster means") else names[test]
+    name = (
+        method_label(result_info(meta))
+        if meta.get("unit") in ("item", "cluster means")
+        else names[test]
+    )
     heading = f"Pairwise comparisons: {name}, {correction}, alpha = {args.alpha:g}"
     if bayes:
         heading, pairwise = bayes_table(analysis, args.alpha)

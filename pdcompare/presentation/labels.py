@@ -13,11 +13,14 @@ import contextlib
 import contextvars
 import math
 import numbers
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdcompare.compare import registry
+
+if TYPE_CHECKING:
+    from pdcompare.results import ResultInfo
 
 #: Each test's name in captions and legends (the registry's labels).
 TEST_LABELS = registry.labels()
@@ -324,42 +327,45 @@ def plural(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
 
 
-def method_label(meta: Mapping[str, Any], capital: bool = False) -> str:
+def method_label(info: ResultInfo, capital: bool = False) -> str:
     """The name of the test that made a result, from its metadata.
 
     Examples
     --------
-    >>> method_label({"test": "corrected_ttest"}, capital=True)
+    >>> from pdcompare.results import result_info
+    >>> method_label(result_info({"test": "corrected_ttest"}), capital=True)
     'Corrected t-test (Nadeau–Bengio)'
     """
-    label = TEST_LABELS.get(meta.get("test"), str(meta.get("test")))
-    if meta.get("unit") in ("item", "cluster means") and meta.get("test") == "ttest":
+    label = TEST_LABELS.get(info.test, str(info.test))
+    if info.unit in ("item", "cluster means") and info.test == "ttest":
         # An items frame: paired over questions, not a t-test uncorrected for CV.
-        label = "paired t-test over items" + (", clustered" if meta.get("clustered") else "")
+        label = "paired t-test over items" + (", clustered" if info.clustered else "")
     return label[:1].upper() + label[1:] if capital else label
 
 
-def value_label(value: str, meta: Mapping[str, Any]) -> str:
+def value_label(value: str, info: ResultInfo) -> str:
     """The name of a result column in a colour bar or an axis label.
 
     Examples
     --------
-    >>> value_label("pvalue_adj", {"correction": "holm"}), value_label("mean_diff", {})
+    >>> from pdcompare.results import result_info
+    >>> holm = result_info({"correction": "holm"})
+    >>> value_label("pvalue_adj", holm), value_label("mean_diff", result_info({}))
     ('p-value, holm-adjusted', 'mean diff')
     """
     if value == "pvalue_adj":
-        correction = meta.get("correction")
+        correction = info.correction
         return f"p-value, {correction}-adjusted" if correction else "p-value (no correction)"
     return value.replace("_", " ")
 
 
-def alpha_label(meta: Mapping[str, Any]) -> str:
+def alpha_label(info: ResultInfo) -> str:
     """``alpha = 0.05`` (or ``alpha`` when the result has none).
 
     Examples
     --------
-    >>> alpha_label({"alpha": 0.05})
+    >>> from pdcompare.results import result_info
+    >>> alpha_label(result_info({"alpha": 0.05}))
     'alpha = 0.05'
     """
-    alpha = meta.get("alpha")
-    return f"alpha = {alpha:g}" if alpha is not None else "alpha"
+    return f"alpha = {info.alpha:g}" if info.alpha is not None else "alpha"

@@ -35,8 +35,18 @@ PROBABILITY_COLUMNS = ("prob_better", "prob_rope", "prob_worse")
 NAME_COLUMNS = ("model_1", "model_2", "decision")
 #: Columns of counts and degrees of freedom: printed without decimals when whole.
 INTEGER_COLUMNS = (
-    "wins", "losses", "ties", "df", "n_splits", "rank", "n_datasets", "n_best", "n",
-    "only_1_correct", "only_2_correct", "n_resamples",
+    "wins",
+    "losses",
+    "ties",
+    "df",
+    "n_splits",
+    "rank",
+    "n_datasets",
+    "n_best",
+    "n",
+    "only_1_correct",
+    "only_2_correct",
+    "n_resamples",
 )
 
 _HIGHLIGHT = "background-color: #fff2b3; font-weight: bold"
@@ -245,7 +255,7 @@ def caption(frame: pd.DataFrame) -> str | None:
     elif test in ("bootstrap", "accuracy_ci"):
         parts = [f"{meta.get('method', 'bootstrap')} interval of {meta.get('score', 'the score')}"]
     else:
-        parts = [method_label(meta, capital=True)]
+        parts = [method_label(result_info(meta), capital=True)]
     if meta.get("value") is not None:
         parts[0] = f"{parts[0]}: {meta['value']} of row model vs column model"
     if test == "equivalence":
@@ -502,9 +512,7 @@ def _result_styler_class():
                 """
                 formatters = getattr(self, "_pdcompare_formatters", None)
                 if formatters is None:
-                    return super().to_latex(
-                        buf, convert_css=convert_css, hrules=hrules, **kwargs
-                    )
+                    return super().to_latex(buf, convert_css=convert_css, hrules=hrules, **kwargs)
                 # The HTML table styles (padding, header alignment) would be read as
                 # LaTeX commands: leave them out of the LaTeX.
                 table_styles, self.table_styles = self.table_styles, None
@@ -513,9 +521,7 @@ def _result_styler_class():
                     self.caption = _escape_text(caption, "latex")
                 self._escape("latex")
                 try:
-                    return super().to_latex(
-                        buf, convert_css=convert_css, hrules=hrules, **kwargs
-                    )
+                    return super().to_latex(buf, convert_css=convert_css, hrules=hrules, **kwargs)
                 finally:
                     self._escape("html")
                     self.table_styles = table_styles

@@ -26,6 +26,7 @@ from pdcompare.presentation.plotting.pair_rows import (
     pair_rows,
     rows_axes,
 )
+from pdcompare.results import result_info
 
 
 @_result_kind("equivalence")
@@ -108,7 +109,9 @@ def plot_equivalence(
     if correction:
         label += f"\n(interval unadjusted; verdicts and p-values {correction}-adjusted)"
     ax.set_xlabel(label)
-    handles, labels = marker_handles(f"equivalent at {alpha_label(meta)}", "not shown equivalent")
+    handles, labels = marker_handles(
+        f"equivalent at {alpha_label(result_info(meta))}", "not shown equivalent"
+    )
     if band is not None:
         handles.append(band)
         labels.append(f"margins {rope_text(meta.get('rope'))}")

@@ -31,6 +31,7 @@ from pdcompare.presentation.plotting.pair_rows import (
     pair_rows,
     rows_axes,
 )
+from pdcompare.results import result_info
 
 #: Data sets a forest plot draws by default; beyond, the most precise ones, and the title says so.
 DEFAULT_DATASETS = 40
@@ -123,8 +124,9 @@ def plot_pair_forest(result: pd.DataFrame, row: int, *, ax=None, top=None, title
     low, high = float(result["ci_low"].iloc[row]), float(result["ci_high"].iloc[row])
     diamond = _draw_pooled(ax, mean, low, high)
     pi_low, pi_high = (float(result[c].iloc[row]) for c in ("pi_low", "pi_high"))
-    (prediction,) = ax.plot([pi_low, pi_high], [0.0, 0.0], color=PREDICTION, linewidth=2.5,
-                            solid_capstyle="butt")
+    (prediction,) = ax.plot(
+        [pi_low, pi_high], [0.0, 0.0], color=PREDICTION, linewidth=2.5, solid_capstyle="butt"
+    )
     ax.axvline(0.0, color="0.5", linestyle="--", linewidth=1)
     ax.axvline(mean, color=INK, linestyle=":", linewidth=0.8)
     positions = [*(np.arange(len(rows))[::-1] + 2.0), 1.0, 0.0]
@@ -169,18 +171,28 @@ def plot_pairs_summary(result: pd.DataFrame, *, ax=None, top=None, title=None, *
     ax, fontsize = rows_axes(ax, shown)
     pi_low, pi_high = column(shown.rows, "pi_low"), column(shown.rows, "pi_high")
     drawn = np.isfinite(pi_low) & np.isfinite(pi_high)
-    ax.hlines(shown.positions[drawn], pi_low[drawn], pi_high[drawn], color=PREDICTION,
-              linewidth=1.0, alpha=0.7, zorder=1)
-    draw_bars(ax, column(shown.rows, "ci_low"), column(shown.rows, "ci_high"), shown,
-              linewidth=3.0)
+    ax.hlines(
+        shown.positions[drawn],
+        pi_low[drawn],
+        pi_high[drawn],
+        color=PREDICTION,
+        linewidth=1.0,
+        alpha=0.7,
+        zorder=1,
+    )
+    draw_bars(
+        ax, column(shown.rows, "ci_low"), column(shown.rows, "ci_high"), shown, linewidth=3.0
+    )
     with matplotlib_options("the random-effects plot", "Axes.scatter", kwargs):
-        draw_points(ax, column(shown.rows, "mean_diff"), shown, flags(shown.rows, "reject"),
-                    **kwargs)
+        draw_points(
+            ax, column(shown.rows, "mean_diff"), shown, flags(shown.rows, "reject"), **kwargs
+        )
     ax.axvline(0.0, color="0.5", linestyle="--", linewidth=1)
     correction = meta.get("correction")
     pvalue = "pvalue_adj" if "pvalue_adj" in shown.rows and correction else "pvalue"
-    _annotate_pvalues(ax, shown.positions, column(shown.rows, pvalue), pvalue == "pvalue_adj",
-                      fontsize)
+    _annotate_pvalues(
+        ax, shown.positions, column(shown.rows, pvalue), pvalue == "pvalue_adj", fontsize
+    )
     alpha = float(meta.get("alpha", 0.05))
     ax.set_xlabel(
         f"pooled difference model_1 − model_2 across data sets, {1 - alpha:.0%} CI (thick)"
@@ -188,7 +200,9 @@ def plot_pairs_summary(result: pd.DataFrame, *, ax=None, top=None, title=None, *
     ax.grid(axis="x", alpha=0.3)
     from matplotlib.lines import Line2D
 
-    handles, labels = marker_handles(f"significant at {alpha_label(meta)}", "not significant")
+    handles, labels = marker_handles(
+        f"significant at {alpha_label(result_info(meta))}", "not significant"
+    )
     handles.append(Line2D([], [], color=PREDICTION, linewidth=1.0))
     labels.append("prediction interval (a new data set)")
     legend_with_colours(ax, shown, handles, labels)

@@ -25,6 +25,7 @@ from pdcompare.presentation.plotting._base import (
 )
 from pdcompare.presentation.plotting.pair_rows import colour_legend_entry
 from pdcompare.presentation.shown import result_models, top_models, top_pairs
+from pdcompare.results import result_info
 
 #: Corrections whose adjusted p-values have matching simultaneous intervals.
 SIMULTANEOUS = ("bonferroni", "sidak")
@@ -148,7 +149,7 @@ def _draw_forest(
                 ecolor="0.35",
                 capsize=3,
                 elinewidth=1.5,
-                label=f"{name} at {alpha_label(meta)}",
+                label=f"{name} at {alpha_label(result_info(meta))}",
                 **kwargs,
             )
         for collection in container.lines[2]:
@@ -191,7 +192,7 @@ def _forest_legend(ax, meta: dict[str, Any], row_colours: np.ndarray) -> None:
         Line2D([], [], marker="o", linestyle="none", color="0.35", markerfacecolor="white"),
     ]
     labels = [
-        f"significant at {alpha_label(meta)}",
+        f"significant at {alpha_label(result_info(meta))}",
         "not significant",
     ]
     handle, handler, label = colour_legend_entry(row_colours, one_model=False)
@@ -275,7 +276,9 @@ def plot_forest(
         label = f"{label}\n(interval unadjusted; markers and p-values {correction}-adjusted)"
     ax.set_xlabel(label)
     correction_text = f", {correction} correction" if correction else ""
-    _figure_title(ax, title, f"{method_label(meta, capital=True)}{correction_text}", note)
+    _figure_title(
+        ax, title, f"{method_label(result_info(meta), capital=True)}{correction_text}", note
+    )
     return ax
 
 
@@ -366,7 +369,7 @@ def plot_pvalue_dots(
                     edgecolors=row_colours[rows],
                     linewidths=1.5,
                     s=40,
-                    label=f"{name} at {alpha_label(meta)}",
+                    label=f"{name} at {alpha_label(result_info(meta))}",
                     zorder=3,
                     **kwargs,
                 )
@@ -391,13 +394,13 @@ def plot_pvalue_dots(
         alpha_line,
     ]
     labels = [
-        f"significant at {alpha_label(meta)}",
+        f"significant at {alpha_label(result_info(meta))}",
         "not significant",
         f"alpha = {alpha:g}",
     ]
     _legend_above(ax, handles, labels, ncols=2)
     ax._pdcompare_title_pad = 34.0  # above the legend's two rows
-    _figure_title(ax, title, method_label(meta, capital=True), note)
+    _figure_title(ax, title, method_label(result_info(meta), capital=True), note)
     return ax
 
 
@@ -472,7 +475,7 @@ def plot_matrix(
             vmin=vmin,
             vmax=vmax,
             fmt=fmt,
-            label=value_label(value, meta),
+            label=value_label(value, result_info(meta)),
             annot=annot,
             **kwargs,
         )
@@ -480,6 +483,6 @@ def plot_matrix(
     ax.set_ylabel("model_1")
     default = f"{value} of model_1 (row) vs model_2 (column)"
     if meta.get("test") is not None:
-        default = f"{method_label(meta, capital=True)}: {default}"
+        default = f"{method_label(result_info(meta), capital=True)}: {default}"
     _figure_title(ax, title, default, note)
     return ax

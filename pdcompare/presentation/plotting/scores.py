@@ -27,6 +27,7 @@ from pdcompare.presentation.plotting._base import (
     row_fontsize,
 )
 from pdcompare.presentation.shown import top_models
+from pdcompare.results import result_info
 
 
 def folds_data(
@@ -510,19 +511,19 @@ def plot_pvalues(
         vmin=0.0,
         vmax=1.0,
         fmt=format_pvalue,
-        label=value_label(value, meta),
+        label=value_label(value, result_info(meta)),
         bold=bold,
         annot=annot,
     )
     ax.set_xlabel("model")
     ax.set_ylabel("model")
     sided = meta.get("alternative", "two-sided")
-    lines = [f"Pairwise {method_label(meta)}"]
+    lines = [f"Pairwise {method_label(result_info(meta))}"]
     if sided not in (None, "two-sided"):
         # Pairs run best-first: each p-value is of the higher-ranked model vs the lower.
         lines.append(f"one-sided ({sided}): higher- vs lower-ranked model")
     if bold is not None and ax.texts:
-        lines.append(f"bold: significant at {alpha_label(meta)}")
+        lines.append(f"bold: significant at {alpha_label(result_info(meta))}")
     if note:
         n_pairs = len(result)
         note = f"{note}; adjusted over all {n_pairs} pairs" if value == "pvalue_adj" else note

@@ -11,14 +11,15 @@ from __future__ import annotations
 from typing import Any
 
 from pdcompare.presentation.labels import format_significant
+from pdcompare.results import ResultInfo
 
 #: ``attrs["pdcompare"]["unit"]`` of the results of items frames.
 ITEM_UNITS = ("item", "cluster means")
 
 
-def is_items_result(meta: dict[str, Any]) -> bool:
+def is_items_result(info: ResultInfo) -> bool:
     """Whether a result (or summary) was computed on an items frame."""
-    return meta.get("unit") in ITEM_UNITS
+    return info.unit in ITEM_UNITS
 
 
 def _noun(name: Any, default: str) -> str:
@@ -32,33 +33,35 @@ def _plural(count: float, noun: str) -> str:
     return f"{count:g} {noun}" if count == 1 else f"{count:g} {noun}s"
 
 
-def item_noun(meta: dict[str, Any]) -> str:
+def item_noun(info: ResultInfo) -> str:
     """What an item is called: the item column's name ("question"), else "item"."""
-    return _noun(meta.get("item_name"), "item")
+    return _noun(info.get("item_name"), "item")
 
 
-def cluster_noun(meta: dict[str, Any]) -> str:
+def cluster_noun(info: ResultInfo) -> str:
     """What a cluster is called: the cluster column's name ("passage"), else "cluster"."""
-    return _noun(meta.get("cluster_name"), "cluster")
+    return _noun(info.get("cluster_name"), "cluster")
 
 
-def unit_words(meta: dict[str, Any]) -> str:
+def unit_words(info: ResultInfo) -> str:
     """The items of a result in words, with their clusters and samples.
 
     Examples
     --------
-    >>> unit_words({"n_items": 200, "n_clusters": 50, "clustered": True, "item_name": "question",
-    ...             "cluster_name": "passage", "samples_per_item": 5.0})
+    >>> from pdcompare.results import result_info
+    >>> unit_words(result_info({"n_items": 200, "n_clusters": 50, "clustered": True,
+    ...                         "item_name": "question", "cluster_name": "passage",
+    ...                         "samples_per_item": 5.0}))
     '200 questions in 50 passages, clustered by passage; 5 samples per question'
-    >>> unit_words({"n_items": 10, "n_clusters": 10, "clustered": False})
+    >>> unit_words(result_info({"n_items": 10, "n_clusters": 10, "clustered": False}))
     '10 items'
     """
-    item = item_noun(meta)
-    text = _plural(meta.get("n_items", 0), item)
-    if meta.get("clustered"):
-        cluster = cluster_noun(meta)
-        text += f" in {_plural(meta.get('n_clusters', 0), cluster)}, clustered by {cluster}"
-    samples = meta.get("samples_per_item")
+    item = item_noun(info)
+    text = _plural(info.n_items or 0, item)
+    if info.clustered:
+        cluster = cluster_noun(info)
+        text += f" in {_plural(info.n_clusters or 0, cluster)}, clustered by {cluster}"
+    samples = info.get("samples_per_item")
     if samples is not None:
         # A count as an integer; an average count in 3 significant digits, never 1e+03.
         shown = f"{samples:.0f}" if float(samples).is_integer() else format_significant(samples)
@@ -66,44 +69,44 @@ def unit_words(meta: dict[str, Any]) -> str:
     return text
 
 
-def data_line(meta: dict[str, Any], n_models: int, direction: str) -> str:
+def data_line(info: ResultInfo, n_models: int, direction: str) -> str:
     """The report's "Data:" sentence for an items frame."""
     return (
-        f"Data: {n_models} models x {unit_words(meta)}; {direction} scores are better. The "
-        f"{item_noun(meta)}s are the unit: every model answered the same ones, so the tests "
+        f"Data: {n_models} models x {unit_words(info)}; {direction} scores are better. The "
+        f"{item_noun(info)}s are the unit: every model answered the same ones, so the tests "
         "are paired over them."
     )
 
 
-def interval_kind(meta: dict[str, Any]) -> str:
+def interval_kind(info: ResultInfo) -> str:
     """How the best model's interval was computed, in words."""
-    if meta.get("clustered"):
-        return f"t, clustered by {cluster_noun(meta)}"
-    return f"t over {item_noun(meta)}s"
+    if info.clustered:
+        return f"t, clustered by {cluster_noun(info)}"
+    return f"t over {item_noun(info)}s"
 
 
-def family_test_name(test: str, meta: dict[str, Any]) -> str:
+def family_test_name(test: str, info: ResultInfo) -> str:
     """The family's test in words on an items frame."""
-    item = item_noun(meta)
+    item = item_noun(info)
     if test == "ttest":
-        if meta.get("clustered"):
-            df = int(meta.get("n_clusters", 0)) - 1
+        if info.clustered:
+            df = int(info.n_clusters or 0) - 1
             return (
-                f"paired t-test over {item}s, clustered by {cluster_noun(meta)} "
+                f"paired t-test over {item}s, clustered by {cluster_noun(info)} "
                 f"(CR1 standard error, {df} degrees of freedom)"
             )
         return f"paired t-test over {item}s"
     base = {"wilcoxon": "Wilcoxon signed-rank test", "sign_test": "sign test"}.get(test, test)
-    if meta.get("unit") == "cluster means":
-        return f"{base} on the means of the {cluster_noun(meta)}s"
+    if info.unit == "cluster means":
+        return f"{base} on the means of the {cluster_noun(info)}s"
     return f"{base} over {item}s"
 
 
-def luck_words(meta: dict[str, Any]) -> str:
+def luck_words(info: ResultInfo) -> str:
     """What a non-significant lead may be luck of."""
-    return f"of the {item_noun(meta)}s"
+    return f"of the {item_noun(info)}s"
 
 
-def detectable_unit(meta: dict[str, Any]) -> str:
+def detectable_unit(info: ResultInfo) -> str:
     """The subject of "... could detect about X or more"."""
-    return f"these {item_noun(meta)}s"
+    return f"these {item_noun(info)}s"

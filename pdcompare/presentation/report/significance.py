@@ -22,6 +22,7 @@ from pdcompare.presentation.labels import p_equals as _pvalue
 from pdcompare.presentation.report import items as item_words
 from pdcompare.presentation.report.pairs import family_words, left_out_line, shown_pairs
 from pdcompare.presentation.report.rows import Rows, in_names, rows_of
+from pdcompare.results import result_info
 
 #: The tests whose detectable difference is their own (the paired t's, corrected or not).
 _T_TESTS = ("corrected_ttest", "ttest")
@@ -75,12 +76,12 @@ def _detectable_words(analysis: Analysis, result: Rows, shown: np.ndarray) -> li
     unit = "these data sets" if analysis.benchmark else "these splits"
     if getattr(analysis, "runs", False):
         unit = "these runs (Welch's t-test)"
-    if item_words.is_items_result(result.meta):
-        unit = item_words.detectable_unit(result.meta)
+    if item_words.is_items_result(result_info(result.meta)):
+        unit = item_words.detectable_unit(result_info(result.meta))
     # The figure is the (corrected) paired t's: beside a rank test, say whose it is.
     test = result.meta.get("test")
     runs = getattr(analysis, "runs", False)  # the unit already names Welch's t-test
-    if test in _T_TESTS or runs or item_words.is_items_result(result.meta):
+    if test in _T_TESTS or runs or item_words.is_items_result(result_info(result.meta)):
         whose = ""
     else:
         whose = " for a paired t" if analysis.benchmark else " for the corrected t-test"
@@ -165,9 +166,7 @@ def against_best(result: Rows, best: Any, top_names: np.ndarray) -> tuple[Rows, 
     return rows, in_names(rows["model_2"], top_names)
 
 
-def conclusion_lines(
-    result: Rows, best: Any, top_names: np.ndarray, benchmark: bool
-) -> list[str]:
+def conclusion_lines(result: Rows, best: Any, top_names: np.ndarray, benchmark: bool) -> list[str]:
     """The family's conclusions: which models are significantly worse than the best, counted."""
     meta = result.meta
     family_wise = meta.get("correction") or meta.get("test") == "nemenyi"
@@ -179,8 +178,8 @@ def conclusion_lines(
     adjusted = "after correction" if family_wise else "without correction"
     runs = meta.get("unit") == "run"
     luck = "of the data sets" if benchmark else "of the seeds" if runs else "of the splits"
-    if item_words.is_items_result(meta):
-        luck = item_words.luck_words(meta)
+    if item_words.is_items_result(result_info(meta)):
+        luck = item_words.luck_words(result_info(meta))
     n_rest = int((~in_top).sum())
     rest_worse, rest_tied = int((reject & ~in_top).sum()), int((tied & ~in_top).sum())
     lines = []
@@ -251,17 +250,15 @@ def significance_lines(analysis: Analysis, best: Any, top_names: np.ndarray) -> 
     else:
         corrected = "no correction for multiple testing"
     names = BENCHMARK_REPORT_TEST_NAMES if benchmark else REPORT_TEST_NAMES
-    items = item_words.is_items_result(meta)
-    name = item_words.family_test_name(test, meta) if items else names[test]
+    items = item_words.is_items_result(result_info(meta))
+    name = item_words.family_test_name(test, result_info(meta)) if items else names[test]
     lines = [f"Significance: {name} ({alternative}), {scope}, {corrected}, alpha = {alpha:g}."]
     shown = shown_pairs(result, best, top_names)
     rows = result.take(shown)
     unreachable = _unreachable_lines(result, test, benchmark)
     # Where no pair can reach alpha, no difference however large was detectable: the power
     # of the t-test standing in for a rank test would claim otherwise.
-    detectable = (
-        [None] * len(rows) if unreachable else _detectable_words(analysis, result, shown)
-    )
+    detectable = [None] * len(rows) if unreachable else _detectable_words(analysis, result, shown)
     effects = None if analysis.effect_sizes is None else rows_of(analysis.effect_sizes)
     lines += _test_lines(rows, test, _effect_words(effects, _pair_keys(rows)), detectable)
     listing = f"pairwise(test={test!r})" if analysis.family == "all_pairs" else f"{test}()"
@@ -303,6 +300,7 @@ def _unreachable_lines(result: Rows, test: str, benchmark: bool) -> list[str]:
 
 def friedman_lines(result: Rows) -> list[str]:
     """The Friedman test across data sets, with the Iman–Davenport F built from it."""
+
     def first(column: str) -> Any:
         return result[column][0]
 

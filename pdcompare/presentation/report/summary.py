@@ -15,6 +15,7 @@ from pdcompare.presentation.labels import (
 )
 from pdcompare.presentation.report import items as item_words
 from pdcompare.presentation.report.rows import Rows
+from pdcompare.results import result_info
 
 
 def _tie_line(summary: Rows, benchmark: bool) -> list[str]:
@@ -102,8 +103,8 @@ def summary_lines(
             "scores are better. The data set is the unit: each model's scores are averaged "
             "within each data set first."
         ]
-    elif item_words.is_items_result(meta):
-        lines = [item_words.data_line(meta, n_models, direction)]
+    elif item_words.is_items_result(result_info(meta)):
+        lines = [item_words.data_line(result_info(meta), n_models, direction)]
     elif "n_runs" in summary:
         n_runs = np.asarray(summary["n_runs"], dtype=int)
         runs = f"{n_runs.min()} to {n_runs.max()}" if n_runs.min() < n_runs.max() else n_runs.max()
@@ -120,7 +121,11 @@ def summary_lines(
             f"CV design: {spelling().design_source(design.get('source'))} (test/train size ratio "
             f"{design['test_train_ratio']:.4f})."
         )
-    elif not benchmark and "n_runs" not in summary and not item_words.is_items_result(meta):
+    elif (
+        not benchmark
+        and "n_runs" not in summary
+        and not item_words.is_items_result(result_info(meta))
+    ):
         lines.append("CV design: unknown.")
     best = summary.index[0]
     if benchmark:
@@ -134,8 +139,8 @@ def summary_lines(
         level = meta.get("ci", 0.95)
         runs = meta.get("unit") == "run"
         kind = (
-            item_words.interval_kind(meta)
-            if item_words.is_items_result(meta)
+            item_words.interval_kind(result_info(meta))
+            if item_words.is_items_result(result_info(meta))
             else "corrected"
             if corrected
             else "plain t, independent runs"
