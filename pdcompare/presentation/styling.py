@@ -246,42 +246,44 @@ def caption(frame: pd.DataFrame) -> str | None:
     >>> caption(result)
     'Corrected t-test (Nadeau–Bengio); higher is better; holm correction; alpha = 0.05'
     """
-    meta = pdcompare_attrs(frame)
-    test = meta.get("test")
+    info = result_info(frame)
+    test = info.test
     if test is None:
         return None
     if test == "summary":
         parts = ["Summary of the scores"]
     elif test in ("bootstrap", "accuracy_ci"):
-        parts = [f"{meta.get('method', 'bootstrap')} interval of {meta.get('score', 'the score')}"]
+        parts = [f"{(info.method or 'bootstrap')} interval of {(info.score or 'the score')}"]
     else:
-        parts = [method_label(result_info(meta), capital=True)]
-    if meta.get("value") is not None:
-        parts[0] = f"{parts[0]}: {meta['value']} of row model vs column model"
+        parts = [method_label(info, capital=True)]
+    if info.value is not None:
+        parts[0] = f"{parts[0]}: {info.value} of row model vs column model"
     if test == "equivalence":
         # TOST rejects "different by more than the rope": a highlighted row is an equivalence.
-        what = "yes = equivalent within the ROPE" if meta.get("value") in (None, "reject") else ""
+        what = "yes = equivalent within the ROPE" if info.value in (None, "reject") else ""
         parts[0] = f"{parts[0]} ({what})" if what else parts[0]
-    greater = meta.get("greater_is_better", (meta.get("design") or {}).get("greater_is_better"))
+    greater = info.greater_is_better
+    if greater is None and "greater_is_better" not in info.stated:
+        greater = info.design.get("greater_is_better")
     if greater is not None:
         parts.append("higher is better" if greater else "lower is better")
-    if "correction" in meta:
-        correction = meta.get("correction")
+    if "correction" in info.stated:
+        correction = info.correction
         if correction:
             parts.append(f"{correction} correction")
         else:
             parts.append("family-wise p-values" if test == "nemenyi" else "no correction")
-    if meta.get("rope") is not None:
-        low, high = meta["rope"]
+    if info.rope is not None:
+        low, high = info.rope
         parts.append(f"ROPE [{low:g}, {high:g}]")
-    if meta.get("alpha") is not None:
-        parts.append(f"alpha = {meta['alpha']:g}")
-    if meta.get("ci") is not None and test in ("summary", "bootstrap", "accuracy_ci"):
-        parts.append(f"{meta['ci']:.0%} interval")
+    if info.alpha is not None:
+        parts.append(f"alpha = {info.alpha:g}")
+    if info.ci is not None and test in ("summary", "bootstrap", "accuracy_ci"):
+        parts.append(f"{info.ci:.0%} interval")
     if test == "ranks":
-        kind = "simultaneous" if meta.get("simultaneous", True) else "marginal"
-        parts.append(f"{meta.get('coverage', 0.95):.0%} {kind} sets")
-        parts.append(f"covariance: {meta.get('covariance')}")
+        kind = "simultaneous" if info.simultaneous in (None, True) else "marginal"
+        parts.append(f"{info.coverage or 0.95:.0%} {kind} sets")
+        parts.append(f"covariance: {info.covariance}")
         parts.append("highlighted: may be the best")
     return "; ".join(parts)
 

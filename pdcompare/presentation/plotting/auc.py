@@ -78,7 +78,7 @@ def auc_plot(
         default = f"DeLong's test: AUC differences with {1 - alpha:.0%} intervals"
         ax = plot_differences(renamed, ax=ax, top=top, title=title, **kwargs)
         _retitle(ax, title, default)
-        sided = "two-sided" if info.alternative is None else info.alternative
+        sided = info.alternative or "two-sided"
         label = "difference in ROC AUC"
         if sided not in (None, "two-sided"):
             label += f", one-sided ({sided})"

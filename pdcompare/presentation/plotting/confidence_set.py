@@ -102,7 +102,7 @@ def confidence_set_plot(
     ax.set_xlabel("MCS p-value (label: mean loss)")
     # outside the bars: inside, it covered the last bar's label
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
-    method = "R" if info.method is None else info.method
+    method = info.method or "R"
     kept = int(frame["in_set"].sum())
     default = (
         f"Model confidence set at {1 - alpha:.0%} ({method} statistic): "

@@ -44,7 +44,7 @@ def race_paths(search: Any) -> dict[str, Any]:
     (['max_depth=1', 'max_depth=4'], (2, 6))
     """
     info = result_info(search.race_)
-    metric = "score" if info.metric is None else info.metric
+    metric = info.metric or "score"
     results = search.cv_results_
     n_splits = int(search.n_splits_)
     scores = np.column_stack([results[f"split{s}_test_{metric}"] for s in range(n_splits)])

@@ -102,7 +102,7 @@ def ratings_plot(
         ax.text(1.02, position, text, transform=transform, va="center", fontsize=fontsize)
     ax.grid(axis="x", alpha=0.3)
     level = float(0.95 if info.ci is None else info.ci)
-    ties = "half" if info.ties is None else info.ties
+    ties = info.ties or "half"
     ax.set_xlabel(f"rating ({level:.0%} bootstrap interval; ties: {ties})")
     default = f"Bradley–Terry ratings from {int(frame['n_battles'].sum() // 2):,} battles"
     if note:
