@@ -22,7 +22,6 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import check_fraction, check_positive_int
-from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.presentation.labels import format_pvalue, is_missing, method_label
 from pdcompare.presentation.shown import check_top, is_matrix, top_pairs
 from pdcompare.results import result_info
@@ -214,7 +213,7 @@ def highlighted_rows(frame: pd.DataFrame, alpha: float | None = None) -> np.ndar
     for column in ("pvalue_adj", "pvalue"):
         if column in frame.columns:
             if alpha is None:
-                alpha = pdcompare_attrs(frame).get("alpha", 0.05)
+                alpha = result_info(frame).level_alpha
             pvalues = frame[column].to_numpy(dtype=float, na_value=np.nan)
             with np.errstate(invalid="ignore"):
                 return pvalues <= alpha
@@ -295,7 +294,7 @@ def _top_rows(frame: pd.DataFrame, top: int | None) -> pd.DataFrame:
         return frame
     if {"model_1", "model_2"} <= set(frame.columns):
         return top_pairs(frame, top)[0]
-    models = [m for m in pdcompare_attrs(frame).get("models") or [] if m in frame.index]
+    models = [m for m in result_info(frame).models if m in frame.index]
     shown = (models or list(frame.index))[:top]
     if is_matrix(frame):
         return frame.loc[shown, shown]
