@@ -74,7 +74,8 @@ class ResultInfo:
     asked_alternative: str | None = None
     alpha: float | None = None
     correction: str | None = None
-    rope: tuple[float, float] | None = None
+    #: (low, high) of a test; select()'s rope is one half-width (a float).
+    rope: tuple[float, float] | float | None = None
     ci: float | None = None
     coverage: float | None = None
     simultaneous: bool | None = None
@@ -179,10 +180,9 @@ def result_info(frame: pd.DataFrame | Mapping[str, Any]) -> ResultInfo:
         for name, value in meta.items()
         if name in _INFO_FIELD_SET and value is not None
     }
-    if "rope" in known:
-        known["rope"] = tuple(float(x) for x in known["rope"])
-    if "bounds" in known:
-        known["bounds"] = tuple(float(x) for x in known["bounds"])
+    for name in ("rope", "bounds"):
+        if isinstance(known.get(name), tuple | list | np.ndarray):
+            known[name] = tuple(float(x) for x in known[name])
     extra = {key: value for key, value in meta.items() if key not in _INFO_FIELD_SET}
     # The rest is wrapped, not copied: it can be large (a search's parameters of every
     # candidate) and is read by few callers.

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import check_fraction, check_positive_int
-from pdcompare.presentation.labels import format_pvalue, is_missing, method_label
+from pdcompare.presentation.labels import format_pvalue, is_missing, method_label, rope_text
 from pdcompare.presentation.shown import check_top, is_matrix, top_pairs
 from pdcompare.results import result_info
 
@@ -272,9 +272,11 @@ def caption(frame: pd.DataFrame) -> str | None:
             parts.append(f"{correction} correction")
         else:
             parts.append("family-wise p-values" if test == "nemenyi" else "no correction")
-    if info.rope is not None:
+    if isinstance(info.rope, tuple):
         low, high = info.rope
         parts.append(f"ROPE [{low:g}, {high:g}]")
+    elif info.rope is not None:  # select()'s half-width
+        parts.append(f"ROPE {rope_text(info.rope)}")
     if info.alpha is not None:
         parts.append(f"alpha = {info.alpha:g}")
     if info.ci is not None and test in ("summary", "bootstrap", "accuracy_ci"):

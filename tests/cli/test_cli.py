@@ -1,26 +1,13 @@
 """Tests of the ``pdcompare`` command, run as ``python -m pdcompare`` in a subprocess."""
 
-import subprocess
-import sys
-
 import numpy as np
 import pandas as pd
 import pytest
+from _cli import run_cli as run
 from numpy.testing import assert_allclose
 
 from pdcompare.cli import build_parser, read_frame
 from pdcompare.datasets import load_grid_search_scores
-
-
-def run(*args, cwd=None):
-    return subprocess.run(
-        [sys.executable, "-m", "pdcompare", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=120,
-        check=False,
-    )
 
 
 def assert_usage_error(process, *fragments):

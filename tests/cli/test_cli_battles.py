@@ -1,21 +1,13 @@
 """``pdcompare FILE --battles``: the ratings of a file of battles, run as a subprocess."""
 
 import re
-import subprocess
-import sys
 
 import pandas as pd
 import pytest
+from _cli import run_cli as run
 
 import pdcompare
 from pdcompare.datasets import load_battles
-
-
-def run(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "pdcompare", *map(str, args)],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
 
 
 @pytest.mark.slow

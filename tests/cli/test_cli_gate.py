@@ -1,9 +1,8 @@
 """``pdcompare gate``: exit codes 0/1/2/3 on constructed files of each kind, as a subprocess."""
 
-import subprocess
-import sys
 
 import pytest
+from _cli import run_cli
 from frames import gate_predictions, gate_runs, gate_scores
 
 import pdcompare
@@ -11,14 +10,7 @@ from pdcompare.cli import build_gate_parser
 
 
 def run(*args, cwd=None):
-    return subprocess.run(
-        [sys.executable, "-m", "pdcompare", "gate", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=120,
-        check=False,
-    )
+    return run_cli("gate", *args, cwd=cwd)
 
 
 def gate_args(path, margin, *more):

@@ -1,20 +1,9 @@
 """The command line on a long file of item scores (``--items``)."""
 
-import subprocess
-import sys
 
 import pytest
+from _cli import run_cli as run
 from frames import eval_items_long
-
-
-def run(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "pdcompare", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 @pytest.fixture

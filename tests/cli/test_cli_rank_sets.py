@@ -1,19 +1,9 @@
 """The command line's --ranks: the rank-sets table and the report's paragraph."""
 
-import subprocess
-import sys
+
+from _cli import run_cli as run
 
 import pdcompare
-
-
-def run(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "pdcompare", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 def test_demo_with_ranks_prints_the_sets_and_who_may_be_the_best():

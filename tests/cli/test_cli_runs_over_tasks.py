@@ -1,8 +1,8 @@
 """The command line on runs over tasks: ``--long --runs`` with a task column."""
 
-import subprocess
-import sys
 from pathlib import Path
+
+from _cli import run_cli as run
 
 DATA = Path(__file__).resolve().parents[2] / "pdcompare" / "datasets" / "data" / "rl_runs.csv"
 OPTIONS = [
@@ -17,10 +17,6 @@ OPTIONS = [
 ]
 
 
-def run(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "pdcompare", *args], capture_output=True, text=True, check=False
-    )
 
 
 def test_long_runs_prints_aggregates_improvement_and_report(tmp_path):

@@ -221,3 +221,14 @@ def test_equivalence_results_say_equivalent():
     assert "yes = equivalent within the ROPE" in result.cmp.style().caption
     assert "yes = equivalent within the ROPE" in result.cmp.matrix("reject").cmp.style().caption
     assert "equivalent" not in load_grid_search_scores().cmp.pairwise().cmp.style().caption
+
+
+@pytest.mark.parametrize("rule", ["not_worse", "equivalent"])
+def test_a_selection_with_a_rope_is_styled_with_its_half_width(rule):
+    # select() keeps its rope as one half-width, not (low, high): the caption said
+    # nothing of it and raised a TypeError before.
+    scores = load_grid_search_scores()
+    by = pd.Series(np.arange(len(scores)), index=scores.index)
+    chosen = scores.cmp.select(rule, by=by, rope=0.01)
+    assert chosen.attrs["pdcompare"]["rope"] == 0.01
+    assert "ROPE ±0.01; alpha = 0.05" in chosen.cmp.style().caption
