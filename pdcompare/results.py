@@ -154,27 +154,35 @@ _INFO_FIELDS = tuple(
 _INFO_FIELD_SET = frozenset(_INFO_FIELDS)
 
 
-def result_info(frame: pd.DataFrame | Mapping[str, Any]) -> ResultInfo:
+def result_info(frame: pd.DataFrame) -> ResultInfo:
     """The frozen, typed view of ``frame.attrs["pdcompare"]`` (empty when absent).
 
-    ``frame`` may also be the metadata dict itself. Nothing is deep-copied:
-    mappings and lists are frozen into read-only copies, other values shared.
+    Anything but a DataFrame is refused (the TypeError of every function):
+    a dict of metadata is read by :func:`info_from_meta`.
 
     Examples
     --------
     >>> import pandas as pd
     >>> result_info(pd.DataFrame()).test is None
     True
-    >>> info = result_info({"test": "wilcoxon", "correction": None, "tau": 0.2})
+    """
+    check_frame(frame)
+    stored = frame.attrs.get(ATTRS_KEY)
+    return info_from_meta(stored if isinstance(stored, dict) else {})
+
+
+def info_from_meta(meta: Mapping[str, Any]) -> ResultInfo:
+    """The :class:`ResultInfo` of a metadata dict (what ``attrs["pdcompare"]`` holds).
+
+    Nothing is deep-copied: the typed fields' mappings and lists are frozen
+    into read-only copies, other values shared.
+
+    Examples
+    --------
+    >>> info = info_from_meta({"test": "wilcoxon", "correction": None, "tau": 0.2})
     >>> info.get("tau"), info.correction, "correction" in info.stated
     (0.2, None, True)
     """
-    if isinstance(frame, Mapping):
-        meta = frame
-    else:
-        check_frame(frame)
-        stored = frame.attrs.get(ATTRS_KEY)
-        meta = stored if isinstance(stored, dict) else {}
     known = {
         name: _frozen(value)
         for name, value in meta.items()

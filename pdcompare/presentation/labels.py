@@ -332,8 +332,8 @@ def method_label(info: ResultInfo, capital: bool = False) -> str:
 
     Examples
     --------
-    >>> from pdcompare.results import result_info
-    >>> method_label(result_info({"test": "corrected_ttest"}), capital=True)
+    >>> from pdcompare.results import info_from_meta
+    >>> method_label(info_from_meta({"test": "corrected_ttest"}), capital=True)
     'Corrected t-test (Nadeau–Bengio)'
     """
     label = TEST_LABELS.get(info.test, str(info.test))
@@ -348,9 +348,9 @@ def value_label(value: str, info: ResultInfo) -> str:
 
     Examples
     --------
-    >>> from pdcompare.results import result_info
-    >>> holm = result_info({"correction": "holm"})
-    >>> value_label("pvalue_adj", holm), value_label("mean_diff", result_info({}))
+    >>> from pdcompare.results import info_from_meta
+    >>> holm = info_from_meta({"correction": "holm"})
+    >>> value_label("pvalue_adj", holm), value_label("mean_diff", info_from_meta({}))
     ('p-value, holm-adjusted', 'mean diff')
     """
     if value == "pvalue_adj":
@@ -364,8 +364,8 @@ def alpha_label(info: ResultInfo) -> str:
 
     Examples
     --------
-    >>> from pdcompare.results import result_info
-    >>> alpha_label(result_info({"alpha": 0.05}))
+    >>> from pdcompare.results import info_from_meta
+    >>> alpha_label(info_from_meta({"alpha": 0.05}))
     'alpha = 0.05'
     """
     return f"alpha = {info.alpha:g}" if info.alpha is not None else "alpha"

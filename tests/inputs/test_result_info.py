@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import pdcompare  # noqa: F401  (registers DataFrame.cmp)
 from pdcompare.datasets import load_benchmark, load_grid_search_scores
-from pdcompare.results import ResultInfo, result_info
+from pdcompare.results import ResultInfo, info_from_meta, result_info
 
 FIELDS = [f.name for f in dataclasses.fields(ResultInfo) if f.name not in ("extra", "stated")]
 
@@ -33,8 +33,8 @@ def test_every_stored_key_is_a_field_or_in_extra():
 
 
 def test_absent_and_none_read_alike_but_stated_tells_them_apart():
-    none = result_info({"correction": None})
-    absent = result_info({})
+    none = info_from_meta({"correction": None})
+    absent = info_from_meta({})
     assert none.correction is None
     assert absent.correction is None
     assert "correction" in none.stated
@@ -61,20 +61,21 @@ def test_the_view_cannot_change_the_callers_attrs():
 
 
 def test_a_rope_pair_is_floats_and_a_half_width_stays_one():
-    assert result_info({"rope": [np.float64(-0.01), 0.02]}).rope == (-0.01, 0.02)
-    assert result_info({"rope": 0.01}).rope == 0.01  # select()'s half-width
+    assert info_from_meta({"rope": [np.float64(-0.01), 0.02]}).rope == (-0.01, 0.02)
+    assert info_from_meta({"rope": 0.01}).rope == 0.01  # select()'s half-width
 
 
 def test_direction_falls_back_on_the_design():
-    assert result_info({"design": {"greater_is_better": False}}).direction is False
-    assert result_info({"greater_is_better": True, "design": {}}).direction is True
-    assert result_info({}).direction is True
+    assert info_from_meta({"design": {"greater_is_better": False}}).direction is False
+    assert info_from_meta({"greater_is_better": True, "design": {}}).direction is True
+    assert info_from_meta({}).direction is True
 
 
 def test_a_frame_without_metadata_and_a_non_frame():
     assert result_info(pd.DataFrame({"x": [1]})).test is None
-    with pytest.raises(TypeError, match="DataFrame"):
-        result_info([1, 2])  # type: ignore[arg-type]
+    for not_a_frame in ([1, 2], {"test": "wilcoxon"}):  # a dict is not read as metadata
+        with pytest.raises(TypeError, match="DataFrame"):
+            result_info(not_a_frame)  # type: ignore[arg-type]
 
 
 @given(
@@ -85,7 +86,7 @@ def test_a_frame_without_metadata_and_a_non_frame():
     )
 )
 def test_get_reads_what_is_not_a_field(meta):
-    info = result_info(meta)
+    info = info_from_meta(meta)
     assert info.stated == frozenset(meta)
     for key, value in meta.items():
         if key not in FIELDS:

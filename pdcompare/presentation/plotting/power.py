@@ -42,9 +42,10 @@ def power_test(result: pd.DataFrame, info: ResultInfo) -> str:
 
     Examples
     --------
-    >>> power_test(pd.DataFrame(columns=["n_splits"]), result_info({}))
+    >>> from pdcompare.results import info_from_meta
+    >>> power_test(pd.DataFrame(columns=["n_splits"]), info_from_meta({}))
     'the corrected t-test'
-    >>> power_test(pd.DataFrame(), result_info({"unit": "item", "clustered": True}))
+    >>> power_test(pd.DataFrame(), info_from_meta({"unit": "item", "clustered": True}))
     'the paired t-test over items, clustered'
 
     """

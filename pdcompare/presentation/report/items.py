@@ -48,12 +48,12 @@ def unit_words(info: ResultInfo) -> str:
 
     Examples
     --------
-    >>> from pdcompare.results import result_info
-    >>> unit_words(result_info({"n_items": 200, "n_clusters": 50, "clustered": True,
+    >>> from pdcompare.results import info_from_meta
+    >>> unit_words(info_from_meta({"n_items": 200, "n_clusters": 50, "clustered": True,
     ...                         "item_name": "question", "cluster_name": "passage",
     ...                         "samples_per_item": 5.0}))
     '200 questions in 50 passages, clustered by passage; 5 samples per question'
-    >>> unit_words(result_info({"n_items": 10, "n_clusters": 10, "clustered": False}))
+    >>> unit_words(info_from_meta({"n_items": 10, "n_clusters": 10, "clustered": False}))
     '10 items'
     """
     item = item_noun(info)

@@ -15,7 +15,7 @@ from pdcompare.presentation.labels import (
 )
 from pdcompare.presentation.report import items as item_words
 from pdcompare.presentation.report.rows import Rows
-from pdcompare.results import ResultInfo, result_info
+from pdcompare.results import ResultInfo
 
 
 def _tie_line(summary: Rows, benchmark: bool) -> list[str]:
@@ -70,10 +70,10 @@ def metric_lines(frame_info: ResultInfo) -> list[str]:
 
     Examples
     --------
-    >>> from pdcompare.results import result_info
-    >>> metric_lines(result_info({"metric": "f1_macro", "metric_source": "refit"}))
+    >>> from pdcompare.results import info_from_meta
+    >>> metric_lines(info_from_meta({"metric": "f1_macro", "metric_source": "refit"}))
     ['Metric: f1_macro (the metric the search refits on).']
-    >>> metric_lines(result_info({}))
+    >>> metric_lines(info_from_meta({}))
     []
     """
     metric = frame_info.metric
@@ -116,7 +116,7 @@ def summary_lines(
     else:
         n_splits = int(np.nanmax(np.asarray(summary["n_splits"], dtype=float)))
         lines = [f"Data: {n_models} models x {n_splits} CV splits; {direction} scores are better."]
-    lines += metric_lines(frame_info or result_info({}))
+    lines += metric_lines(frame_info) if frame_info is not None else []
     if design.get("test_train_ratio") is not None:
         lines.append(
             f"CV design: {spelling().design_source(design.get('source'))} (test/train size ratio "
