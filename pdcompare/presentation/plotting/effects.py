@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -28,7 +29,7 @@ from pdcompare.results import result_info
 BANDS = (("negligible", "0.985"), ("small", "0.955"), ("medium", "0.925"), ("large", "0.895"))
 
 
-def magnitude_bands(thresholds: dict[str, Any]) -> tuple[float, list[tuple[str, float, float]]]:
+def magnitude_bands(thresholds: Mapping[str, Any]) -> tuple[float, list[tuple[str, float, float]]]:
     """The centre (0, or 0.5 for probabilities) and each magnitude's distance band from it.
 
     Examples
@@ -43,7 +44,7 @@ def magnitude_bands(thresholds: dict[str, Any]) -> tuple[float, list[tuple[str, 
     return centre, [(name, cuts[k], cuts[k + 1]) for k, (name, _) in enumerate(BANDS)]
 
 
-def _shade_bands(ax, thresholds: dict[str, Any], left: float, right: float) -> float:
+def _shade_bands(ax, thresholds: Mapping[str, Any], left: float, right: float) -> float:
     """Grey bands of the magnitudes on both sides of the centre, each named once; the centre."""
     centre, bands = magnitude_bands(thresholds)
     width = right - left

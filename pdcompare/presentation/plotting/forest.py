@@ -66,7 +66,8 @@ def forest_rows(result: pd.DataFrame, row: int) -> pd.DataFrame:
     (22, 1.0)
     """
     info = result_info(result)
-    if info.differences is None or "differences_se" not in info.extra:
+    se_all = info.get("differences_se")
+    if info.differences is None or se_all is None:
         msg = (
             "The forest plot of a `random_effects` result needs its per-data-set differences "
             "(attrs['pdcompare']['differences'] and ['differences_se']); this result has none: "
@@ -74,7 +75,7 @@ def forest_rows(result: pd.DataFrame, row: int) -> pd.DataFrame:
         )
         raise ValueError(msg)
     estimate = info.differences.iloc[row]
-    se = info.extra["differences_se"].iloc[row]
+    se = se_all.iloc[row]
     kept = estimate.notna() & se.notna()
     tau2 = float(result["tau2"].iloc[row]) if "tau2" in result else 0.0
     weight = 1.0 / (se[kept] ** 2 + (tau2 if np.isfinite(tau2) else 0.0))
@@ -115,7 +116,7 @@ def plot_pair_forest(result: pd.DataFrame, row: int, *, ax=None, top=None, title
     total = len(rows) + 2
     ax = _axes(ax, figsize=row_figsize(total + 2, max(map(len, names), default=8), 1.0))
     fontsize = row_fontsize(ax, total + 2)
-    alpha = float(info.level_alpha)
+    alpha = info.level_alpha
     z = NormalDist().inv_cdf(1 - alpha / 2)  # no scipy at import time
     with matplotlib_options("the forest plot", "Axes.scatter", kwargs):
         _draw_datasets(ax, rows, z, fontsize)
@@ -192,7 +193,7 @@ def plot_pairs_summary(result: pd.DataFrame, *, ax=None, top=None, title=None, *
     _annotate_pvalues(
         ax, shown.positions, column(shown.rows, pvalue), pvalue == "pvalue_adj", fontsize
     )
-    alpha = float(info.level_alpha)
+    alpha = info.level_alpha
     ax.set_xlabel(
         f"pooled difference model_1 − model_2 across data sets, {1 - alpha:.0%} CI (thick)"
     )

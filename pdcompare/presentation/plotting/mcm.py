@@ -123,7 +123,7 @@ def plot_mcm(
     # Three lines of text: the height allows a third of the single-line size.
     size = min(annotation_points(cell, [line for t in texts for line in t.split("\n")]),
                0.28 * cell)  # fmt: skip
-    alpha = info.alpha if info.alpha is not None else 0.05
+    alpha = info.level_alpha
     if annot or (annot is None and size >= _MIN_POINTS):
         for row, col, text, p in zip(r, c, texts, pvalues, strict=True):
             ax.text(

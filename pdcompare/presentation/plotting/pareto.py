@@ -131,12 +131,12 @@ def pareto_plot(
     direction = "lower" if lower_is_better else "higher"
     ax.set_xlabel(f"cost ({direction} is better){' — log scale' if log_cost else ''}")
     better = "higher" if info.greater_is_better in (None, True) else "lower"
-    ax.set_ylabel(f"score ({better} is better), {1 - float(info.level_alpha):.0%} interval")
+    ax.set_ylabel(f"score ({better} is better), {1 - info.level_alpha:.0%} interval")
     _legend_above(ax, ncols=3)
     shown = "front and ambiguous" if undecided.size <= 30 else "front"
     note = "" if named or n <= NAMED_UP_TO else f"{shown} named; {n} models"
     test = "the frame's test" if info.score_test is None else info.score_test
-    alpha = float(info.level_alpha)
+    alpha = info.level_alpha
     _figure_title(ax, title, f"Worth its cost? one-sided {test}, alpha {alpha:g}", note)
     return ax
 

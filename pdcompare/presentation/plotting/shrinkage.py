@@ -63,13 +63,13 @@ def shrinkage_plot(
     22
     """
     info = result_info(frame)
-    if info.test != "hierarchical" or "shrunk" not in info.extra:
+    shrunk, before = info.get("shrunk"), info.differences
+    if info.test != "hierarchical" or shrunk is None or before is None:
         msg = (
             "`shrinkage_plot` draws a result of `hierarchical` (its attrs hold the shrunk "
             "per-data-set differences); got a frame without them."
         )
         raise ValueError(msg)
-    shrunk, before = info.extra["shrunk"], info.differences
     if a is None and b is None:
         row = 0
     else:
