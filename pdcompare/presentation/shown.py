@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 
 from pdcompare._validation import check_positive_int
-from pdcompare.inputs.attrs import stored_attr
+from pdcompare.results import result_info
 
 #: Beyond this many models a plot shows the best ones only, and says so in its title.
 DEFAULT_TOP = 20
@@ -67,7 +67,7 @@ def result_models(result: pd.DataFrame) -> list:
     else:
         present = pd.unique(result.index)
     present_set = set(present)
-    ranked = [m for m in stored_attr(result, "models") or [] if m in present_set]
+    ranked = [m for m in result_info(result).models if m in present_set]
     known = set(ranked)
     return ranked + [m for m in present if m not in known]
 

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import check_fraction, check_positive_int
-from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.inputs.attrs import ATTRS_KEY
 from pdcompare.presentation.labels import format_pvalue, is_missing, method_label
 from pdcompare.presentation.shown import check_top, is_matrix, top_pairs
 from pdcompare.results import result_info
@@ -214,7 +214,7 @@ def highlighted_rows(frame: pd.DataFrame, alpha: float | None = None) -> np.ndar
     for column in ("pvalue_adj", "pvalue"):
         if column in frame.columns:
             if alpha is None:
-                alpha = pdcompare_attrs(frame).get("alpha", 0.05)
+                alpha = result_info(frame).level_alpha
             pvalues = frame[column].to_numpy(dtype=float, na_value=np.nan)
             with np.errstate(invalid="ignore"):
                 return pvalues <= alpha
@@ -246,44 +246,59 @@ def caption(frame: pd.DataFrame) -> str | None:
     >>> caption(result)
     'Corrected t-test (Nadeau–Bengio); higher is better; holm correction; alpha = 0.05'
     """
-    meta = pdcompare_attrs(frame)
-    test = meta.get("test")
+    info = result_info(frame)
+    test = info.test
     if test is None:
         return None
     if test == "summary":
         parts = ["Summary of the scores"]
     elif test in ("bootstrap", "accuracy_ci"):
-        parts = [f"{meta.get('method', 'bootstrap')} interval of {meta.get('score', 'the score')}"]
+        method = "bootstrap" if info.method is None else info.method
+        score = "the score" if info.score is None else info.score
+        parts = [f"{method} interval of {score}"]
     else:
-        parts = [method_label(result_info(meta), capital=True)]
-    if meta.get("value") is not None:
-        parts[0] = f"{parts[0]}: {meta['value']} of row model vs column model"
+        parts = [method_label(info, capital=True)]
+    if info.value is not None:
+        parts[0] = f"{parts[0]}: {info.value} of row model vs column model"
     if test == "equivalence":
         # TOST rejects "different by more than the rope": a highlighted row is an equivalence.
-        what = "yes = equivalent within the ROPE" if meta.get("value") in (None, "reject") else ""
+        what = "yes = equivalent within the ROPE" if info.value in (None, "reject") else ""
         parts[0] = f"{parts[0]} ({what})" if what else parts[0]
-    greater = meta.get("greater_is_better", (meta.get("design") or {}).get("greater_is_better"))
+    greater = info.greater_is_better
+    if greater is None:
+        greater = info.design.get("greater_is_better")
     if greater is not None:
         parts.append("higher is better" if greater else "lower is better")
-    if "correction" in meta:
-        correction = meta.get("correction")
-        if correction:
-            parts.append(f"{correction} correction")
+    if _states_correction(frame):
+        if info.correction:
+            parts.append(f"{info.correction} correction")
         else:
             parts.append("family-wise p-values" if test == "nemenyi" else "no correction")
-    if meta.get("rope") is not None:
-        low, high = meta["rope"]
+    if info.rope is not None:
+        low, high = info.rope
         parts.append(f"ROPE [{low:g}, {high:g}]")
-    if meta.get("alpha") is not None:
-        parts.append(f"alpha = {meta['alpha']:g}")
-    if meta.get("ci") is not None and test in ("summary", "bootstrap", "accuracy_ci"):
-        parts.append(f"{meta['ci']:.0%} interval")
+    if info.alpha is not None:
+        parts.append(f"alpha = {info.alpha:g}")
+    if info.ci is not None and test in ("summary", "bootstrap", "accuracy_ci"):
+        parts.append(f"{info.ci:.0%} interval")
     if test == "ranks":
-        kind = "simultaneous" if meta.get("simultaneous", True) else "marginal"
-        parts.append(f"{meta.get('coverage', 0.95):.0%} {kind} sets")
-        parts.append(f"covariance: {meta.get('covariance')}")
+        simultaneous = True if info.simultaneous is None else info.simultaneous
+        kind = "simultaneous" if simultaneous else "marginal"
+        coverage = 0.95 if info.coverage is None else info.coverage
+        parts.append(f"{coverage:.0%} {kind} sets")
+        parts.append(f"covariance: {info.covariance}")
         parts.append("highlighted: may be the best")
     return "; ".join(parts)
+
+
+def _states_correction(frame: pd.DataFrame) -> bool:
+    """Whether the frame's metadata has a ``correction`` entry, None ("no correction") included.
+
+    :class:`~pdcompare.results.ResultInfo` reads an absent ``correction`` as None
+    too; the caption tells them apart (a test without a correction says nothing).
+    """
+    stored = frame.attrs.get(ATTRS_KEY)
+    return isinstance(stored, dict) and "correction" in stored
 
 
 def _top_rows(frame: pd.DataFrame, top: int | None) -> pd.DataFrame:
@@ -293,7 +308,7 @@ def _top_rows(frame: pd.DataFrame, top: int | None) -> pd.DataFrame:
         return frame
     if {"model_1", "model_2"} <= set(frame.columns):
         return top_pairs(frame, top)[0]
-    models = [m for m in pdcompare_attrs(frame).get("models") or [] if m in frame.index]
+    models = [m for m in result_info(frame).models if m in frame.index]
     shown = (models or list(frame.index))[:top]
     if is_matrix(frame):
         return frame.loc[shown, shown]

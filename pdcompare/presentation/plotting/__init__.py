@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from pdcompare._validation import check_option
-from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.inputs.frames import check_frame
 from pdcompare.inputs.items import is_items
 from pdcompare.inputs.scores import converted_search
 from pdcompare.presentation.plotting import (  # noqa: F401  (register kinds)
@@ -48,6 +48,7 @@ from pdcompare.presentation.plotting.bayes import draw_simplex
 from pdcompare.presentation.plotting.results import forest_data, plot_matrix
 from pdcompare.presentation.plotting.scores import folds_data
 from pdcompare.presentation.shown import is_matrix
+from pdcompare.results import result_info
 
 __all__ = ["folds_data", "forest_data", "is_matrix", "plot"]
 
@@ -122,15 +123,16 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
         raise TypeError(msg)
     if kind != "pareto":  # pareto reads its cost from a cv_results_ frame's own columns
         frame, options = converted_search(frame, options)
-    meta = pdcompare_attrs(frame)
+    check_frame(frame)  # a dict is not metadata here: the TypeError naming the fix
+    info = result_info(frame)
     if kind is None and is_matrix(frame):
         return plot_matrix(frame, ax=ax, **options)
-    if meta.get("kind") == "result":
-        test = meta.get("test")
+    if info.is_result:
+        test = info.test
         # One pair of a Bayesian test across data sets: its posterior in the triangle
         # (kind="shrinkage" draws a hierarchical result's data sets).
         samples_of = None
-        if meta.get("method") == "signed_rank" and meta.get("scope") == "pair":
+        if info.method == "signed_rank" and info.scope == "pair":
             from pdcompare.compare.signed_rank_bayes import simplex_samples as samples_of
         elif test == "hierarchical" and (kind == "simplex" or (kind is None and len(frame) == 1)):
             from pdcompare.compare.hierarchical import simplex_samples as samples_of
@@ -138,7 +140,7 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
 
             samples = samples_of(frame, options.pop("n_points", 3000))
             return draw_simplex(frame, samples, ax=ax, **options)
-        all_pairs = meta.get("unit") == "dataset" and meta.get("scope") == "all_pairs"
+        all_pairs = info.across_datasets and info.scope == "all_pairs"
         if all_pairs and test not in _OWN_PICTURE and kind is None:
             return cd.plot_cd(frame, ax=ax, **options)
         if test == "hierarchical" and kind not in (None, "shrinkage"):

@@ -6,7 +6,6 @@ from typing import Any
 
 import pandas as pd
 
-from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.presentation.plotting._base import (
     _axes,
     _figure_title,
@@ -20,6 +19,7 @@ from pdcompare.presentation.plotting._base import (
 )
 from pdcompare.presentation.plotting.results import _draw_forest, _forest_figure
 from pdcompare.presentation.shown import result_models, top_models, top_pairs
+from pdcompare.results import result_info
 
 
 @_result_kind("bootstrap", "accuracy_ci")
@@ -67,12 +67,11 @@ def plot_model_intervals(
     """
     import numpy as np
 
-    meta = pdcompare_attrs(frame)
-    value = "accuracy" if meta.get("test") == "accuracy_ci" else "estimate"
+    info = result_info(frame)
+    value = "accuracy" if info.test == "accuracy_ci" else "estimate"
     require_columns(frame, (value, "ci_low", "ci_high"), "An interval plot")
-    ordered = frame.sort_values(
-        value, ascending=not meta.get("greater_is_better", True), kind="stable"
-    )
+    greater = True if info.greater_is_better is None else info.greater_is_better
+    ordered = frame.sort_values(value, ascending=not greater, kind="stable")
     colours = model_colours(ordered.index.tolist())
     shown, note = top_models(ordered.index.tolist(), top)
     # Drawn bottom-up from the worst model, so that the best one is on top.
@@ -94,14 +93,16 @@ def plot_model_intervals(
     )
     ax.set_yticks(positions, labels=names, fontsize=row_fontsize(ax, len(ordered)))
     ax.set_ylim(-0.5, len(ordered) - 0.5)
-    ax.set_xlabel(str(meta.get("score", value)))
+    ax.set_xlabel(str(value if info.score is None else info.score))
     ax.set_ylabel("model")
     ax.grid(axis="x", alpha=0.3)
-    level = f"{meta['ci']:.0%} " if meta.get("ci") is not None else ""
-    if meta.get("test") == "accuracy_ci":
-        default = f"Accuracy with {level}{meta.get('method', 'binomial')} interval"
+    level = f"{info.ci:.0%} " if info.ci is not None else ""
+    if info.test == "accuracy_ci":
+        method = "binomial" if info.method is None else info.method
+        default = f"Accuracy with {level}{method} interval"
     else:
-        default = f"Bootstrap {level}{meta.get('method', 'percentile')} interval per model"
+        method = "percentile" if info.method is None else info.method
+        default = f"Bootstrap {level}{method} interval per model"
     _figure_title(ax, title, default, note)
     return ax
 
@@ -159,17 +160,18 @@ def plot_differences(
     require_columns(
         frame, ("model_1", "model_2", "mean_diff", "ci_low", "ci_high", "pvalue"), "A forest plot"
     )
-    meta = pdcompare_attrs(frame)
+    info = result_info(frame)
     colours = model_colours(result_models(frame))
     rows, note = top_pairs(frame, top)
     ax, fontsize = _forest_figure(ax, rows)
     low, high = (rows[c].to_numpy(dtype=float) for c in ("ci_low", "ci_high"))
     _draw_forest(ax, rows, low, high, colours=colours, fontsize=fontsize, kwargs=kwargs)
-    level = f"{meta['ci']:.0%} " if meta.get("ci") is not None else ""
-    sided = meta.get("alternative", "two-sided")
+    level = f"{info.ci:.0%} " if info.ci is not None else ""
+    sided = info.alternative
     sided_text = "" if sided in (None, "two-sided") else f", one-sided ({sided})"
-    label = f"difference in {meta.get('score', 'score')} with {level}interval{sided_text}"
-    correction = meta.get("correction")
+    score = "score" if info.score is None else info.score
+    label = f"difference in {score} with {level}interval{sided_text}"
+    correction = info.correction
     if correction and "pvalue_adj" in frame:
         label = f"{label}\n(interval unadjusted; markers and p-values {correction}-adjusted)"
     ax.set_xlabel(label)

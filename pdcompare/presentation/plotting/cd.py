@@ -12,6 +12,8 @@ different, and for Nemenyi the critical difference drawn to scale.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from dataclasses import fields
 from typing import Any
 
 import numpy as np
@@ -20,6 +22,7 @@ import pandas as pd
 from pdcompare.compare.figure_inputs import cd_inputs
 from pdcompare.presentation.plotting._base import _scores_kind
 from pdcompare.presentation.shown import top_models
+from pdcompare.results import ResultInfo, result_info
 from pdcompare.stats.cd import cd_groups, rejected_matrix
 
 __all__ = ["cd_layout", "plot_cd", "plot_cd_of_benchmark"]
@@ -40,15 +43,24 @@ _RANK_INCHES = 0.32
 _FONT_POINTS = 9.0
 
 
-def _meta(result: pd.DataFrame) -> dict[str, Any]:
-    meta = result.attrs.get("pdcompare")
-    if not isinstance(meta, dict):
+def _says_nothing(info: ResultInfo) -> bool:
+    """Whether the frame has no pdcompare metadata (every field empty, nothing else stored)."""
+    for name in (f.name for f in fields(info)):
+        value = getattr(info, name)
+        if value is not None and not (isinstance(value, tuple | Mapping) and not value):
+            return False
+    return True
+
+
+def _info(result: pd.DataFrame) -> ResultInfo:
+    info = result_info(result)
+    if _says_nothing(info):
         msg = (
             "`result` must be a pairwise result over several data sets: its "
             "attrs['pdcompare'] is missing."
         )
         raise ValueError(msg)
-    if not isinstance(meta.get("mean_ranks"), dict) or not meta["mean_ranks"]:
+    if not isinstance(info.mean_ranks, Mapping) or not info.mean_ranks:
         msg = (
             "`result` has no attrs['pdcompare']['mean_ranks'] (model -> mean rank): a "
             "critical-difference diagram needs a result over several data sets."
@@ -58,7 +70,7 @@ def _meta(result: pd.DataFrame) -> dict[str, Any]:
     if missing:
         msg = f"`result` lacks the column(s) {', '.join(map(repr, missing))}."
         raise ValueError(msg)
-    return meta
+    return info
 
 
 def cd_layout(result: pd.DataFrame) -> dict[str, Any]:
@@ -90,8 +102,8 @@ def cd_layout(result: pd.DataFrame) -> dict[str, Any]:
     >>> layout["caption"]
     'Wilcoxon signed-rank test, holm correction, alpha = 0.05, 12 data sets'
     """
-    meta = _meta(result)
-    mean_ranks = meta["mean_ranks"]
+    info = _info(result)
+    mean_ranks = info.mean_ranks
     names = list(mean_ranks)
     ranks = np.array([float(mean_ranks[name]) for name in names])
     position = {name: k for k, name in enumerate(names)}
@@ -109,32 +121,31 @@ def cd_layout(result: pd.DataFrame) -> dict[str, Any]:
     reject = result["reject"].eq(True).to_numpy(dtype=bool, na_value=False)
     groups = cd_groups(ranks, rejected_matrix(len(names), i, j, reject))
     order = np.argsort(ranks, kind="stable")
-    test = meta.get("test")
-    cd = meta.get("cd") if test == "nemenyi" else None
+    cd = info.cd if info.test == "nemenyi" else None
     return {
         "names": [names[k] for k in order],
         "ranks": ranks[order],
         "groups": [(float(ranks[g].min()), float(ranks[g].max())) for g in groups],
         "members": [[names[k] for k in g] for g in groups],
         "cd": None if cd is None or not math.isfinite(float(cd)) else float(cd),
-        "caption": _caption(meta),
+        "caption": _caption(info),
     }
 
 
-def _caption(meta: dict[str, Any]) -> str:
-    test = meta.get("test")
+def _caption(info: ResultInfo) -> str:
+    test = info.test
     parts = [f"{_TESTS.get(test, str(test))} test"]
-    correction = meta.get("correction")
+    correction = info.correction
     if correction not in (None, "none"):
         parts.append(f"{correction} correction")
     else:
         parts.append("family-wise p-values" if test == "nemenyi" else "no correction")
-    if meta.get("alpha") is not None:
-        parts.append(f"alpha = {meta['alpha']:g}")
-    if meta.get("n_datasets") is not None:
-        parts.append(f"{meta['n_datasets']} data sets")
+    if info.alpha is not None:
+        parts.append(f"alpha = {info.alpha:g}")
+    if info.n_datasets is not None:
+        parts.append(f"{info.n_datasets} data sets")
     caption = ", ".join(parts)
-    floor, alpha = meta.get("min_attainable_pvalue"), meta.get("alpha", 0.05)
+    floor, alpha = info.min_attainable_pvalue, info.level_alpha
     if floor is not None and floor > alpha:
         # A bar over every model would otherwise read as "all equal" (DESIGN section 14).
         caption += (

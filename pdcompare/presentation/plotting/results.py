@@ -7,7 +7,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.presentation.labels import alpha_label, format_pvalue, method_label, value_label
 from pdcompare.presentation.plotting._base import (
     _annotate_pvalues,
@@ -25,7 +24,7 @@ from pdcompare.presentation.plotting._base import (
 )
 from pdcompare.presentation.plotting.pair_rows import colour_legend_entry
 from pdcompare.presentation.shown import result_models, top_models, top_pairs
-from pdcompare.results import result_info
+from pdcompare.results import ResultInfo, result_info
 
 #: Corrections whose adjusted p-values have matching simultaneous intervals.
 SIMULTANEOUS = ("bonferroni", "sidak")
@@ -86,12 +85,12 @@ def forest_intervals(result: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, bool
     >>> bool(np.allclose(high - low, [1.0 * scale, 2.0 * scale])), adjusted
     (True, True)
     """
-    meta = pdcompare_attrs(result)
+    info = result_info(result)
     missing = np.full(len(result), np.nan)
     low = result["ci_low"].to_numpy(dtype=float) if "ci_low" in result else missing
     high = result["ci_high"].to_numpy(dtype=float) if "ci_high" in result else missing
-    correction = meta.get("correction")
-    alpha = meta.get("alpha")
+    correction = info.correction
+    alpha = info.alpha
     if correction not in SIMULTANEOUS or alpha is None or "df" not in result:
         return low, high, False
     from scipy import stats
@@ -99,7 +98,7 @@ def forest_intervals(result: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, bool
     pvalues = result["pvalue"].to_numpy(dtype=float)
     m = max(int(np.sum(~np.isnan(pvalues))), 1)
     each = alpha / m if correction == "bonferroni" else 1.0 - (1.0 - alpha) ** (1.0 / m)
-    tails = 2.0 if meta.get("alternative", "two-sided") in (None, "two-sided") else 1.0
+    tails = 2.0 if info.alternative in (None, "two-sided") else 1.0
     df = result["df"].to_numpy(dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
         scale = stats.t.ppf(1 - each / tails, df) / stats.t.ppf(1 - alpha / tails, df)
@@ -114,7 +113,7 @@ def _draw_forest(
 
     One ``errorbar`` container for the rejected rows, then one for the others.
     """
-    meta = pdcompare_attrs(result)
+    info = result_info(result)
     data = forest_data(result)
     positions = np.arange(len(data))[::-1]
     estimate = data["estimate"].to_numpy()
@@ -149,7 +148,7 @@ def _draw_forest(
                 ecolor="0.35",
                 capsize=3,
                 elinewidth=1.5,
-                label=f"{name} at {alpha_label(result_info(meta))}",
+                label=f"{name} at {alpha_label(info)}",
                 **kwargs,
             )
         for collection in container.lines[2]:
@@ -180,10 +179,10 @@ def _draw_forest(
         ax, positions, data["pvalue"], adjusted="pvalue_adj" in result, fontsize=fontsize
     )
     ax.grid(axis="x", alpha=0.3)
-    _forest_legend(ax, meta, row_colours)
+    _forest_legend(ax, info, row_colours)
 
 
-def _forest_legend(ax, meta: dict[str, Any], row_colours: np.ndarray) -> None:
+def _forest_legend(ax, info: ResultInfo, row_colours: np.ndarray) -> None:
     """Filled / open markers: significant or not, and what the colours mean; above the Axes."""
     from matplotlib.lines import Line2D
 
@@ -192,7 +191,7 @@ def _forest_legend(ax, meta: dict[str, Any], row_colours: np.ndarray) -> None:
         Line2D([], [], marker="o", linestyle="none", color="0.35", markerfacecolor="white"),
     ]
     labels = [
-        f"significant at {alpha_label(result_info(meta))}",
+        f"significant at {alpha_label(info)}",
         "not significant",
     ]
     handle, handler, label = colour_legend_entry(row_colours, one_model=False)
@@ -252,7 +251,7 @@ def plot_forest(
     require_columns(
         result, ("model_1", "model_2", "mean_diff", "pvalue", "ci_low", "ci_high"), "A forest plot"
     )
-    meta = pdcompare_attrs(result)
+    info = result_info(result)
     colours = model_colours(result_models(result))
     low, high, adjusted = forest_intervals(result)
     rows, note = top_pairs(result, top)
@@ -264,11 +263,11 @@ def plot_forest(
     _draw_forest(
         ax, rows, low[keep], high[keep], colours=colours, fontsize=fontsize, kwargs=kwargs
     )
-    alpha = meta.get("alpha")
+    alpha = info.alpha
     ci_text = f"{1 - alpha:.0%} CI" if alpha is not None else "CI"
-    sided = meta.get("alternative", "two-sided")
+    sided = info.alternative
     sided_text = "" if sided in (None, "two-sided") else f", one-sided ({sided})"
-    correction = meta.get("correction")
+    correction = info.correction
     label = f"mean difference model_1 − model_2 with {ci_text}{sided_text}"
     if adjusted:
         label = f"{label}\n(simultaneous, {correction}-adjusted like the p-values)"
@@ -276,9 +275,7 @@ def plot_forest(
         label = f"{label}\n(interval unadjusted; markers and p-values {correction}-adjusted)"
     ax.set_xlabel(label)
     correction_text = f", {correction} correction" if correction else ""
-    _figure_title(
-        ax, title, f"{method_label(result_info(meta), capital=True)}{correction_text}", note
-    )
+    _figure_title(ax, title, f"{method_label(info, capital=True)}{correction_text}", note)
     return ax
 
 
@@ -327,12 +324,12 @@ def plot_pvalue_dots(
     matplotlib.axes.Axes
     """
     require_columns(result, ("model_1", "model_2", "pvalue"), "A p-value plot")
-    meta = pdcompare_attrs(result)
+    info = result_info(result)
     colours = model_colours(result_models(result))
     result, note = top_pairs(result, top)
     column = "pvalue_adj" if "pvalue_adj" in result else "pvalue"
     pvalues = result[column].to_numpy(dtype=float)
-    alpha = meta.get("alpha", 0.05)
+    alpha = info.level_alpha
     reject = (
         result["reject"].eq(True).to_numpy(dtype=bool, na_value=False)
         if "reject" in result
@@ -369,7 +366,7 @@ def plot_pvalue_dots(
                     edgecolors=row_colours[rows],
                     linewidths=1.5,
                     s=40,
-                    label=f"{name} at {alpha_label(result_info(meta))}",
+                    label=f"{name} at {alpha_label(info)}",
                     zorder=3,
                     **kwargs,
                 )
@@ -380,9 +377,9 @@ def plot_pvalue_dots(
     ax.set_ylim(-0.6, len(result) - 0.4)
     _annotate_pvalues(ax, positions, pvalues, adjusted=column == "pvalue_adj", fontsize=fontsize)
     ax.set_yticks(positions, labels=labels, fontsize=fontsize)
-    adjusted = column == "pvalue_adj" and meta.get("correction")
+    adjusted = column == "pvalue_adj" and info.correction
     ax.set_xlabel(
-        f"p-value, {meta['correction']}-adjusted (log scale)"
+        f"p-value, {info.correction}-adjusted (log scale)"
         if adjusted
         else "p-value (log scale)"
     )
@@ -394,13 +391,13 @@ def plot_pvalue_dots(
         alpha_line,
     ]
     labels = [
-        f"significant at {alpha_label(result_info(meta))}",
+        f"significant at {alpha_label(info)}",
         "not significant",
         f"alpha = {alpha:g}",
     ]
     _legend_above(ax, handles, labels, ncols=2)
     ax._pdcompare_title_pad = 34.0  # above the legend's two rows
-    _figure_title(ax, title, method_label(result_info(meta), capital=True), note)
+    _figure_title(ax, title, method_label(info, capital=True), note)
     return ax
 
 
@@ -453,8 +450,8 @@ def plot_matrix(
     >>> import matplotlib.pyplot as plt
     >>> plt.close("all")
     """
-    meta = pdcompare_attrs(matrix)
-    value = str(meta.get("value") or "value")
+    info = result_info(matrix)
+    value = str(info.value or "value")
     shown, note = top_models(matrix.index.tolist(), top)
     table = matrix.loc[shown, shown]
     if pd.api.types.is_bool_dtype(table.values.dtype) or table.dtypes.eq(object).any():
@@ -475,14 +472,14 @@ def plot_matrix(
             vmin=vmin,
             vmax=vmax,
             fmt=fmt,
-            label=value_label(value, result_info(meta)),
+            label=value_label(value, info),
             annot=annot,
             **kwargs,
         )
     ax.set_xlabel("model_2")
     ax.set_ylabel("model_1")
     default = f"{value} of model_1 (row) vs model_2 (column)"
-    if meta.get("test") is not None:
-        default = f"{method_label(result_info(meta), capital=True)}: {default}"
+    if info.test is not None:
+        default = f"{method_label(info, capital=True)}: {default}"
     _figure_title(ax, title, default, note)
     return ax

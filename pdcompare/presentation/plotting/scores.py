@@ -9,7 +9,6 @@ import pandas as pd
 
 from pdcompare._validation import check_option, check_positive_int
 from pdcompare.compare.figure_inputs import intervals_inputs, pvalue_inputs
-from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.inputs.benchmark import is_benchmark
 from pdcompare.inputs.data import scores_data
 from pdcompare.presentation.labels import alpha_label, format_pvalue, method_label, value_label
@@ -27,7 +26,7 @@ from pdcompare.presentation.plotting._base import (
     row_fontsize,
 )
 from pdcompare.presentation.shown import top_models
-from pdcompare.results import result_info
+from pdcompare.results import ResultInfo, result_info
 
 
 def folds_data(
@@ -398,8 +397,8 @@ def draw_intervals(
     >>> import matplotlib.pyplot as plt
     >>> plt.close("all")
     """
-    meta = pdcompare_attrs(summary)
-    corrected = meta.get("interval") == "nadeau-bengio"
+    info = result_info(summary)
+    corrected = info.interval == "nadeau-bengio"
     order = summary.index.tolist()
     colours = model_colours(order)
     shown, note = top_models(order, top)
@@ -407,14 +406,14 @@ def draw_intervals(
     names = [str(m) for m in shown]
     ax = _axes(ax, figsize=row_figsize(len(shown), max(map(len, names))))
     positions = np.arange(len(summary))[::-1]  # best model at the top
-    items = meta.get("unit") == "item"
+    items = info.unit == "item"
     if "ci_low" in summary:
         low, high = summary["ci_low"].to_numpy(dtype=float), summary["ci_high"].to_numpy(float)
         kind = "Nadeau–Bengio corrected" if corrected else "plain t, design unknown: too narrow"
         if items:  # questions of an evaluation: t over items, clustered when they are
             corrected = True
-            kind = _items_interval_words(meta)
-        elif meta.get("unit") == "run":  # independent runs: the plain t interval is right
+            kind = _items_interval_words(info)
+        elif info.unit == "run":  # independent runs: the plain t interval is right
             corrected = True
             kind = "t interval over independent runs"
         label = f"{xlabel}, {ci:.0%} CI\n({kind})"
@@ -444,10 +443,10 @@ def draw_intervals(
     return ax
 
 
-def _items_interval_words(meta: dict) -> str:
+def _items_interval_words(info: ResultInfo) -> str:
     """The interval of an items frame's summary in words: its items and clusters."""
-    n_items, n_clusters = meta.get("n_items"), meta.get("n_clusters")
-    if meta.get("clustered"):
+    n_items, n_clusters = info.n_items, info.n_clusters
+    if info.clustered:
         return f"t, {n_items} items clustered in {n_clusters} clusters"
     return f"t over {n_items} items"
 
@@ -499,7 +498,7 @@ def plot_pvalues(
     result, full, reject = pvalue_inputs(frame, test=test, value=value, **options)
     shown, note = top_models(full.index.tolist(), top)
     matrix = full.loc[shown, shown]
-    meta = pdcompare_attrs(result)
+    info = result_info(result)
     bold = None
     if reject is not None:
         bold = reject.loc[shown, shown].eq(True).to_numpy(dtype=bool, na_value=False)
@@ -511,19 +510,19 @@ def plot_pvalues(
         vmin=0.0,
         vmax=1.0,
         fmt=format_pvalue,
-        label=value_label(value, result_info(meta)),
+        label=value_label(value, info),
         bold=bold,
         annot=annot,
     )
     ax.set_xlabel("model")
     ax.set_ylabel("model")
-    sided = meta.get("alternative", "two-sided")
-    lines = [f"Pairwise {method_label(result_info(meta))}"]
+    sided = info.alternative
+    lines = [f"Pairwise {method_label(info)}"]
     if sided not in (None, "two-sided"):
         # Pairs run best-first: each p-value is of the higher-ranked model vs the lower.
         lines.append(f"one-sided ({sided}): higher- vs lower-ranked model")
     if bold is not None and ax.texts:
-        lines.append(f"bold: significant at {alpha_label(result_info(meta))}")
+        lines.append(f"bold: significant at {alpha_label(info)}")
     if note:
         n_pairs = len(result)
         note = f"{note}; adjusted over all {n_pairs} pairs" if value == "pvalue_adj" else note

@@ -6,9 +6,9 @@ from typing import Any
 
 import pandas as pd
 
-from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.presentation.plotting._base import _axes, _result_kind, row_figsize
 from pdcompare.presentation.shown import top_models
+from pdcompare.results import result_info
 
 _RULES = {
     "best": "best mean",
@@ -73,16 +73,15 @@ def plot_select(
     """
     import numpy as np
 
-    meta = pdcompare_attrs(result)
+    info = result_info(result)
+    greater = True if info.greater_is_better is None else info.greater_is_better
     missing = [c for c in ("mean", "eligible", "selected", "ci_low", "ci_high") if c not in result]
     if missing:
         msg = f"The select result lacks column(s) {missing}; plot the whole result of `select`."
         raise ValueError(msg)
-    ranked = result["mean"].sort_values(
-        ascending=not meta.get("greater_is_better", True), kind="stable"
-    )
+    ranked = result["mean"].sort_values(ascending=not greater, kind="stable")
     shown, note = top_models(ranked.index.tolist(), top)
-    keep = set(shown) | {meta.get("best"), meta.get("selected")}
+    keep = set(shown) | {info.best, info.selected}
     result = result[result.index.isin(keep)]
     n = len(result)
     names = [str(m) for m in result.index]
@@ -96,8 +95,8 @@ def plot_select(
     high = result["ci_high"].to_numpy(dtype=float)
     eligible = result["eligible"].to_numpy(dtype=bool)
     selected = result["selected"].to_numpy(dtype=bool)
-    best = meta.get("best")
-    level = 1 - float(meta.get("alpha", 0.05))
+    best = info.best
+    level = 1 - info.level_alpha
     for mask, colour, label in (
         (eligible, "C0", "accepted by the rule"),
         (~eligible, "0.6", "not accepted"),
@@ -133,23 +132,19 @@ def plot_select(
         edgecolors="C3",
         linewidths=2,
         zorder=3,
-        label=f"selected ({meta.get('selected')})",
+        label=f"selected ({info.selected})",
     )
-    threshold = meta.get("threshold")
+    threshold = info.get("threshold")
     if threshold is not None and best in result.index:
         best_mean = float(result.loc[best, "mean"])
-        line = (
-            best_mean - threshold
-            if meta.get("greater_is_better", True)
-            else (best_mean + threshold)
-        )
-        what = "one corrected SE" if meta.get("rule") == "one_se" else "ROPE"
+        line = best_mean - threshold if greater else best_mean + threshold
+        what = "one corrected SE" if info.rule == "one_se" else "ROPE"
         ax.axvline(
             line,
             color="C3",
             linestyle="--",
             linewidth=1,
-            label=f"best mean {'-' if meta.get('greater_is_better', True) else '+'} "
+            label=f"best mean {'-' if greater else '+'} "
             f"{what} ({threshold:.3g})",
         )
     ax.set_yticks(positions)
@@ -157,13 +152,13 @@ def plot_select(
     for label, chosen in zip(ax.get_yticklabels(), selected, strict=True):
         if chosen:
             label.set_fontweight("bold")
-    direction = "higher" if meta.get("greater_is_better", True) else "lower"
+    direction = "higher" if greater else "lower"
     ax.set_xlabel(f"mean score ({direction} is better), {level:.0%} corrected CI")
-    by = meta.get("by")
+    by = info.get("by")
     ax.set_ylabel(f"models, simplest first{f' (by {by})' if by else ''}")
     ax.grid(axis="x", alpha=0.3)
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8, frameon=False)
-    rule = _RULES.get(meta.get("rule"), str(meta.get("rule")))
+    rule = _RULES.get(info.rule, str(info.rule))
     default = f"Choosing a model: {rule}" + (f"\n({note})" if note else "")
     ax.set_title(title if title is not None else default, fontsize=11)
     return ax
