@@ -49,9 +49,10 @@ class ResultInfo:
     reads it through this view (built by :func:`result_info`), so a field has
     one name, one type and one default everywhere. Fields absent from the
     dict are None (``models`` and ``design`` empty); every other entry is in
-    ``extra``. Mappings are read-only proxies and lists tuples; frames and
-    arrays (``differences``, ``shrunk``) are the stored objects, not copies,
-    and are not to be written.
+    ``extra``, a read-only mapping of the stored values. The typed fields'
+    mappings are read-only proxies and their lists tuples; frames, arrays
+    and what ``extra`` holds are the stored objects, not copies, and are not
+    to be written.
 
     Examples
     --------
@@ -110,6 +111,8 @@ class ResultInfo:
     min_attainable_pvalue: float | None = None
     differences: Any = None
     extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    #: Every key the dict holds, a None value included ("correction": None says "no correction").
+    stated: frozenset[str] = frozenset()
 
     @property
     def across_datasets(self) -> bool:
@@ -134,7 +137,7 @@ class ResultInfo:
         return 0.05 if self.alpha is None else float(self.alpha)
 
     @property
-    def stated_alternative(self) -> str:
+    def requested_alternative(self) -> str:
         """The alternative the caller asked for (``asked_alternative``), else the test's."""
         return self.asked_alternative or self.alternative or "two-sided"
 
@@ -144,7 +147,9 @@ class ResultInfo:
         return default if value is None else value
 
 
-_INFO_FIELDS = tuple(name for name in ResultInfo.__dataclass_fields__ if name != "extra")
+_INFO_FIELDS = tuple(
+    name for name in ResultInfo.__dataclass_fields__ if name not in ("extra", "stated")
+)
 _INFO_FIELD_SET = frozenset(_INFO_FIELDS)
 
 
@@ -159,8 +164,9 @@ def result_info(frame: pd.DataFrame | Mapping[str, Any]) -> ResultInfo:
     >>> import pandas as pd
     >>> result_info(pd.DataFrame()).test is None
     True
-    >>> result_info({"test": "wilcoxon", "alpha": 0.1, "tau": 0.2}).get("tau")
-    0.2
+    >>> info = result_info({"test": "wilcoxon", "correction": None, "tau": 0.2})
+    >>> info.get("tau"), info.correction, "correction" in info.stated
+    (0.2, None, True)
     """
     if isinstance(frame, Mapping):
         meta = frame
@@ -178,7 +184,9 @@ def result_info(frame: pd.DataFrame | Mapping[str, Any]) -> ResultInfo:
     if "bounds" in known:
         known["bounds"] = tuple(float(x) for x in known["bounds"])
     extra = {key: value for key, value in meta.items() if key not in _INFO_FIELD_SET}
-    return ResultInfo(**known, extra=_frozen(extra))
+    # The rest is wrapped, not copied: it can be large (a search's parameters of every
+    # candidate) and is read by few callers.
+    return ResultInfo(**known, extra=MappingProxyType(extra), stated=frozenset(meta))
 
 
 def column_values(frame: pd.DataFrame, name: Any, *, position: int | None = None) -> np.ndarray:

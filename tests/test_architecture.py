@@ -137,6 +137,36 @@ def test_presentation_runs_no_test_through_the_accessor():
     assert calls == []
 
 
+def test_presentation_reads_metadata_through_result_info():
+    """Presentation reads ``attrs["pdcompare"]`` only as the typed ``ResultInfo`` (DESIGN 28)."""
+    reads = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if not module_name(path).startswith(PRESENTATION):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        written = {
+            id(node.value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store | ast.Del)
+        }
+        for node in ast.walk(tree):
+            raw_call = (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name | ast.Attribute)
+                and getattr(node.func, "id", getattr(node.func, "attr", None))
+                in ("pdcompare_attrs", "stored_attr")
+            )
+            raw_attrs = (
+                isinstance(node, ast.Attribute)
+                and node.attr == "attrs"
+                and isinstance(node.ctx, ast.Load)
+                and id(node) not in written
+            )
+            if raw_call or raw_attrs:
+                reads.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+    assert reads == []
+
+
 def test_the_layer_table_names_every_module(graph):
     for module in graph:
         assert re.fullmatch(r"pdcompare(\.\w+)*", module)

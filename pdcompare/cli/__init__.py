@@ -138,11 +138,11 @@ def run(args: argparse.Namespace) -> str:
     scores, summary, pairwise = analysis.frame, analysis.summary, analysis.significance
     benchmark, test = analysis.benchmark, analysis.test
     text = speak_cli(report_text(analysis, top=args.top, words=COMMAND_LINE))
-    meta = pairwise.attrs["pdcompare"]
-    correction = meta.get("correction") or (
+    info = result_info(pairwise)
+    correction = info.correction or (
         "family-wise p-values" if test == "nemenyi" else "no correction"
     )
-    direction = "higher" if summary.attrs["pdcompare"]["greater_is_better"] else "lower"
+    direction = "higher" if result_info(summary).greater_is_better else "lower"
     names = BENCHMARK_REPORT_TEST_NAMES if benchmark else REPORT_TEST_NAMES
     top = len(summary) if args.top is None else args.top
     shown_models = set(summary.index[:top])
@@ -156,11 +156,7 @@ def run(args: argparse.Namespace) -> str:
     if len(summary) > top:
         rest = plural(len(summary) - top, "more model", "more models")
         parts.append(f"({rest}; --top 0 shows them all)")
-    name = (
-        method_label(result_info(meta))
-        if meta.get("unit") in ("item", "cluster means")
-        else names[test]
-    )
+    name = method_label(info) if info.unit in ("item", "cluster means") else names[test]
     heading = f"Pairwise comparisons: {name}, {correction}, alpha = {args.alpha:g}"
     if bayes:
         heading, pairwise = bayes_table(analysis, args.alpha)
@@ -173,7 +169,7 @@ def run(args: argparse.Namespace) -> str:
         ranks = analysis.ranks
         heading = (
             "Rank sets (95% simultaneous, best first; covariance: "
-            f"{ranks.attrs['pdcompare']['covariance']})"
+            f"{result_info(ranks).covariance})"
         )
         parts += ["", heading, table_text(ranks.iloc[:top])]
         if len(ranks) > top:

@@ -30,6 +30,7 @@ from pdcompare.compare.summary import set_design
 from pdcompare.inputs.scores import ALL_PAIRS
 from pdcompare.presentation.labels import COMMAND_LINE, plural
 from pdcompare.presentation.report import report_text
+from pdcompare.results import result_info
 
 _NAMES = {
     "delong": "DeLong's test of ROC AUCs",
@@ -252,7 +253,7 @@ def _forecasts_output(args: argparse.Namespace, table: pd.DataFrame, truth: Any)
     top = len(analysis.summary) if args.top is None else args.top
     if test == "confidence_set":
         mcs = analysis.confidence_set
-        level = 1 - mcs.attrs["pdcompare"]["alpha"]
+        level = 1 - result_info(mcs).alpha
         heading = f"Model confidence set at {level:.0%} (elimination order, the best last)"
         shown = mcs.iloc[-top:]
         body = table_text(shown)

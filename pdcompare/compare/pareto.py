@@ -84,14 +84,7 @@ def _cost_values(
         if kind == "predictions":
             msg = "`cost`: per-split costs need a frame of splits; give one cost per model."
             raise ValueError(msg)
-        unknown = [m for m in cost.index if m not in models]
-        if unknown:
-            msg = f"`cost` names models the frame does not have: {unknown}."
-            raise ValueError(msg)
-        missing = [m for m in models if m not in cost.index]
-        if missing:
-            msg = f"`cost` has no costs for the models {missing}: every model needs its costs."
-            raise ValueError(msg)
+        _same_models(cost.index, models, "costs", "its costs")
         columns = frame.columns
         if list(cost.columns) != list(columns):
             msg = (
@@ -113,16 +106,21 @@ def _cost_values(
             f"on a cv_results_ frame the name of a column; got {type(cost).__name__}."
         )
         raise TypeError(msg)
-    unknown = [m for m in cost.index if m not in models]
+    _same_models(cost.index, models, "cost", "one")
+    values = pd.to_numeric(cost.loc[models], errors="coerce").to_numpy(dtype=float)
+    return _checked(values, models, "cost"), None
+
+
+def _same_models(given: pd.Index, models: pd.Index, noun: str, needs: str) -> None:
+    """Refuse costs of models the frame lacks, or a model without its cost."""
+    unknown = [m for m in given if m not in models]
     if unknown:
         msg = f"`cost` names models the frame does not have: {unknown}."
         raise ValueError(msg)
-    missing = [m for m in models if m not in cost.index]
+    missing = [m for m in models if m not in given]
     if missing:
-        msg = f"`cost` has no cost for the models {missing}: every model needs one."
+        msg = f"`cost` has no {noun} for the models {missing}: every model needs {needs}."
         raise ValueError(msg)
-    values = pd.to_numeric(cost.loc[models], errors="coerce").to_numpy(dtype=float)
-    return _checked(values, models, "cost"), None
 
 
 def _checked(values: np.ndarray, models: pd.Index, what: str) -> np.ndarray:

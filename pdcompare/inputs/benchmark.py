@@ -15,6 +15,7 @@ from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.design import resolve_design
 from pdcompare.inputs.frames import check_model_rows
 from pdcompare.inputs.kinds import DATASET, is_benchmark
+from pdcompare.inputs.long import numeric_scores, repeated_keys, require_columns
 from pdcompare.inputs.runs import runs_from_long
 from pdcompare.inputs.scores import ScoresData, row_means, validate_scores
 from pdcompare.stats.ranks import rank_within_columns
@@ -373,22 +374,10 @@ def from_long(
     keys = {"model": model, "dataset": dataset, "score": score}
     if split is not None:
         keys["split"] = split
-    for keyword, column in keys.items():
-        if column not in table.columns:
-            shown = ", ".join(repr(c) for c in list(table.columns)[:10])
-            msg = (
-                f"`{keyword}`: the table has no column {column!r}; its columns are {shown}. "
-                f"Pass `{keyword}=` with the name of the column."
-            )
-            raise ValueError(msg)
+    require_columns(table, keys)
     by = [model, dataset] + ([split] if split is not None else [])
-    duplicated = table.duplicated(subset=by, keep=False)
-    if duplicated.any():
-        shown = table.loc[duplicated, by].drop_duplicates().head(5)
-        rows = "; ".join(
-            ", ".join(f"{c}={v!r}" for c, v in zip(by, r, strict=True))
-            for r in shown.itertuples(index=False)
-        )
+    repeated, rows = repeated_keys(table, by)
+    if repeated:
         hint = (
             "If each row is the score of one CV split, name the split column with `split=`; "
             "otherwise aggregate"
@@ -398,7 +387,7 @@ def from_long(
         keys = f"(model, data set{', split' if split is not None else ''})"
         msg = (
             f"Each {keys} must appear once; "
-            f"{int(duplicated.sum())} rows share their keys, for example {rows}. {hint} them "
+            f"{repeated} rows share their keys, for example {rows}. {hint} them "
             "first (for example `table.groupby([...]).mean()`)."
         )
         cli_hint = (
@@ -408,16 +397,11 @@ def from_long(
             else "Average the rows that share their keys in the file first"
         )
         cli = (
-            f"Each {keys} must appear once in the file; {int(duplicated.sum())} rows share "
+            f"Each {keys} must appear once in the file; {repeated} rows share "
             f"their keys, for example {rows}. {cli_hint}."
         )
         raise OptionError(msg, cli_message=cli)
-    scores = pd.to_numeric(table[score], errors="coerce")
-    bad = scores.isna() & table[score].notna()
-    if bad.any():
-        first = table.loc[bad, score].iloc[0]
-        msg = f"`score`: column {score!r} must hold numbers; it has {first!r}."
-        raise TypeError(msg)
+    scores = numeric_scores(table, score)
     models = pd.Index(pd.unique(table[model]), name="model")
     datasets = pd.unique(table[dataset])
     if split is None:
@@ -428,6 +412,6 @@ def from_long(
         columns = pd.MultiIndex.from_product([datasets, splits], names=[DATASET, "split"])
         col_codes = columns.get_indexer(pd.MultiIndex.from_arrays([table[dataset], table[split]]))
     values = np.full((len(models), len(columns)), np.nan)
-    values[models.get_indexer(table[model]), col_codes] = scores.to_numpy(dtype=float)
+    values[models.get_indexer(table[model]), col_codes] = scores
     frame = pd.DataFrame(values, index=models, columns=columns)
     return with_attrs(frame, {"design": design.to_attrs()})

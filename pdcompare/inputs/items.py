@@ -23,6 +23,7 @@ from pdcompare._validation import check_option, warn
 from pdcompare.inputs.attrs import ATTRS_KEY, pdcompare_attrs, with_attrs
 from pdcompare.inputs.design import Design
 from pdcompare.inputs.frames import check_frame
+from pdcompare.inputs.long import require_columns
 from pdcompare.inputs.scores import ScoresData, validate_scores
 
 #: ``nan_policy`` of ``from_items``: refuse missing items, or keep the items every model has.
@@ -113,16 +114,6 @@ def _check_bool(name: str, value: Any) -> bool:
         msg = f"`{name}` must be True or False; got {value!r}."
         raise TypeError(msg)
     return bool(value)
-
-
-def _column(table: Any, keyword: str, column: Any) -> None:
-    if column not in table.columns:
-        shown = ", ".join(repr(c) for c in list(table.columns)[:10])
-        msg = (
-            f"`{keyword}`: the table has no column {column!r}; its columns are {shown}. "
-            f"Pass `{keyword}=` with the name of the column."
-        )
-        raise ValueError(msg)
 
 
 def _numeric_scores(values: pd.Series, column: Any) -> np.ndarray:
@@ -228,9 +219,7 @@ def from_items(
     check_option("nan_policy", nan_policy, ITEMS_NAN_POLICIES)
     keys = {"model": model, "item": item, "score": score, "sample": sample}
     keys.update(cluster=cluster, task=task)
-    for keyword, column in keys.items():
-        if column is not None:
-            _column(table, keyword, column)
+    require_columns(table, keys)
     scores = _numeric_scores(table[score], score)
     keep = ~np.isnan(scores)
     model_codes, models = pd.factorize(table[model], use_na_sentinel=True)
@@ -442,9 +431,8 @@ def _from_dask(table: Any, **keys: Any) -> pd.DataFrame:
     sample, cluster, task = keys["sample"], keys["cluster"], keys["task"]
     greater_is_better = _check_bool("greater_is_better", keys["greater_is_better"])
     check_option("nan_policy", keys["nan_policy"], ITEMS_NAN_POLICIES)
-    for keyword in ("model", "item", "score", "sample", "cluster", "task"):
-        if keys[keyword] is not None:
-            _column(table, keyword, keys[keyword])
+    named = ("model", "item", "score", "sample", "cluster", "task")
+    require_columns(table, {keyword: keys[keyword] for keyword in named})
     dtype = table[score].dtype
     if not (pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype)):
         msg = (

@@ -19,6 +19,7 @@ from pdcompare._validation import OptionError, warn
 from pdcompare.inputs.attrs import stored_attr, with_attrs
 from pdcompare.inputs.design import Design, resolve_design
 from pdcompare.inputs.kinds import DATASET, is_benchmark
+from pdcompare.inputs.long import numeric_scores, repeated_keys, require_columns
 from pdcompare.inputs.scores import validate_scores
 
 
@@ -76,36 +77,19 @@ def runs_from_long(
             score=score,
             greater_is_better=greater_is_better,
         )
-    keys = {"model": model, "split": split, "score": score}
-    for keyword, column in keys.items():
-        if column not in table.columns:
-            shown = ", ".join(repr(c) for c in list(table.columns)[:10])
-            msg = (
-                f"`{keyword}`: the table has no column {column!r}; its columns are {shown}. "
-                f"Pass `{keyword}=` with the name of the column."
-            )
-            raise ValueError(msg)
-    duplicated = table.duplicated(subset=[model, split], keep=False)
-    if duplicated.any():
-        shown = table.loc[duplicated, [model, split]].drop_duplicates().head(5)
-        rows = "; ".join(f"{model}={m!r}, {split}={r!r}" for m, r in shown.itertuples(index=False))
+    require_columns(table, {"model": model, "split": split, "score": score})
+    repeated, rows = repeated_keys(table, [model, split])
+    if repeated:
         msg = (
-            f"Each (model, run) must appear once; {int(duplicated.sum())} rows share their "
+            f"Each (model, run) must appear once; {repeated} rows share their "
             f"keys, for example {rows}. Give every run its own `{split}` value."
         )
         raise ValueError(msg)
-    scores = pd.to_numeric(table[score], errors="coerce")
-    bad = scores.isna() & table[score].notna()
-    if bad.any():
-        first = table.loc[bad, score].iloc[0]
-        msg = f"`score`: column {score!r} must hold numbers; it has {first!r}."
-        raise TypeError(msg)
+    scores = numeric_scores(table, score)
     models = pd.Index(pd.unique(table[model]), name="model")
     runs = pd.Index(pd.unique(table[split]), name=split)
     values = np.full((len(models), len(runs)), np.nan)
-    values[models.get_indexer(table[model]), runs.get_indexer(table[split])] = scores.to_numpy(
-        dtype=float
-    )
+    values[models.get_indexer(table[model]), runs.get_indexer(table[split])] = scores
     frame = pd.DataFrame(values, index=models, columns=runs)
     design = Design(greater_is_better=bool(greater_is_better), paired=False, source="runs")
     return with_attrs(frame, {"design": design.to_attrs()})
@@ -233,34 +217,15 @@ def task_runs_from_long(
     a         0.9  NaN  0.8
     b         NaN  0.7  NaN
     """
-    keys = {"model": model, "dataset": dataset, "split": split, "score": score}
-    for keyword, column in keys.items():
-        if column not in table.columns:
-            shown = ", ".join(repr(c) for c in list(table.columns)[:10])
-            msg = (
-                f"`{keyword}`: the table has no column {column!r}; its columns are {shown}. "
-                f"Pass `{keyword}=` with the name of the column."
-            )
-            raise ValueError(msg)
-    by = [model, dataset, split]
-    duplicated = table.duplicated(subset=by, keep=False)
-    if duplicated.any():
-        shown = table.loc[duplicated, by].drop_duplicates().head(5)
-        rows = "; ".join(
-            f"{model}={m!r}, {dataset}={d!r}, {split}={r!r}"
-            for m, d, r in shown.itertuples(index=False)
-        )
+    require_columns(table, {"model": model, "dataset": dataset, "split": split, "score": score})
+    repeated, rows = repeated_keys(table, [model, dataset, split])
+    if repeated:
         msg = (
-            f"Each (model, task, run) must appear once; {int(duplicated.sum())} rows share "
+            f"Each (model, task, run) must appear once; {repeated} rows share "
             f"their keys, for example {rows}. Give every run of a task its own `{split}` value."
         )
         raise ValueError(msg)
-    scores = pd.to_numeric(table[score], errors="coerce")
-    bad = scores.isna() & table[score].notna()
-    if bad.any():
-        first = table.loc[bad, score].iloc[0]
-        msg = f"`score`: column {score!r} must hold numbers; it has {first!r}."
-        raise TypeError(msg)
+    scores = numeric_scores(table, score)
     models = pd.Index(pd.unique(table[model]), name="model")
     pairs = table[[dataset, split]].drop_duplicates()
     columns = pd.MultiIndex.from_frame(
@@ -269,7 +234,7 @@ def task_runs_from_long(
     )
     col_codes = columns.get_indexer(pd.MultiIndex.from_arrays([table[dataset], table[split]]))
     values = np.full((len(models), len(columns)), np.nan)
-    values[models.get_indexer(table[model]), col_codes] = scores.to_numpy(dtype=float)
+    values[models.get_indexer(table[model]), col_codes] = scores
     frame = pd.DataFrame(values, index=models, columns=columns)
     design = Design(greater_is_better=bool(greater_is_better), paired=False, source="runs")
     return with_attrs(frame, {"design": design.to_attrs()})

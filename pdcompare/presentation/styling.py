@@ -22,7 +22,6 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import check_fraction, check_positive_int
-from pdcompare.inputs.attrs import ATTRS_KEY
 from pdcompare.presentation.labels import format_pvalue, is_missing, method_label
 from pdcompare.presentation.shown import check_top, is_matrix, top_pairs
 from pdcompare.results import result_info
@@ -253,9 +252,7 @@ def caption(frame: pd.DataFrame) -> str | None:
     if test == "summary":
         parts = ["Summary of the scores"]
     elif test in ("bootstrap", "accuracy_ci"):
-        method = "bootstrap" if info.method is None else info.method
-        score = "the score" if info.score is None else info.score
-        parts = [f"{method} interval of {score}"]
+        parts = [f"{(info.method or 'bootstrap')} interval of {(info.score or 'the score')}"]
     else:
         parts = [method_label(info, capital=True)]
     if info.value is not None:
@@ -265,13 +262,14 @@ def caption(frame: pd.DataFrame) -> str | None:
         what = "yes = equivalent within the ROPE" if info.value in (None, "reject") else ""
         parts[0] = f"{parts[0]} ({what})" if what else parts[0]
     greater = info.greater_is_better
-    if greater is None:
+    if greater is None and "greater_is_better" not in info.stated:
         greater = info.design.get("greater_is_better")
     if greater is not None:
         parts.append("higher is better" if greater else "lower is better")
-    if _states_correction(frame):
-        if info.correction:
-            parts.append(f"{info.correction} correction")
+    if "correction" in info.stated:
+        correction = info.correction
+        if correction:
+            parts.append(f"{correction} correction")
         else:
             parts.append("family-wise p-values" if test == "nemenyi" else "no correction")
     if info.rope is not None:
@@ -282,23 +280,11 @@ def caption(frame: pd.DataFrame) -> str | None:
     if info.ci is not None and test in ("summary", "bootstrap", "accuracy_ci"):
         parts.append(f"{info.ci:.0%} interval")
     if test == "ranks":
-        simultaneous = True if info.simultaneous is None else info.simultaneous
-        kind = "simultaneous" if simultaneous else "marginal"
-        coverage = 0.95 if info.coverage is None else info.coverage
-        parts.append(f"{coverage:.0%} {kind} sets")
+        kind = "simultaneous" if info.simultaneous in (None, True) else "marginal"
+        parts.append(f"{info.coverage or 0.95:.0%} {kind} sets")
         parts.append(f"covariance: {info.covariance}")
         parts.append("highlighted: may be the best")
     return "; ".join(parts)
-
-
-def _states_correction(frame: pd.DataFrame) -> bool:
-    """Whether the frame's metadata has a ``correction`` entry, None ("no correction") included.
-
-    :class:`~pdcompare.results.ResultInfo` reads an absent ``correction`` as None
-    too; the caption tells them apart (a test without a correction says nothing).
-    """
-    stored = frame.attrs.get(ATTRS_KEY)
-    return isinstance(stored, dict) and "correction" in stored
 
 
 def _top_rows(frame: pd.DataFrame, top: int | None) -> pd.DataFrame:

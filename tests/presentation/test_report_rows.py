@@ -53,10 +53,13 @@ def test_result_frames_read_as_pandas_reads_them(rope):
             if result is None:
                 continue
             rows = rows_of(result)
-            assert rows.meta is result.attrs[ATTRS_KEY]  # shared, not copied
+            stored = result.attrs[ATTRS_KEY]
+            assert (rows.info.test, rows.info.alpha) == (stored["test"], stored.get("alpha"))
+            assert rows.info.stated == frozenset(stored)
             assert_same(rows.index, result.index.to_numpy(dtype=object))
             mask = np.arange(len(result)) % 2 == 0
             part = rows.take(mask)
+            assert part.info is rows.info  # read once, shared by the rows taken
             for column in result.columns:
                 assert_same(rows[column], as_pandas_reads(result, column))
                 assert_same(part[column], as_pandas_reads(result.loc[mask], column))

@@ -17,7 +17,6 @@ from typing import Any
 import pandas as pd
 
 from pdcompare._validation import check_option
-from pdcompare.inputs.frames import check_frame
 from pdcompare.inputs.items import is_items
 from pdcompare.inputs.scores import converted_search
 from pdcompare.presentation.plotting import (  # noqa: F401  (register kinds)
@@ -123,11 +122,10 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
         raise TypeError(msg)
     if kind != "pareto":  # pareto reads its cost from a cv_results_ frame's own columns
         frame, options = converted_search(frame, options)
-    check_frame(frame)  # a dict is not metadata here: the TypeError naming the fix
     info = result_info(frame)
     if kind is None and is_matrix(frame):
         return plot_matrix(frame, ax=ax, **options)
-    if info.is_result:
+    if info.kind == "result":
         test = info.test
         # One pair of a Bayesian test across data sets: its posterior in the triangle
         # (kind="shrinkage" draws a hierarchical result's data sets).
@@ -140,7 +138,7 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
 
             samples = samples_of(frame, options.pop("n_points", 3000))
             return draw_simplex(frame, samples, ax=ax, **options)
-        all_pairs = info.across_datasets and info.scope == "all_pairs"
+        all_pairs = info.unit == "dataset" and info.scope == "all_pairs"
         if all_pairs and test not in _OWN_PICTURE and kind is None:
             return cd.plot_cd(frame, ax=ax, **options)
         if test == "hierarchical" and kind not in (None, "shrinkage"):

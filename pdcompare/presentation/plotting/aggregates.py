@@ -14,7 +14,6 @@ import numpy as np
 import pandas as pd
 
 from pdcompare.compare.aggregates import aggregate, performance_profile, prob_improvement
-from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.presentation.plotting._base import (
     _axes,
     _figure_title,
@@ -26,6 +25,7 @@ from pdcompare.presentation.plotting._base import (
     row_fontsize,
 )
 from pdcompare.presentation.shown import top_models
+from pdcompare.results import ResultInfo, result_info
 
 #: The metrics of rliable's interval plot; the IQM first, as it orders the rows.
 PLOT_METRICS = ("iqm", "median", "mean", "optimality_gap")
@@ -39,8 +39,8 @@ _METRIC_TITLES = {
 
 
 def _is_result(frame: pd.DataFrame, test: str) -> bool:
-    meta = pdcompare_attrs(frame)
-    return meta.get("kind") == "result" and meta.get("test") == test
+    info = result_info(frame)
+    return info.kind == "result" and info.test == test
 
 
 @_scores_kind("aggregate")
@@ -101,8 +101,8 @@ def aggregate_plot(
     """
     if not _is_result(frame, "aggregate"):
         frame = aggregate(frame, metrics, n_resamples=n_resamples, random_state=random_state)
-    meta = pdcompare_attrs(frame)
-    metrics = list(meta.get("metrics", []))
+    info = result_info(frame)
+    metrics = list(info.metrics or ())
     if ax is not None and len(metrics) > 1:
         msg = (
             f"`ax` takes one panel, and this result has {len(metrics)} metrics; draw one with "
@@ -143,11 +143,11 @@ def aggregate_plot(
         panel.set_axisbelow(True)
         panel.set_ylim(-0.6, len(shown) - 0.4)
     axes[0].set_yticks(heights, labels=names, fontsize=row_fontsize(axes[0], len(shown)))
-    level = meta.get("ci", 0.95)
-    method = "BCa" if meta.get("method") == "bca" else "percentile"
-    runs = _runs_text(meta)
+    level = 0.95 if info.ci is None else info.ci
+    method = "BCa" if info.method == "bca" else "percentile"
+    runs = _runs_text(info)
     caption = (
-        f"{level:.0%} stratified bootstrap intervals ({method}), {meta.get('n_tasks')} tasks, "
+        f"{level:.0%} stratified bootstrap intervals ({method}), {info.n_tasks} tasks, "
         f"{runs}"
     )
     if note:
@@ -163,8 +163,8 @@ def aggregate_plot(
     return axes[0]
 
 
-def _runs_text(meta: dict[str, Any]) -> str:
-    low, high = meta.get("n_runs_min"), meta.get("n_runs_max")
+def _runs_text(info: ResultInfo) -> str:
+    low, high = info.n_runs_min, info.n_runs_max
     return f"{low} runs per task" if low == high else f"{low} to {high} runs per task"
 
 
@@ -219,7 +219,7 @@ def profile_plot(
         frame = performance_profile(
             frame, taus, ci=ci, n_resamples=n_resamples, random_state=random_state
         )
-    meta = pdcompare_attrs(frame)
+    info = result_info(frame)
     banded = frame.columns.nlevels == 2
     profile = frame["profile"] if banded else frame
     models = list(profile.columns)
@@ -248,7 +248,7 @@ def profile_plot(
     ax.legend(
         fontsize="small", ncols=1 + len(shown) // 12, loc="upper left", bbox_to_anchor=(1.01, 1)
     )
-    bands = f", {meta['ci']:.0%} stratified bootstrap bands" if banded else ""
+    bands = f", {info.ci:.0%} stratified bootstrap bands" if banded else ""
     _figure_title(ax, title, f"Performance profiles{bands}", note)
     return ax
 
@@ -301,13 +301,13 @@ def prob_improvement_plot(
     """
     if not _is_result(frame, "prob_improvement"):
         frame = prob_improvement(frame, n_resamples=n_resamples, random_state=random_state)
-    meta = pdcompare_attrs(frame)
+    info = result_info(frame)
     labels = [f"{a} vs {b}" for a, b in zip(frame["model_1"], frame["model_2"], strict=True)]
     shown, note = top_models(labels, top)
     note = note.replace("models", "pairs").replace("best ", "first ")
     n = len(shown)
     rows = frame.iloc[:n]
-    colours = model_colours(list(meta.get("models", [])) or list(pd.unique(frame["model_2"])))
+    colours = model_colours(list(info.models) or list(pd.unique(frame["model_2"])))
     colour_list = [colours.get(m, (0.4, 0.4, 0.4, 1.0)) for m in rows["model_2"]]
     ax = _axes(ax, figsize=row_figsize(n, max(map(len, shown))))
     heights = np.arange(n)[::-1].astype(float)
@@ -325,7 +325,7 @@ def prob_improvement_plot(
     ax.grid(axis="x", alpha=0.3)
     ax.set_axisbelow(True)
     ax.set_xlabel("P(model_1 better than model_2), averaged over tasks")
-    level = meta.get("ci", 0.95)
+    level = 0.95 if info.ci is None else info.ci
     _figure_title(
         ax, title, f"Probability of improvement\n{level:.0%} stratified bootstrap intervals", note
     )

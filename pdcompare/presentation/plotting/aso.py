@@ -7,7 +7,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.presentation.plotting._base import (
     _figure_title,
     _result_kind,
@@ -24,6 +23,7 @@ from pdcompare.presentation.plotting.pair_rows import (
     pair_rows,
     rows_axes,
 )
+from pdcompare.results import result_info
 
 
 @_result_kind("aso")
@@ -77,12 +77,12 @@ def plot_aso(
     >>> plt.close("all")
     """
     require_columns(result, ("model_1", "model_2", "eps_min"), "An ASO plot")
-    meta = pdcompare_attrs(result)
+    info = result_info(result)
     shown = pair_rows(result, top, "An ASO plot")
     ax, _ = rows_axes(ax, shown)
     eps_min = column(shown.rows, "eps_min")
     ratio = column(shown.rows, "violation_ratio")
-    tau = float(meta.get("tau", 0.2))
+    tau = float(info.get("tau", 0.2))
     ax.axvspan(0.0, tau, color="0.93", zorder=0, linewidth=0)
     ax.axvline(0.5, color="0.6", linestyle=":", linewidth=1)
     draw_bars(ax, ratio, eps_min, shown, linewidth=1.2)
@@ -94,7 +94,7 @@ def plot_aso(
         draw_points(ax, eps_min, shown, flags(shown.rows, "reject"), **kwargs)
     tau_line = ax.axvline(tau, color="C3", linestyle="--", linewidth=1)
     ax.set_xlim(-0.02, 1.02)
-    level = meta.get("confidence_adj", meta.get("confidence_level"))
+    level = info.get("confidence_adj", info.get("confidence_level"))
     bound = f"upper bound at {level:.1%}" if level is not None else "upper bound"
     ax.set_xlabel(
         f"violation ratio ε (tick) and eps_min, its {bound} (marker)\n"

@@ -6,9 +6,9 @@ from typing import Any
 
 import pandas as pd
 
-from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.presentation.plotting._base import _figure_title, _result_kind, require_columns
 from pdcompare.presentation.plotting.bootstrap import plot_differences, plot_model_intervals
+from pdcompare.results import result_info
 
 
 @_result_kind("auc_ci", "delong")
@@ -60,12 +60,12 @@ def auc_plot(
     >>> [t.get_text() for t in ax.get_yticklabels()]
     ['a − b']
     """
-    meta = pdcompare_attrs(frame)
-    test = meta.get("test")
+    info = result_info(frame)
+    test = info.test
     if test == "auc_ci":
         require_columns(frame, ("auc", "ci_low", "ci_high"), "An AUC interval plot")
-        renamed = with_attrs(frame.rename(columns={"auc": "estimate"}), meta)
-        level = f"{meta['ci']:.0%} " if meta.get("ci") is not None else ""
+        renamed = frame.rename(columns={"auc": "estimate"})  # keeps attrs
+        level = f"{info.ci:.0%} " if info.ci is not None else ""
         default = f"ROC AUC with {level}DeLong interval"
         ax = plot_model_intervals(renamed, ax=ax, top=top, title=title, **kwargs)
         _retitle(ax, title, default)
@@ -73,17 +73,17 @@ def auc_plot(
         return ax
     if test == "delong":
         require_columns(frame, ("auc_diff", "ci_low", "ci_high", "pvalue"), "A DeLong forest plot")
-        renamed = with_attrs(frame.rename(columns={"auc_diff": "mean_diff"}), meta)
-        alpha = meta.get("alpha", 0.05)
+        renamed = frame.rename(columns={"auc_diff": "mean_diff"})
+        alpha = info.level_alpha
         default = f"DeLong's test: AUC differences with {1 - alpha:.0%} intervals"
         ax = plot_differences(renamed, ax=ax, top=top, title=title, **kwargs)
         _retitle(ax, title, default)
-        sided = meta.get("alternative", "two-sided")
+        sided = info.alternative or "two-sided"
         label = "difference in ROC AUC"
         if sided not in (None, "two-sided"):
             label += f", one-sided ({sided})"
-        if meta.get("correction"):
-            label += f"\n(interval unadjusted; markers and p-values {meta['correction']}-adjusted)"
+        if info.correction:
+            label += f"\n(interval unadjusted; markers and p-values {info.correction}-adjusted)"
         ax.set_xlabel(label)
         return ax
     msg = (

@@ -8,7 +8,6 @@ import pandas as pd
 
 from pdcompare.compare import hierarchical, signed_rank_bayes
 from pdcompare.compare.figure_inputs import posterior_inputs, simplex_inputs
-from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.inputs.design import DESIGN_KEYWORDS
 from pdcompare.presentation.plotting._base import (
     MIN_ANNOTATION_POINTS,
@@ -116,10 +115,10 @@ def posterior_plot(
     result, posterior = posterior_inputs(frame, a, b, rope=rope, nan_policy=nan_policy, **design)
     row = result.iloc[0]
     model_1, model_2 = row["model_1"], row["model_2"]
-    meta = pdcompare_attrs(result)
-    low, high = meta["rope"]
-    greater_is_better = meta["greater_is_better"]
-    colours = model_colours(meta["models"])
+    info = result_info(result)
+    low, high = info.rope
+    greater_is_better = info.greater_is_better
+    colours = model_colours(info.models)
     # Which model each side of the ROPE favours, with its probability.
     above = (model_1, row["prob_better"]) if greater_is_better else (model_2, row["prob_worse"])
     below = (model_2, row["prob_worse"]) if greater_is_better else (model_1, row["prob_better"])
@@ -237,7 +236,7 @@ def bayes_matrix_plot(
     require_columns(result, ("model_1", "model_2", "prob_better", "prob_worse"), "A Bayes plot")
     if len(result) > 1 and (result["model_1"] == result["model_1"].iloc[0]).all():
         return bayes_bars_plot(result, ax=ax, top=top, title=title, **kwargs)
-    meta = pdcompare_attrs(result)
+    info = result_info(result)
     models, note = top_models(result_models(result), top)
     order = pd.Index(models)
     keep = (result["model_1"].isin(order) & result["model_2"].isin(order)).to_numpy()
@@ -255,7 +254,7 @@ def bayes_matrix_plot(
     _heatmap_ticks(ax, list(order), list(order), cell)
     ax.set_xlabel("compared with")
     ax.set_ylabel("model")
-    low, high = meta.get("rope", (0.0, 0.0))
+    low, high = ((0.0, 0.0) if info.rope is None else info.rope)
     _figure_title(ax, title, f"P(row better than column), ROPE [{low:g}, {high:g}]", note)
     cells = np.argwhere(~np.isnan(matrix))
     texts = [format(matrix[r, c], fmt) for r, c in cells]
@@ -427,10 +426,10 @@ def draw_simplex(
     import numpy as np
 
     check_top(top)
-    meta = pdcompare_attrs(result)
+    info = result_info(result)
     row = result.iloc[0]
     first, second = row["model_1"], row["model_2"]
-    rope = float(meta["rope"][1])
+    rope = float(info.rope[1])
     height = np.sqrt(3.0) / 2.0
     x = 0.5 * samples[:, 1] + samples[:, 2]
     y = height * samples[:, 1]
@@ -465,11 +464,11 @@ def draw_simplex(
     ax.set_ylim(-0.2, height + 0.18)
     ax.set_aspect("equal")
     ax.axis("off")
-    if meta.get("test") == "hierarchical":
-        n_datasets = int(meta["differences"].iloc[0].notna().sum())
+    if info.test == "hierarchical":
+        n_datasets = int(info.differences.iloc[0].notna().sum())
         name, kept = "Hierarchical Bayesian test", ", their folds kept"
     else:
-        n_datasets = sum(d is not None and not np.isnan(d) for d in meta["differences"])
+        n_datasets = sum(d is not None and not np.isnan(d) for d in info.differences)
         name, kept = "Bayesian signed-rank test", ""
     _figure_title(
         ax,

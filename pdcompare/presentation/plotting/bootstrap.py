@@ -70,8 +70,9 @@ def plot_model_intervals(
     info = result_info(frame)
     value = "accuracy" if info.test == "accuracy_ci" else "estimate"
     require_columns(frame, (value, "ci_low", "ci_high"), "An interval plot")
-    greater = True if info.greater_is_better is None else info.greater_is_better
-    ordered = frame.sort_values(value, ascending=not greater, kind="stable")
+    ordered = frame.sort_values(
+        value, ascending=info.greater_is_better not in (None, True), kind="stable"
+    )
     colours = model_colours(ordered.index.tolist())
     shown, note = top_models(ordered.index.tolist(), top)
     # Drawn bottom-up from the worst model, so that the best one is on top.
@@ -98,11 +99,9 @@ def plot_model_intervals(
     ax.grid(axis="x", alpha=0.3)
     level = f"{info.ci:.0%} " if info.ci is not None else ""
     if info.test == "accuracy_ci":
-        method = "binomial" if info.method is None else info.method
-        default = f"Accuracy with {level}{method} interval"
+        default = f"Accuracy with {level}{(info.method or 'binomial')} interval"
     else:
-        method = "percentile" if info.method is None else info.method
-        default = f"Bootstrap {level}{method} interval per model"
+        default = f"Bootstrap {level}{(info.method or 'percentile')} interval per model"
     _figure_title(ax, title, default, note)
     return ax
 
@@ -167,10 +166,9 @@ def plot_differences(
     low, high = (rows[c].to_numpy(dtype=float) for c in ("ci_low", "ci_high"))
     _draw_forest(ax, rows, low, high, colours=colours, fontsize=fontsize, kwargs=kwargs)
     level = f"{info.ci:.0%} " if info.ci is not None else ""
-    sided = info.alternative
+    sided = info.alternative or "two-sided"
     sided_text = "" if sided in (None, "two-sided") else f", one-sided ({sided})"
-    score = "score" if info.score is None else info.score
-    label = f"difference in {score} with {level}interval{sided_text}"
+    label = f"difference in {(info.score or 'score')} with {level}interval{sided_text}"
     correction = info.correction
     if correction and "pvalue_adj" in frame:
         label = f"{label}\n(interval unadjusted; markers and p-values {correction}-adjusted)"

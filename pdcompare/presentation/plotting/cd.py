@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import fields
 from typing import Any
 
 import numpy as np
@@ -43,18 +42,9 @@ _RANK_INCHES = 0.32
 _FONT_POINTS = 9.0
 
 
-def _says_nothing(info: ResultInfo) -> bool:
-    """Whether the frame has no pdcompare metadata (every field empty, nothing else stored)."""
-    for name in (f.name for f in fields(info)):
-        value = getattr(info, name)
-        if value is not None and not (isinstance(value, tuple | Mapping) and not value):
-            return False
-    return True
-
-
 def _info(result: pd.DataFrame) -> ResultInfo:
     info = result_info(result)
-    if _says_nothing(info):
+    if not info.stated:
         msg = (
             "`result` must be a pairwise result over several data sets: its "
             "attrs['pdcompare'] is missing."
@@ -121,7 +111,8 @@ def cd_layout(result: pd.DataFrame) -> dict[str, Any]:
     reject = result["reject"].eq(True).to_numpy(dtype=bool, na_value=False)
     groups = cd_groups(ranks, rejected_matrix(len(names), i, j, reject))
     order = np.argsort(ranks, kind="stable")
-    cd = info.cd if info.test == "nemenyi" else None
+    test = info.test
+    cd = info.cd if test == "nemenyi" else None
     return {
         "names": [names[k] for k in order],
         "ranks": ranks[order],

@@ -7,7 +7,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.presentation.labels import format_significant
 from pdcompare.presentation.plotting._base import (
     _axes,
@@ -17,6 +16,7 @@ from pdcompare.presentation.plotting._base import (
     row_fontsize,
 )
 from pdcompare.presentation.shown import top_models
+from pdcompare.results import result_info
 
 
 @_result_kind("confidence_set")
@@ -73,8 +73,8 @@ def confidence_set_plot(
     >>> plt.close("all")
     """
     require_columns(frame, ["mean_loss", "pvalue", "in_set"], "The confidence-set plot")
-    meta = pdcompare_attrs(frame)
-    alpha = float(meta.get("alpha", 0.10))
+    info = result_info(frame)
+    alpha = float(0.10 if info.alpha is None else info.alpha)
     best_first = frame.iloc[::-1]
     shown, note = top_models(best_first.index.tolist(), top)
     rows = best_first.iloc[: len(shown)]
@@ -102,7 +102,7 @@ def confidence_set_plot(
     ax.set_xlabel("MCS p-value (label: mean loss)")
     # outside the bars: inside, it covered the last bar's label
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
-    method = meta.get("method", "R")
+    method = info.method or "R"
     kept = int(frame["in_set"].sum())
     default = (
         f"Model confidence set at {1 - alpha:.0%} ({method} statistic): "

@@ -7,7 +7,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.presentation.plotting._base import (
     _figure_title,
     _result_kind,
@@ -23,6 +22,7 @@ from pdcompare.presentation.plotting.pair_rows import (
     pair_rows,
     rows_axes,
 )
+from pdcompare.results import result_info
 
 #: Magnitude names, from the centre out, and the grey of their band.
 BANDS = (("negligible", "0.985"), ("small", "0.955"), ("medium", "0.925"), ("large", "0.895"))
@@ -124,12 +124,12 @@ def plot_effect_sizes(
     >>> plt.close("all")
     """
     require_columns(result, ("model_1", "model_2", "effect_size"), "An effect-size plot")
-    meta = pdcompare_attrs(result)
+    info = result_info(result)
     shown = pair_rows(result, top, "An effect-size plot")
     ax, _ = rows_axes(ax, shown)
     effect = column(shown.rows, "effect_size")
     low, high = column(shown.rows, "ci_low"), column(shown.rows, "ci_high")
-    thresholds = meta.get("thresholds") or {"small": 0.2, "medium": 0.5, "large": 0.8}
+    thresholds = info.thresholds or {"small": 0.2, "medium": 0.5, "large": 0.8}
     centre, _ = magnitude_bands(thresholds)
     ends = np.concatenate([effect, low, high, [centre]])
     ends = ends[np.isfinite(ends)]
@@ -144,9 +144,9 @@ def plot_effect_sizes(
     with matplotlib_options("the effect-size plot", "Axes.scatter", kwargs):
         draw_points(ax, effect, shown, small, **kwargs)
     ax.set_xlim(left, right)
-    symbol = meta.get("symbol") or "effect size"
-    measure = meta.get("measure")
-    ci = meta.get("ci")
+    symbol = info.symbol or "effect size"
+    measure = info.get("measure")
+    ci = info.ci
     label = f"{symbol} ({measure}) of model_1 − model_2" if measure else f"{symbol}"
     if ci is not None and np.isfinite(low).any():
         label += f", with {ci:.0%} interval"

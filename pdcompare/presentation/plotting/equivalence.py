@@ -7,7 +7,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.presentation.labels import alpha_label, rope_text
 from pdcompare.presentation.plotting._base import (
     _annotate_pvalues,
@@ -80,12 +79,12 @@ def plot_equivalence(
     require_columns(
         result, ("model_1", "model_2", "mean_diff", "ci_low", "ci_high"), "An equivalence plot"
     )
-    meta = pdcompare_attrs(result)
+    info = result_info(result)
     shown = pair_rows(result, top, "An equivalence plot")
     ax, fontsize = rows_axes(ax, shown)
     estimate = column(shown.rows, "mean_diff")
     low, high = column(shown.rows, "ci_low"), column(shown.rows, "ci_high")
-    margin_low, margin_high = (float(x) for x in meta.get("rope", (np.nan, np.nan)))
+    margin_low, margin_high = info.rope or (np.nan, np.nan)
     ends = np.concatenate([estimate, low, high, [margin_low, margin_high, 0.0]])
     ends = ends[np.isfinite(ends)]
     span = float(np.ptp(ends)) or 1.0
@@ -98,25 +97,25 @@ def plot_equivalence(
     equivalent = flags(shown.rows, "reject")
     with matplotlib_options("the equivalence plot", "Axes.scatter", kwargs):
         draw_points(ax, estimate, shown, equivalent, **kwargs)
-    correction = meta.get("correction")
+    correction = info.correction
     pvalue = "pvalue_adj" if "pvalue_adj" in shown.rows and correction else "pvalue"
     if pvalue in shown.rows:
         _annotate_pvalues(
             ax, shown.positions, column(shown.rows, pvalue), pvalue == "pvalue_adj", fontsize
         )
-    alpha = meta.get("alpha", 0.05)
+    alpha = info.level_alpha
     label = f"mean difference model_1 − model_2 with {1 - 2 * alpha:.0%} interval (1 − 2·alpha)"
     if correction:
         label += f"\n(interval unadjusted; verdicts and p-values {correction}-adjusted)"
     ax.set_xlabel(label)
     handles, labels = marker_handles(
-        f"equivalent at {alpha_label(result_info(meta))}", "not shown equivalent"
+        f"equivalent at {alpha_label(info)}", "not shown equivalent"
     )
     if band is not None:
         handles.append(band)
-        labels.append(f"margins {rope_text(meta.get('rope'))}")
+        labels.append(f"margins {rope_text(info.rope)}")
     legend_with_colours(ax, shown, handles, labels)
-    margins = f" within {rope_text(meta.get('rope'))}" if band is not None else ""
+    margins = f" within {rope_text(info.rope)}" if band is not None else ""
     correction_text = f", {correction} correction" if correction else ""
     default = f"Equivalence test (TOST){margins}{correction_text}"
     _figure_title(ax, title, default, shown.note)

@@ -8,7 +8,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.presentation.labels import alpha_label
 from pdcompare.presentation.plotting._base import (
     _annotate_pvalues,
@@ -66,16 +65,16 @@ def forest_rows(result: pd.DataFrame, row: int) -> pd.DataFrame:
     >>> len(rows), round(float(rows["weight"].sum()), 6)
     (22, 1.0)
     """
-    meta = pdcompare_attrs(result)
-    if "differences" not in meta or "differences_se" not in meta:
+    info = result_info(result)
+    if info.differences is None or "differences_se" not in info.extra:
         msg = (
             "The forest plot of a `random_effects` result needs its per-data-set differences "
             "(attrs['pdcompare']['differences'] and ['differences_se']); this result has none: "
             "run random_effects again, and plot the result it returns."
         )
         raise ValueError(msg)
-    estimate = meta["differences"].iloc[row]
-    se = meta["differences_se"].iloc[row]
+    estimate = info.differences.iloc[row]
+    se = info.extra["differences_se"].iloc[row]
     kept = estimate.notna() & se.notna()
     tau2 = float(result["tau2"].iloc[row]) if "tau2" in result else 0.0
     weight = 1.0 / (se[kept] ** 2 + (tau2 if np.isfinite(tau2) else 0.0))
@@ -105,18 +104,18 @@ def _draw_pooled(ax, mean: float, low: float, high: float) -> Any:
 
 def plot_pair_forest(result: pd.DataFrame, row: int, *, ax=None, top=None, title=None, **kwargs):
     """The forest plot of one pair (row ``row``): each data set, the pooled difference, the PI."""
-    meta = pdcompare_attrs(result)
+    info = result_info(result)
     rows = forest_rows(result, row)
     limit = DEFAULT_DATASETS if top is None else int(top)
     left_out = max(len(rows) - limit, 0)
     if left_out:
         rows = rows.loc[rows["weight"].sort_values(ascending=False).index[:limit]]
-        rows = rows.loc[[d for d in meta["differences"].columns if d in rows.index]]
+        rows = rows.loc[[d for d in info.differences.columns if d in rows.index]]
     names = [str(d) for d in rows.index]
     total = len(rows) + 2
     ax = _axes(ax, figsize=row_figsize(total + 2, max(map(len, names), default=8), 1.0))
     fontsize = row_fontsize(ax, total + 2)
-    alpha = float(meta.get("alpha", 0.05))
+    alpha = float(info.level_alpha)
     z = NormalDist().inv_cdf(1 - alpha / 2)  # no scipy at import time
     with matplotlib_options("the forest plot", "Axes.scatter", kwargs):
         _draw_datasets(ax, rows, z, fontsize)
@@ -166,7 +165,7 @@ def plot_pair_forest(result: pd.DataFrame, row: int, *, ax=None, top=None, title
 
 def plot_pairs_summary(result: pd.DataFrame, *, ax=None, top=None, title=None, **kwargs):
     """One row per pair: the pooled difference, its confidence and its prediction interval."""
-    meta = pdcompare_attrs(result)
+    info = result_info(result)
     shown = pair_rows(result, top, "A random-effects plot")
     ax, fontsize = rows_axes(ax, shown)
     pi_low, pi_high = column(shown.rows, "pi_low"), column(shown.rows, "pi_high")
@@ -188,12 +187,12 @@ def plot_pairs_summary(result: pd.DataFrame, *, ax=None, top=None, title=None, *
             ax, column(shown.rows, "mean_diff"), shown, flags(shown.rows, "reject"), **kwargs
         )
     ax.axvline(0.0, color="0.5", linestyle="--", linewidth=1)
-    correction = meta.get("correction")
+    correction = info.correction
     pvalue = "pvalue_adj" if "pvalue_adj" in shown.rows and correction else "pvalue"
     _annotate_pvalues(
         ax, shown.positions, column(shown.rows, pvalue), pvalue == "pvalue_adj", fontsize
     )
-    alpha = float(meta.get("alpha", 0.05))
+    alpha = float(info.level_alpha)
     ax.set_xlabel(
         f"pooled difference model_1 − model_2 across data sets, {1 - alpha:.0%} CI (thick)"
     )
@@ -201,7 +200,7 @@ def plot_pairs_summary(result: pd.DataFrame, *, ax=None, top=None, title=None, *
     from matplotlib.lines import Line2D
 
     handles, labels = marker_handles(
-        f"significant at {alpha_label(result_info(meta))}", "not significant"
+        f"significant at {alpha_label(info)}", "not significant"
     )
     handles.append(Line2D([], [], color=PREDICTION, linewidth=1.0))
     labels.append("prediction interval (a new data set)")

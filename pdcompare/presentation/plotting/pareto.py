@@ -8,7 +8,6 @@ import numpy as np
 import pandas as pd
 
 from pdcompare.compare.figure_inputs import pareto_inputs
-from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.presentation.plotting._base import (
     _axes,
     _figure_title,
@@ -17,6 +16,7 @@ from pdcompare.presentation.plotting._base import (
     _scores_kind,
     require_columns,
 )
+from pdcompare.results import result_info
 
 #: How each status is drawn: marker, face colour, label.
 STYLE = {
@@ -87,7 +87,7 @@ def pareto_plot(
     >>> plt.close("all")
     """
     require_columns(frame, ["score", "cost", "status", "ci_low", "ci_high"], "pareto")
-    meta = pdcompare_attrs(frame)
+    info = result_info(frame)
     cost = frame["cost"].to_numpy(dtype=float)
     score = frame["score"].to_numpy(dtype=float)
     low, high = frame["ci_low"].to_numpy(dtype=float), frame["ci_high"].to_numpy(dtype=float)
@@ -113,7 +113,7 @@ def pareto_plot(
             label=f"{label} ({int(shown.sum())})", **kwargs,
         )  # fmt: skip
     front = np.flatnonzero(status == "front")
-    lower_is_better = bool(meta.get("lower_cost_is_better", True))
+    lower_is_better = info.lower_cost_is_better is None or bool(info.lower_cost_is_better)
     order = front[np.argsort(cost[front] if lower_is_better else -cost[front], kind="stable")]
     if order.size > 1:
         ax.step(cost[order], score[order], where="post", color="tab:blue", linewidth=1.0,
@@ -130,13 +130,13 @@ def pareto_plot(
         )  # fmt: skip
     direction = "lower" if lower_is_better else "higher"
     ax.set_xlabel(f"cost ({direction} is better){' — log scale' if log_cost else ''}")
-    better = "higher" if meta.get("greater_is_better", True) else "lower"
-    ax.set_ylabel(f"score ({better} is better), {1 - float(meta.get('alpha', 0.05)):.0%} interval")
+    better = "higher" if info.greater_is_better in (None, True) else "lower"
+    ax.set_ylabel(f"score ({better} is better), {1 - float(info.level_alpha):.0%} interval")
     _legend_above(ax, ncols=3)
     shown = "front and ambiguous" if undecided.size <= 30 else "front"
     note = "" if named or n <= NAMED_UP_TO else f"{shown} named; {n} models"
-    test = meta.get("score_test", "the frame's test")
-    alpha = float(meta.get("alpha", 0.05))
+    test = "the frame's test" if info.score_test is None else info.score_test
+    alpha = float(info.level_alpha)
     _figure_title(ax, title, f"Worth its cost? one-sided {test}, alpha {alpha:g}", note)
     return ax
 

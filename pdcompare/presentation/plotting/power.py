@@ -7,7 +7,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.presentation.plotting._base import (
     _figure_title,
     _result_kind,
@@ -22,6 +21,7 @@ from pdcompare.presentation.plotting.pair_rows import (
     pair_rows,
     rows_axes,
 )
+from pdcompare.results import ResultInfo, result_info
 
 
 def power_text(power: float) -> str:
@@ -37,23 +37,23 @@ def power_text(power: float) -> str:
     return "power >0.99" if power > 0.99 else f"power {power:.2f}"
 
 
-def power_test(result: pd.DataFrame, meta: dict[str, Any]) -> str:
+def power_test(result: pd.DataFrame, info: ResultInfo) -> str:
     """The test whose power a result gives, in words, from its unit and columns.
 
     Examples
     --------
-    >>> power_test(pd.DataFrame(columns=["n_splits"]), {})
+    >>> power_test(pd.DataFrame(columns=["n_splits"]), result_info({}))
     'the corrected t-test'
-    >>> power_test(pd.DataFrame(), {"unit": "item", "clustered": True})
+    >>> power_test(pd.DataFrame(), result_info({"unit": "item", "clustered": True}))
     'the paired t-test over items, clustered'
 
     """
-    unit = meta.get("unit")
+    unit = info.unit
     if unit == "dataset":
         return "a paired t-test across data sets"
     if unit in ("item", "cluster means"):
-        return "the paired t-test over items" + (", clustered" if meta.get("clustered") else "")
-    if "n_runs_1" in result or meta.get("unit") == "run":
+        return "the paired t-test over items" + (", clustered" if info.clustered else "")
+    if "n_runs_1" in result or unit == "run":
         return "Welch's t-test over runs"
     return "the corrected t-test"
 
@@ -110,14 +110,14 @@ def plot_power(
     >>> plt.close("all")
     """
     require_columns(result, ("model_1", "model_2", "power", "mdd"), "A power plot")
-    meta = pdcompare_attrs(result)
+    info = result_info(result)
     shown = pair_rows(result, top, "A power plot")
     ax, fontsize = rows_axes(ax, shown)
     mdd = column(shown.rows, "mdd")
     power = column(shown.rows, "power")
     floor = column(shown.rows, "mdd_limit")
-    delta = float(meta.get("delta", np.nan))
-    target = float(meta.get("target", 0.8))
+    delta = float(info.get("delta", np.nan))
+    target = float(info.get("target", 0.8))
     ends = np.concatenate([mdd, floor, [delta, 0.0]])
     ends = ends[np.isfinite(ends)]
     right = 1.12 * ends.max() if ends.size and ends.max() > 0 else 1.0
@@ -145,8 +145,8 @@ def plot_power(
                     va="center", fontsize=fontsize)
     ax.set_xlabel(f"smallest difference found with power {target:g} (mdd), in score units")
     legend_with_colours(ax, shown, handles, labels)
-    alpha = meta.get("alpha")
+    alpha = info.alpha
     at = f" at alpha = {alpha:g}" if alpha is not None else ""
-    default = f"What the design could detect ({power_test(result, meta)}{at})"
+    default = f"What the design could detect ({power_test(result, info)}{at})"
     _figure_title(ax, title, default, shown.note)
     return ax

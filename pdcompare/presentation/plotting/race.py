@@ -9,6 +9,7 @@ import numpy as np
 from pdcompare.inputs.cv_results import names_from_params
 from pdcompare.presentation.plotting._base import _axes, _figure_title, position_colour
 from pdcompare.presentation.shown import top_models
+from pdcompare.results import result_info
 from pdcompare.stats._common import nadeau_bengio_variance, t_confidence_interval
 
 #: Up to this many named candidates the intervals are bands; beyond, one bar at each line's end.
@@ -42,8 +43,8 @@ def race_paths(search: Any) -> dict[str, Any]:
     >>> paths["names"], paths["mean"].shape
     (['max_depth=1', 'max_depth=4'], (2, 6))
     """
-    meta = search.race_.attrs.get("pdcompare", {})
-    metric = meta.get("metric", "score")
+    info = result_info(search.race_)
+    metric = info.metric or "score"
     results = search.cv_results_
     n_splits = int(search.n_splits_)
     scores = np.column_stack([results[f"split{s}_test_{metric}"] for s in range(n_splits)])
@@ -56,7 +57,7 @@ def race_paths(search: Any) -> dict[str, Any]:
     square = np.cumsum(np.where(ran, scores**2, 0.0), axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         variance = np.maximum(square - k * mean**2, 0.0) / (k - 1)
-        ratio = meta.get("design", {}).get("test_train_ratio") or 0.0
+        ratio = info.design.get("test_train_ratio") or 0.0
         se = np.sqrt(nadeau_bengio_variance(variance, k, ratio))
         low, high = t_confidence_interval(mean, se, k - 1, 0.95, "two-sided")
     low[:, 0] = high[:, 0] = np.nan  # one split: no interval
@@ -66,7 +67,7 @@ def race_paths(search: Any) -> dict[str, Any]:
         "low": low[order],
         "high": high[order],
         "dropped_at": np.asarray(results["dropped_at"], dtype=float)[order],
-        "min_splits": int(meta.get("min_splits", 1)),
+        "min_splits": int(info.get("min_splits", 1)),
         "metric": metric,
     }
 

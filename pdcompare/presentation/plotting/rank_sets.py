@@ -8,7 +8,6 @@ import numpy as np
 import pandas as pd
 
 from pdcompare.compare.figure_inputs import ranks_inputs
-from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.presentation.labels import join_names
 from pdcompare.presentation.plotting._base import (
     _axes,
@@ -21,6 +20,7 @@ from pdcompare.presentation.plotting._base import (
     row_fontsize,
 )
 from pdcompare.presentation.shown import check_top
+from pdcompare.results import ResultInfo, result_info
 
 #: Up to this many models every one gets a named row; beyond, the picture is compressed.
 NAMED_ROWS = 60
@@ -28,9 +28,9 @@ NAMED_ROWS = 60
 LISTED = 2
 
 
-def _set_words(meta: dict[str, Any]) -> str:
-    coverage = float(meta.get("coverage", 0.95))
-    kind = "simultaneous" if meta.get("simultaneous", True) else "marginal"
+def _set_words(info: ResultInfo) -> str:
+    coverage = float(0.95 if info.coverage is None else info.coverage)
+    kind = "simultaneous" if info.simultaneous in (None, True) else "marginal"
     return f"{coverage:.0%} {kind} rank sets"
 
 
@@ -86,7 +86,7 @@ def rank_sets_plot(
     >>> plt.close("all")
     """
     require_columns(frame, ["rank", "rank_low", "rank_high"], "The rank-sets plot")
-    meta = pdcompare_attrs(frame)
+    info = result_info(frame)
     top = check_top(top)
     m = len(frame)
     best = frame.index[frame["rank_low"].to_numpy() <= 1].tolist()
@@ -123,7 +123,7 @@ def rank_sets_plot(
     mark = "dot" if named else "line"
     ax.set_xlabel(f"rank (1 = best): the set, and the rank of the estimate ({mark})")
     ax.grid(axis="x", alpha=0.3)
-    default = f"{_set_words(meta)}\n{len(best)} of {m} models may be the best"
+    default = f"{_set_words(info)}\n{len(best)} of {m} models may be the best"
     if n < m:
         default += f" (best {n} drawn)"
     if not named or len(best) > n:

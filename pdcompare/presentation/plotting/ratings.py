@@ -7,7 +7,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.presentation.plotting._base import (
     _axes,
     _result_kind,
@@ -17,6 +16,7 @@ from pdcompare.presentation.plotting._base import (
     row_fontsize,
 )
 from pdcompare.presentation.shown import top_models
+from pdcompare.results import result_info
 
 
 @_result_kind("bradley_terry")
@@ -68,7 +68,7 @@ def ratings_plot(
     """
     columns = ["rating", "ci_low", "ci_high", "rank_low", "rank_high", "n_battles"]
     require_columns(frame, columns, "The ratings plot")
-    meta = pdcompare_attrs(frame)
+    info = result_info(frame)
     best_first = frame.sort_values("rating", ascending=False, kind="stable")
     shown, note = top_models(best_first.index.tolist(), top)
     rows = best_first.iloc[: len(shown)]
@@ -101,8 +101,8 @@ def ratings_plot(
     for position, text in zip(positions, sets, strict=True):
         ax.text(1.02, position, text, transform=transform, va="center", fontsize=fontsize)
     ax.grid(axis="x", alpha=0.3)
-    level = float(meta.get("ci", 0.95))
-    ties = meta.get("ties", "half")
+    level = float(0.95 if info.ci is None else info.ci)
+    ties = info.ties or "half"
     ax.set_xlabel(f"rating ({level:.0%} bootstrap interval; ties: {ties})")
     default = f"Bradley–Terry ratings from {int(frame['n_battles'].sum() // 2):,} battles"
     if note:

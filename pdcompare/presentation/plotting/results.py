@@ -265,7 +265,7 @@ def plot_forest(
     )
     alpha = info.alpha
     ci_text = f"{1 - alpha:.0%} CI" if alpha is not None else "CI"
-    sided = info.alternative
+    sided = info.alternative or "two-sided"
     sided_text = "" if sided in (None, "two-sided") else f", one-sided ({sided})"
     correction = info.correction
     label = f"mean difference model_1 − model_2 with {ci_text}{sided_text}"
@@ -275,7 +275,9 @@ def plot_forest(
         label = f"{label}\n(interval unadjusted; markers and p-values {correction}-adjusted)"
     ax.set_xlabel(label)
     correction_text = f", {correction} correction" if correction else ""
-    _figure_title(ax, title, f"{method_label(info, capital=True)}{correction_text}", note)
+    _figure_title(
+        ax, title, f"{method_label(info, capital=True)}{correction_text}", note
+    )
     return ax
 
 

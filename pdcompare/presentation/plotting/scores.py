@@ -516,7 +516,7 @@ def plot_pvalues(
     )
     ax.set_xlabel("model")
     ax.set_ylabel("model")
-    sided = info.alternative
+    sided = info.alternative or "two-sided"
     lines = [f"Pairwise {method_label(info)}"]
     if sided not in (None, "two-sided"):
         # Pairs run best-first: each p-value is of the higher-ranked model vs the lower.

@@ -74,12 +74,13 @@ def plot_select(
     import numpy as np
 
     info = result_info(result)
-    greater = True if info.greater_is_better is None else info.greater_is_better
     missing = [c for c in ("mean", "eligible", "selected", "ci_low", "ci_high") if c not in result]
     if missing:
         msg = f"The select result lacks column(s) {missing}; plot the whole result of `select`."
         raise ValueError(msg)
-    ranked = result["mean"].sort_values(ascending=not greater, kind="stable")
+    ranked = result["mean"].sort_values(
+        ascending=info.greater_is_better not in (None, True), kind="stable"
+    )
     shown, note = top_models(ranked.index.tolist(), top)
     keep = set(shown) | {info.best, info.selected}
     result = result[result.index.isin(keep)]
@@ -96,7 +97,7 @@ def plot_select(
     eligible = result["eligible"].to_numpy(dtype=bool)
     selected = result["selected"].to_numpy(dtype=bool)
     best = info.best
-    level = 1 - info.level_alpha
+    level = 1 - float(info.level_alpha)
     for mask, colour, label in (
         (eligible, "C0", "accepted by the rule"),
         (~eligible, "0.6", "not accepted"),
@@ -137,14 +138,18 @@ def plot_select(
     threshold = info.get("threshold")
     if threshold is not None and best in result.index:
         best_mean = float(result.loc[best, "mean"])
-        line = best_mean - threshold if greater else best_mean + threshold
+        line = (
+            best_mean - threshold
+            if info.greater_is_better in (None, True)
+            else (best_mean + threshold)
+        )
         what = "one corrected SE" if info.rule == "one_se" else "ROPE"
         ax.axvline(
             line,
             color="C3",
             linestyle="--",
             linewidth=1,
-            label=f"best mean {'-' if greater else '+'} "
+            label=f"best mean {'-' if info.greater_is_better in (None, True) else '+'} "
             f"{what} ({threshold:.3g})",
         )
     ax.set_yticks(positions)
@@ -152,7 +157,7 @@ def plot_select(
     for label, chosen in zip(ax.get_yticklabels(), selected, strict=True):
         if chosen:
             label.set_fontweight("bold")
-    direction = "higher" if greater else "lower"
+    direction = "higher" if info.greater_is_better in (None, True) else "lower"
     ax.set_xlabel(f"mean score ({direction} is better), {level:.0%} corrected CI")
     by = info.get("by")
     ax.set_ylabel(f"models, simplest first{f' (by {by})' if by else ''}")

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare.presentation.plotting._base import _axes, _result_kind, row_figsize
+from pdcompare.results import result_info
 
 #: Data sets drawn by default; beyond, those the model moved most, and the title says so.
 DEFAULT_TOP = 40
@@ -61,14 +62,14 @@ def shrinkage_plot(
     >>> len(ax.get_yticklabels())
     22
     """
-    meta = frame.attrs.get("pdcompare", {})
-    if meta.get("test") != "hierarchical" or "shrunk" not in meta:
+    info = result_info(frame)
+    if info.test != "hierarchical" or "shrunk" not in info.extra:
         msg = (
             "`shrinkage_plot` draws a result of `hierarchical` (its attrs hold the shrunk "
             "per-data-set differences); got a frame without them."
         )
         raise ValueError(msg)
-    shrunk, before = meta["shrunk"], meta["differences"]
+    shrunk, before = info.extra["shrunk"], info.differences
     if a is None and b is None:
         row = 0
     else:
@@ -95,7 +96,7 @@ def shrinkage_plot(
     ax = _axes(ax, row_figsize(len(labels), max((len(s) for s in labels), default=1)))
     y = np.arange(len(labels))
     centre = float(frame["mean_diff"].iloc[row])
-    low, high = meta.get("rope", (0.0, 0.0))
+    low, high = info.rope or (0.0, 0.0)
     if high > low:
         ax.axvspan(low, high, color="0.9", zorder=0, label="ROPE")
     ax.axvline(centre, color="0.3", linestyle="--", linewidth=1, label="mean difference δ0")

@@ -17,27 +17,28 @@ from pdcompare._validation import check_option, check_positive_int
 from pdcompare.compare.battles import battles_pairwise, bradley_terry
 from pdcompare.inputs.battles import battles_data
 from pdcompare.presentation.labels import format_number, listed_name, p_text, plural
+from pdcompare.results import result_info
 
 
 def battles_lines(ratings: pd.DataFrame, pairs: pd.DataFrame, top: int) -> list[str]:
     """The report's lines from a ``bradley_terry`` result and the pairwise z tests."""
-    meta = ratings.attrs["pdcompare"]
+    info = result_info(ratings)
     n_battles = int(ratings["n_battles"].sum() // 2)
     m = len(ratings)
-    ties = meta.get("ties", "half")
+    ties = info.ties or "half"
     tie_words = (
         "ties counted as half a win for each model"
         if ties == "half"
-        else f"ties fitted by Davidson's model (nu = {meta['nu']:.3f})"
+        else f"ties fitted by Davidson's model (nu = {info.extra['nu']:.3f})"
     )
-    level = float(meta.get("ci", 0.95))
+    level = float(0.95 if info.ci is None else info.ci)
     lines = ["pdcompare report", "================", ""]
     lines.append(
         f"Battles: {n_battles:,} battles between {m} models; Bradley–Terry ratings "
         f"(Elo scale, {tie_words})."
     )
     lines.append(
-        f"Intervals: {level:.0%} percentile bootstrap over {meta['n_resamples']:,} rounds of "
+        f"Intervals: {level:.0%} percentile bootstrap over {info.n_resamples:,} rounds of "
         "resampled battles; rank sets: "
         f"{level:.0%} simultaneous, from the inverse Fisher information."
     )
@@ -49,7 +50,7 @@ def battles_lines(ratings: pd.DataFrame, pairs: pd.DataFrame, top: int) -> list[
         rank_set = f"{low}" if low == high else f"{low}-{high}"
         rounds = (
             ""
-            if row["n_rounds"] == meta["n_resamples"]
+            if row["n_rounds"] == info.n_resamples
             else (f", interval from {int(row['n_rounds'])} rounds")
         )
         lines.append(
@@ -65,12 +66,12 @@ def battles_lines(ratings: pd.DataFrame, pairs: pd.DataFrame, top: int) -> list[
         f"May be the best: {', '.join(map(listed_name, best))} "
         f"({level:.0%} simultaneous rank sets)."
     )
-    pmeta = pairs.attrs["pdcompare"]
+    tests = result_info(pairs)
     told = int(pairs["reject"].sum())
-    correction = pmeta.get("correction") or "no"
+    correction = tests.correction or "no"
     lines.append(
         f"Pairs told apart by the z test of their ratings ({correction} correction, "
-        f"alpha {pmeta['alpha']:g}): {told} of {plural(len(pairs), 'pair', 'pairs')}."
+        f"alpha {tests.alpha:g}): {told} of {plural(len(pairs), 'pair', 'pairs')}."
     )
     first = ratings.index[0]
     against = pairs[(pairs["model_1"] == first) & ~pairs["reject"].to_numpy(dtype=bool)]

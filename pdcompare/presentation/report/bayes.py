@@ -24,19 +24,19 @@ def bayes_lines(
     result: Rows, family: str, best: Any, top_names: np.ndarray, benchmark: bool
 ) -> list[str]:
     """The Bayesian paragraph: each shown pair's posterior probabilities and the decisions."""
-    meta = result.meta
-    rope = meta.get("rope")
-    alpha = meta.get("alpha", 0.05)
-    level = meta.get("ci", 0.95)
+    info = result.info
+    rope = info.rope
+    alpha = info.level_alpha
+    level = 0.95 if info.ci is None else info.ci
     shown_rope = rope_text(rope) if rope is not None else "±0"
-    hierarchical = meta.get("test") == "hierarchical"
+    hierarchical = info.test == "hierarchical"
     if hierarchical:
         method = (
             "hierarchical Bayesian correlated t-test across data sets (Corani et al. 2017), "
             "which keeps every data set's folds and their correlation and shrinks each data "
             "set's difference towards the others; the probabilities are about the difference "
-            f"on a new data set ({meta.get('n_samples')} posterior draws in "
-            f"{meta.get('chains')} chains)"
+            f"on a new data set ({info.get('n_samples')} posterior draws in "
+            f"{info.get('chains')} chains)"
         )
     elif benchmark:
         method = "Bayesian signed-rank test across data sets (Benavoli et al. 2014)"

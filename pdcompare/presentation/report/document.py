@@ -57,7 +57,7 @@ def _tables(analysis: Any, top: int) -> list[tuple[str, pd.DataFrame]]:
     family, _ = top_pairs(analysis.significance, top)
     tables.append(("Comparisons of the family", family))
     if analysis.bayes is not None:
-        hierarchical = analysis.bayes.attrs["pdcompare"].get("test") == "hierarchical"
+        hierarchical = result_info(analysis.bayes).test == "hierarchical"
         title = "Hierarchical Bayesian comparison" if hierarchical else "Bayesian comparison"
         tables.append((title, top_pairs(analysis.bayes, top)[0]))
     if analysis.equivalence is not None:
@@ -146,16 +146,14 @@ def _figures(analysis: Any, top: int) -> list[tuple[str, Any]]:
     if getattr(analysis, "confidence_set", None) is not None:  # forecasts in time order
         return [("Model confidence set", plot(analysis.confidence_set, top=top))]
     if analysis.benchmark:
-        if family.attrs.get("pdcompare", {}).get("scope") == "all_pairs":
+        if result_info(family).scope == "all_pairs":
             figures.append(("Critical-difference diagram", plot(family, top=top)))
         figures.append(("Multiple Comparison Matrix", plot(analysis.frame, "mcm", top=top)))
         pooled = analysis.pooled
-        if pooled is not None and len(pooled) and "differences" in pooled.attrs.get(
-            "pdcompare", {}
-        ):
+        if pooled is not None and len(pooled) and "differences" in result_info(pooled).stated:
             figures.append(("Random-effects meta-analysis", plot(pooled, top=top)))
         bayes = analysis.bayes
-        if bayes is not None and bayes.attrs["pdcompare"].get("test") == "hierarchical":
+        if bayes is not None and result_info(bayes).test == "hierarchical":
             first = bayes.iloc[0]
             pair = f"{first['model_1']} vs {first['model_2']}"
             if len(bayes) == 1:

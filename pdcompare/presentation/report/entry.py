@@ -30,7 +30,7 @@ from pdcompare._validation import (
 )
 from pdcompare.compare.aggregates import TaskRunsAnalysis
 from pdcompare.compare.analysis import Analysis, ForecastAnalysis, analyse
-from pdcompare.inputs.attrs import pdcompare_attrs, read_only
+from pdcompare.inputs.attrs import read_only
 from pdcompare.inputs.battles import is_battles
 from pdcompare.presentation.labels import (
     PYTHON,
@@ -52,6 +52,7 @@ from pdcompare.presentation.report.rows import rows_of
 from pdcompare.presentation.report.runs_over_tasks import task_runs_lines
 from pdcompare.presentation.report.significance import friedman_lines, significance_lines
 from pdcompare.presentation.report.summary import summary_lines
+from pdcompare.results import result_info
 
 
 def _unknown_design() -> str:
@@ -69,22 +70,22 @@ DEFAULT_TOP = 10
 
 
 def _select_report(result: pd.DataFrame) -> str:
-    meta = pdcompare_attrs(result)
+    info = result_info(result)
     chosen = result.index[result["selected"].to_numpy(dtype=bool)]
     eligible = result.index[result["eligible"].to_numpy(dtype=bool)]
     lines = [
         "pdcompare report: choosing a model",
         "==================================",
-        f"Rule: {meta.get('rule')}; best mean: {meta.get('best')}; "
+        f"Rule: {info.rule}; best mean: {info.best}; "
         f"selected: {join_names(chosen)}.",
-        meta.get("reason", ""),
+        info.get("reason", ""),
         f"Eligible under the rule, simplest first: {join_names(eligible)}.",
     ]
     return "\n".join(line for line in lines if line) + "\n"
 
 
 def _refuse_result(frame: pd.DataFrame) -> None:
-    test = pdcompare_attrs(frame).get("test")
+    test = result_info(frame).test
     msg = (
         f"report() reads a scores, cv_results_ or benchmark frame; this is the result frame "
         f"of {test!r}. Call report() on the frame of scores the result came from "
@@ -263,11 +264,11 @@ def report(
             frame, alpha=alpha, correction=correction, ci=ci, top=top,
             random_state=random_state, format=format, **design,
         )  # fmt: skip
-    meta = pdcompare_attrs(frame)
-    if meta.get("kind") == "result":
-        if meta.get("test") == "select":
+    info = result_info(frame)
+    if info.kind == "result":
+        if info.test == "select":
             return _select_report(frame)
-        if meta.get("test") == "ranks":
+        if info.test == "ranks":
             shown = len(frame) if top is None else check_positive_int("top", top)
             return "\n".join(rank_set_lines(frame, shown)) + "\n"
         _refuse_result(frame)
@@ -335,12 +336,12 @@ def _report_text(analysis: Analysis, top: int | None, format: str) -> str:
 def _report_lines(analysis: Analysis, top: int) -> list[str]:
     # The words read each result frame's columns once, as numpy arrays (report.rows).
     summary = rows_of(analysis.summary)
-    summary_design = summary.meta.get("design", {})
+    summary_design = summary.info.design
     best = analysis.best
     top_names = summary.index[:top]
     lines = ["pdcompare report", "================"]
-    frame_meta = pdcompare_attrs(analysis.frame) if analysis.frame is not None else {}
-    lines += summary_lines(summary, summary_design, top, analysis.benchmark, frame_meta)
+    frame_info = result_info(analysis.frame) if analysis.frame is not None else None
+    lines += summary_lines(summary, summary_design, top, analysis.benchmark, frame_info)
     if analysis.fallback_test:
         lines += ["", _unknown_design()]
     if analysis.friedman is not None:

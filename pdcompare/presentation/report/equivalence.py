@@ -17,12 +17,12 @@ from pdcompare.presentation.report.rows import Rows
 
 def equivalence_lines(result: Rows, best: Any, top_names: np.ndarray) -> list[str]:
     """Two one-sided tests of the family: which pairs are shown equivalent within the rope."""
-    meta = result.meta
-    alpha = meta.get("alpha", 0.05)
-    correction = meta.get("correction")
+    info = result.info
+    alpha = info.level_alpha
+    correction = info.correction
     lines = [
-        f"Practical equivalence: two one-sided tests (TOST, {meta.get('method', 'welch')}), "
-        f"region of practical equivalence {rope_text(meta.get('rope'))}, "
+        f"Practical equivalence: two one-sided tests (TOST, {(info.method or 'welch')}), "
+        f"region of practical equivalence {rope_text(info.rope)}, "
         f"{f'{correction} correction' if correction else 'no correction'}, alpha = {alpha:g}; "
         "equivalent means both one-sided tests reject."
     ]

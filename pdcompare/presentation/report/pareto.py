@@ -15,6 +15,7 @@ from pdcompare.presentation.labels import (
     plural,
 )
 from pdcompare.presentation.labels import format_number as _number
+from pdcompare.results import result_info
 
 #: At most this many names in one list; the rest are counted.
 LISTED = 10
@@ -33,12 +34,12 @@ def pareto_lines(result: pd.DataFrame) -> list[str]:
     "Cannot tell" is said as what it is: a model neither dominated nor shown to
     buy anything with its extra cost; it may be worse, undetectably so.
     """
-    meta = result.attrs.get("pdcompare", {})
-    test = meta.get("score_test", "the frame's test")
+    info = result_info(result)
+    test = info.score_test or "the frame's test"
     name = REPORT_TEST_NAMES.get(test, test)
-    alpha = float(meta.get("alpha", 0.05))
-    correction = meta.get("correction")
-    direction = "lower" if meta.get("lower_cost_is_better", True) else "higher"
+    alpha = float(info.level_alpha)
+    correction = info.correction
+    direction = "lower" if info.lower_cost_is_better in (None, True) else "higher"
     status = result["status"].astype(str).to_numpy()
     order = np.argsort(result["cost"].to_numpy(dtype=float), kind="stable")
     if direction == "higher":

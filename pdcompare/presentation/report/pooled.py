@@ -17,15 +17,15 @@ from pdcompare.presentation.report.significance import conclusion_lines
 
 def pooled_lines(result: Rows, family: str, best: Any, top_names: np.ndarray) -> list[str]:
     """The random-effects part of the report of a benchmark frame."""
-    meta = result.meta
-    alpha = meta.get("alpha", 0.05)
-    holm = meta.get("correction")
+    info = result.info
+    alpha = info.level_alpha
+    holm = info.correction
     level = 1 - alpha
     corrected = f"{holm} correction" if holm else "no correction"
     scope, counted = family_words(result, family, best)
     lines = [
         "Pooled over data sets: random-effects meta-analysis "
-        f"({'DerSimonian–Laird' if meta.get('method') == 'dl' else 'Paule–Mandel'}) of the "
+        f"({'DerSimonian–Laird' if info.method == 'dl' else 'Paule–Mandel'}) of the "
         f"per-data-set differences with their corrected variances, {scope}, "
         f"{corrected} over {counted}, alpha = {alpha:g}."
     ]

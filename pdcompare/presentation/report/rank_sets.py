@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.presentation.labels import join_names, listed_name
+from pdcompare.results import result_info
 
 #: The covariance a result names (``attrs["pdcompare"]["covariance"]``), in words.
 _SOURCES = {
@@ -42,9 +42,9 @@ def rank_set_lines(result: pd.DataFrame, top: int) -> list[str]:
     from the Nadeau–Bengio corrected covariance of the mean scores; a set says which ranks
     the data allow, not that the models in it are equal).
     """
-    meta = pdcompare_attrs(result)
-    coverage = float(meta.get("coverage", 0.95))
-    kind = "simultaneous" if meta.get("simultaneous", True) else "marginal"
+    info = result_info(result)
+    coverage = float(0.95 if info.coverage is None else info.coverage)
+    kind = "simultaneous" if info.simultaneous in (None, True) else "marginal"
     low = result["rank_low"].to_numpy()
     high = result["rank_high"].to_numpy()
     names = result.index.tolist()
@@ -57,7 +57,7 @@ def rank_set_lines(result: pd.DataFrame, top: int) -> list[str]:
         for name, a, b in zip(names[:shown], low[:shown], high[:shown], strict=True)
     )
     more = f", and {len(names) - shown} more models" if shown < len(names) else ""
-    covariance = meta.get("covariance", "")
+    covariance = (info.covariance or "")
     source = _SOURCES.get(covariance, f"{covariance} covariance of the estimates")
     text = (
         f"Rank sets, best first: {sets}{more} (Mogstad et al. 2024, from {source}; a set "

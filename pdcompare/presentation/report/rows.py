@@ -18,18 +18,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare.inputs.attrs import ATTRS_KEY
 from pdcompare.inputs.frames import check_frame
-from pdcompare.results import column_values
+from pdcompare.results import column_values, result_info
 
 
 class Rows:
     """The columns of (some rows of) a result frame as read-only numpy arrays, read on demand.
 
     ``rows["pvalue"]`` is the column as a numpy array (categorical and string
-    columns as object arrays of their values, missing ones as NaN); ``rows.meta``
-    is the frame's pdcompare metadata, shared and not copied: read it, never
-    change it. Use :func:`rows_of` to make one.
+    columns as object arrays of their values, missing ones as NaN); ``rows.info``
+    is the frame's pdcompare metadata as a :class:`~pdcompare.results.ResultInfo`,
+    read once and shared by the rows taken from these. Use :func:`rows_of` to
+    make one.
 
     Examples
     --------
@@ -39,7 +39,7 @@ class Rows:
     (['a', 'a'], [0.01])
     """
 
-    __slots__ = ("_cache", "_frame", "_positions", "_select", "_source", "columns", "meta")
+    __slots__ = ("_cache", "_frame", "_positions", "_select", "_source", "columns", "info")
 
     def __init__(
         self, frame: pd.DataFrame, source: Rows | None = None, select: np.ndarray | None = None
@@ -51,10 +51,9 @@ class Rows:
         if source is None:
             self.columns = frame.columns.tolist()
             self._positions = {name: k for k, name in enumerate(self.columns)}
-            stored = frame.attrs.get(ATTRS_KEY)
-            self.meta: dict[str, Any] = stored if isinstance(stored, dict) else {}
+            self.info = result_info(frame)
         else:
-            self.columns, self._positions, self.meta = source.columns, None, source.meta
+            self.columns, self._positions, self.info = source.columns, None, source.info
 
     def __len__(self) -> int:
         return len(self._frame) if self._select is None else len(self._select)

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.results import result_info
 
 _NAMES = {"iqm": "IQM", "median": "median", "mean": "mean", "optimality_gap": "optimality gap"}
 
@@ -28,23 +28,23 @@ def task_runs_lines(analysis: Any, top: int) -> list[str]:
     higher scores are better.
     """
     summary, improvement = analysis.summary, analysis.significance
-    meta = pdcompare_attrs(summary)
-    greater = meta.get("greater_is_better", True)
-    low, high = meta.get("n_runs_min"), meta.get("n_runs_max")
+    info = result_info(summary)
+    greater = info.greater_is_better in (None, True)
+    low, high = info.n_runs_min, info.n_runs_max
     runs = f"{low} runs per task" if low == high else f"{low} to {high} runs per task"
     direction = "higher" if greater else "lower"
-    level = meta.get("ci", 0.95)
+    level = 0.95 if info.ci is None else info.ci
     lines = [
         "pdcompare report",
         "================",
-        f"{len(summary)} models, {meta.get('n_tasks')} tasks, {runs} (independent runs: "
+        f"{len(summary)} models, {info.n_tasks} tasks, {runs} (independent runs: "
         f"paired=False); {direction} scores are better.",
         "",
         f"Aggregates over all tasks with {level:.0%} stratified bootstrap intervals "
-        f"({meta.get('n_resamples')} resamples; runs resampled within each task), best "
+        f"({info.n_resamples} resamples; runs resampled within each task), best "
         "first by the interquartile mean (IQM):",
     ]
-    metrics = list(meta.get("metrics", []))
+    metrics = list(info.metrics or ())
     for name in summary.index[:top]:
         parts = [
             f"{_NAMES[m]} "

@@ -22,7 +22,6 @@ from pdcompare.presentation.labels import p_equals as _pvalue
 from pdcompare.presentation.report import items as item_words
 from pdcompare.presentation.report.pairs import family_words, left_out_line, shown_pairs
 from pdcompare.presentation.report.rows import Rows, in_names, rows_of
-from pdcompare.results import result_info
 
 #: The tests whose detectable difference is their own (the paired t's, corrected or not).
 _T_TESTS = ("corrected_ttest", "ttest")
@@ -46,8 +45,8 @@ def _effect_words(effects: Rows | None, pairs: list[tuple[Any, Any]]) -> list[st
     """``large effect (d_z = 1.59)`` for each of ``pairs`` (None where there is none)."""
     if effects is None:
         return [None] * len(pairs)
-    symbol = effects.meta.get("symbol", "effect size")
-    cuts = effects.meta.get("thresholds") or {}
+    symbol = effects.info.symbol or "effect size"
+    cuts = effects.info.thresholds or {}
     bounds = [cuts[name] for name in ("small", "medium", "large") if name in cuts]
     center = 0.5 if "0.5" in str(cuts.get("of", "")) else 0.0
     row = {key: k for k, key in enumerate(_pair_keys(effects))}
@@ -70,18 +69,18 @@ def _detectable_words(analysis: Analysis, result: Rows, shown: np.ndarray) -> li
     """What the design could detect for each shown pair, at the family's Bonferroni level."""
     if analysis.detectable is None:
         return [None] * int(np.count_nonzero(shown))
-    alpha = result.meta.get("alpha", 0.05)
+    alpha = result.info.level_alpha
     m = max(int(np.count_nonzero(~np.isnan(np.asarray(result["pvalue"], dtype=float)))), 1)
     level = f"{alpha:g}/{m}" if m > 1 else f"{alpha:g}"
     unit = "these data sets" if analysis.benchmark else "these splits"
     if getattr(analysis, "runs", False):
         unit = "these runs (Welch's t-test)"
-    if item_words.is_items_result(result_info(result.meta)):
-        unit = item_words.detectable_unit(result_info(result.meta))
+    if item_words.is_items_result(result.info):
+        unit = item_words.detectable_unit(result.info)
     # The figure is the (corrected) paired t's: beside a rank test, say whose it is.
-    test = result.meta.get("test")
+    test = result.info.test
     runs = getattr(analysis, "runs", False)  # the unit already names Welch's t-test
-    if test in _T_TESTS or runs or item_words.is_items_result(result_info(result.meta)):
+    if test in _T_TESTS or runs or item_words.is_items_result(result.info):
         whose = ""
     else:
         whose = " for a paired t" if analysis.benchmark else " for the corrected t-test"
@@ -107,9 +106,9 @@ def _test_lines(
     A significant difference names its magnitude; a difference that is not
     significant says what the design could have detected.
     """
-    meta = rows.meta
-    correction = meta.get("correction")
-    level = 1 - meta.get("alpha", 0.05)
+    info = rows.info
+    correction = info.correction
+    level = 1 - info.level_alpha
     rank_test = "mean_diff" not in rows
     diffs = np.asarray(rows["rank_diff" if rank_test else "mean_diff"], dtype=float)
     lows = np.full(len(rows), np.nan)
@@ -168,18 +167,18 @@ def against_best(result: Rows, best: Any, top_names: np.ndarray) -> tuple[Rows, 
 
 def conclusion_lines(result: Rows, best: Any, top_names: np.ndarray, benchmark: bool) -> list[str]:
     """The family's conclusions: which models are significantly worse than the best, counted."""
-    meta = result.meta
-    family_wise = meta.get("correction") or meta.get("test") == "nemenyi"
+    info = result.info
+    family_wise = info.correction or info.test == "nemenyi"
     rows, in_top = against_best(result, best, top_names)
     others = rows["model_2"]
     missing = np.isnan(np.asarray(rows["pvalue"], dtype=float))
     reject = np.asarray(rows["reject"], dtype=bool) & ~missing
     tied = ~reject & ~missing
     adjusted = "after correction" if family_wise else "without correction"
-    runs = meta.get("unit") == "run"
+    runs = info.unit == "run"
     luck = "of the data sets" if benchmark else "of the seeds" if runs else "of the splits"
-    if item_words.is_items_result(result_info(meta)):
-        luck = item_words.luck_words(result_info(meta))
+    if item_words.is_items_result(info):
+        luck = item_words.luck_words(info)
     n_rest = int((~in_top).sum())
     rest_worse, rest_tied = int((reject & ~in_top).sum()), int((tied & ~in_top).sum())
     lines = []
@@ -235,23 +234,23 @@ def conclusion_lines(result: Rows, best: Any, top_names: np.ndarray, benchmark: 
 def significance_lines(analysis: Analysis, best: Any, top_names: np.ndarray) -> list[str]:
     """The frequentist paragraph: the family named, its shown pairs, what it could detect."""
     result, test, benchmark = rows_of(analysis.significance), analysis.test, analysis.benchmark
-    meta = result.meta
-    correction = meta.get("correction")
-    alpha = meta.get("alpha", 0.05)
-    alternative = meta.get("asked_alternative", meta.get("alternative", "two-sided"))
+    info = result.info
+    correction = info.correction
+    alpha = info.level_alpha
+    alternative = info.requested_alternative
     scope, counted = family_words(result, analysis.family, best)
     if correction:
         corrected = f"{correction} correction over {counted}"
     elif test == "nemenyi":
         corrected = (
             f"p-values family-wise over {counted} already "
-            f"(studentized range; critical difference of mean ranks {meta['cd']:.3f})"
+            f"(studentized range; critical difference of mean ranks {info.cd:.3f})"
         )
     else:
         corrected = "no correction for multiple testing"
     names = BENCHMARK_REPORT_TEST_NAMES if benchmark else REPORT_TEST_NAMES
-    items = item_words.is_items_result(result_info(meta))
-    name = item_words.family_test_name(test, result_info(meta)) if items else names[test]
+    items = item_words.is_items_result(info)
+    name = item_words.family_test_name(test, info) if items else names[test]
     lines = [f"Significance: {name} ({alternative}), {scope}, {corrected}, alpha = {alpha:g}."]
     shown = shown_pairs(result, best, top_names)
     rows = result.take(shown)
@@ -271,22 +270,22 @@ def significance_lines(analysis: Analysis, best: Any, top_names: np.ndarray) -> 
 
 def _unreachable_lines(result: Rows, test: str, benchmark: bool) -> list[str]:
     """When no comparison of the family can reach alpha, say so instead of "luck"."""
-    meta = result.meta
-    floor = meta.get("min_attainable_pvalue")
-    alpha = meta.get("alpha", 0.05)
+    info = result.info
+    floor = info.min_attainable_pvalue
+    alpha = info.level_alpha
     if floor is None or not floor > alpha:
         return []
     unit = "data sets" if benchmark else "splits"
-    n = meta.get("n_datasets") if benchmark else None
+    n = info.n_datasets if benchmark else None
     counted = f"with {n} {unit}" if n else f"with these {unit}"
-    correction = meta.get("correction")
+    correction = info.correction
     over = f" after the {correction} correction over {len(result)} comparisons"
     over = over if correction else ""
-    needed = meta.get("n_needed_to_reject")
+    needed = info.get("n_needed_to_reject")
     more = f"; at least {needed} {unit} would make a rejection possible" if needed else ""
     words = spelling()
     other = words.test_call("nemenyi") if benchmark else words.test_name("corrected_ttest")
-    if benchmark and meta.get("scope") == "all_pairs" and not words.command_line:
+    if benchmark and info.scope == "all_pairs" and not words.command_line:
         # One model against the others is a smaller family only when this one is every pair.
         other += " or one model against the others (`wilcoxon(a=...)`)"
     names = BENCHMARK_REPORT_TEST_NAMES if benchmark else REPORT_TEST_NAMES

@@ -15,7 +15,7 @@ from pdcompare.presentation.labels import (
 )
 from pdcompare.presentation.report import items as item_words
 from pdcompare.presentation.report.rows import Rows
-from pdcompare.results import result_info
+from pdcompare.results import ResultInfo, result_info
 
 
 def _tie_line(summary: Rows, benchmark: bool) -> list[str]:
@@ -33,16 +33,16 @@ def _tie_line(summary: Rows, benchmark: bool) -> list[str]:
     ]
 
 
-def _bounds_line(meta: dict[str, Any], n_models: int) -> list[str]:
+def _bounds_line(info: ResultInfo, n_models: int) -> list[str]:
     """Once per report: the intervals of mean scores kept within the metric's range."""
-    if meta.get("bounds") is None:
+    if info.bounds is None:
         return []
-    low, high = meta["bounds"]
-    clipped = int(meta.get("n_clipped", 0))
+    low, high = info.bounds
+    clipped = int(info.get("n_clipped", 0))
     reached = f"; {clipped} of the {n_models} intervals reached past it" if clipped else ""
     return [
         f"Intervals of mean scores are clipped to [{low:g}, {high:g}], the range of "
-        f"{meta.get('metric', 'the metric')}{reached}."
+        f"{info.metric or 'the metric'}{reached}."
     ]
 
 
@@ -65,21 +65,22 @@ def _ranking_line(summary: Rows, top: int, benchmark: bool) -> str:
     return f"{head}: {'; '.join(items)}{more}."
 
 
-def metric_lines(frame_meta: dict[str, Any]) -> list[str]:
+def metric_lines(frame_info: ResultInfo) -> list[str]:
     """The metric compared, when the frame records it (``from_search`` of a multi-metric search).
 
     Examples
     --------
-    >>> metric_lines({"metric": "f1_macro", "metric_source": "refit"})
+    >>> from pdcompare.results import result_info
+    >>> metric_lines(result_info({"metric": "f1_macro", "metric_source": "refit"}))
     ['Metric: f1_macro (the metric the search refits on).']
-    >>> metric_lines({})
+    >>> metric_lines(result_info({}))
     []
     """
-    metric = frame_meta.get("metric")
+    metric = frame_info.metric
     if metric is None:
         return []
     how = {"refit": " (the metric the search refits on)", "metric": " (as asked)"}
-    return [f"Metric: {metric}{how.get(frame_meta.get('metric_source'), '')}."]
+    return [f"Metric: {metric}{how.get(frame_info.get('metric_source'), '')}."]
 
 
 def summary_lines(
@@ -87,24 +88,24 @@ def summary_lines(
     design: dict[str, Any],
     top: int,
     benchmark: bool,
-    frame_meta: dict[str, Any] | None = None,
+    frame_info: ResultInfo | None = None,
 ) -> list[str]:
     """The ranking paragraph: the best model, its interval, ties and the design's words.
 
-    ``frame_meta``: the compared frame's metadata, whose ``metric`` (a
+    ``frame_info``: the compared frame's metadata, whose ``metric`` (a
     multi-metric search's) is named after the data line.
     """
-    meta = summary.meta
+    info = summary.info
     n_models = len(summary)
     direction = "higher" if design.get("greater_is_better", True) else "lower"
     if benchmark:
         lines = [
-            f"Data: {n_models} models x {meta.get('n_datasets')} data sets; {direction} "
+            f"Data: {n_models} models x {info.n_datasets} data sets; {direction} "
             "scores are better. The data set is the unit: each model's scores are averaged "
             "within each data set first."
         ]
-    elif item_words.is_items_result(result_info(meta)):
-        lines = [item_words.data_line(result_info(meta), n_models, direction)]
+    elif item_words.is_items_result(info):
+        lines = [item_words.data_line(info, n_models, direction)]
     elif "n_runs" in summary:
         n_runs = np.asarray(summary["n_runs"], dtype=int)
         runs = f"{n_runs.min()} to {n_runs.max()}" if n_runs.min() < n_runs.max() else n_runs.max()
@@ -115,7 +116,7 @@ def summary_lines(
     else:
         n_splits = int(np.nanmax(np.asarray(summary["n_splits"], dtype=float)))
         lines = [f"Data: {n_models} models x {n_splits} CV splits; {direction} scores are better."]
-    lines += metric_lines(frame_meta or {})
+    lines += metric_lines(frame_info or result_info({}))
     if design.get("test_train_ratio") is not None:
         lines.append(
             f"CV design: {spelling().design_source(design.get('source'))} (test/train size ratio "
@@ -124,7 +125,7 @@ def summary_lines(
     elif (
         not benchmark
         and "n_runs" not in summary
-        and not item_words.is_items_result(result_info(meta))
+        and not item_words.is_items_result(info)
     ):
         lines.append("CV design: unknown.")
     best = summary.index[0]
@@ -135,12 +136,12 @@ def summary_lines(
             f"mean score {_number(summary['mean'][0])}."
         )
     else:
-        corrected = meta.get("interval") == "nadeau-bengio"
-        level = meta.get("ci", 0.95)
-        runs = meta.get("unit") == "run"
+        corrected = info.interval == "nadeau-bengio"
+        level = 0.95 if info.ci is None else info.ci
+        runs = info.unit == "run"
         kind = (
-            item_words.interval_kind(result_info(meta))
-            if item_words.is_items_result(result_info(meta))
+            item_words.interval_kind(info)
+            if item_words.is_items_result(info)
             else "corrected"
             if corrected
             else "plain t, independent runs"
@@ -151,7 +152,7 @@ def summary_lines(
             f"Best model: {best}, mean score {_number(summary['mean'][0])} ({level:.0%} CI "
             f"{_number(summary['ci_low'][0])} to {_number(summary['ci_high'][0])}, {kind})."
         )
-    lines += _bounds_line(meta, n_models)
+    lines += _bounds_line(info, n_models)
     lines += _tie_line(summary, benchmark)
     lines.append(_ranking_line(summary, top, benchmark))
     return lines
