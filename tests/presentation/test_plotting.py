@@ -285,3 +285,20 @@ def test_pvalues_heatmap_matches_design_values(scores):
     assert texts[(0, 1)].get_fontweight() == "normal"
     assert "one-sided (greater" in ax.get_title()
     assert ax.figure.axes[1].get_ylabel() == "p-value, bonferroni-adjusted"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=TypeError,
+    reason="select stores a scalar rope; result_info reads rope as a (low, high) pair",
+)
+def test_select_equivalent_draws_the_rope_line_and_styles():
+    scores = load_grid_search_scores()
+    choice = scores.cmp.select("equivalent", by=list(scores.index), rope=0.03)
+    caption = choice.cmp.style().caption
+    assert "0.03" in caption
+    ax = choice.cmp.plot()
+    best = choice.attrs["pdcompare"]["best"]
+    line = [ln for ln in ax.get_lines() if ln.get_label().startswith("best mean - ROPE")]
+    assert_allclose(line[0].get_xdata()[0], choice.loc[best, "mean"] - 0.03)
+    plt.close("all")
