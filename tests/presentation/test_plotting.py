@@ -14,7 +14,7 @@ from matplotlib.lines import Line2D
 from numpy.testing import assert_allclose
 from scipy import stats
 
-import pdcompare  # noqa: F401  (registers DataFrame.cmp)
+import pdcompare
 from pdcompare import results
 from pdcompare.datasets import load_grid_search_scores
 from pdcompare.presentation.plotting import folds_data, forest_data
@@ -302,3 +302,10 @@ def test_select_equivalent_draws_the_rope_line_and_styles():
     line = [ln for ln in ax.get_lines() if ln.get_label().startswith("best mean - ROPE")]
     assert_allclose(line[0].get_xdata()[0], choice.loc[best, "mean"] - 0.03)
     plt.close("all")
+
+
+@pytest.mark.parametrize("kind", [None, "pareto"])
+def test_plot_refuses_a_dict_naming_the_frame_it_needs(kind):
+    # A dict is not read as a result's metadata: the TypeError of every function.
+    with pytest.raises(TypeError, match="compares the models of a pandas DataFrame; got dict"):
+        pdcompare.plot({"kind": "result", "test": "wilcoxon"}, kind=kind)

@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from pdcompare._validation import check_option
+from pdcompare.inputs.frames import check_frame
 from pdcompare.inputs.items import is_items
 from pdcompare.inputs.scores import converted_search
 from pdcompare.presentation.plotting import (  # noqa: F401  (register kinds)
@@ -122,6 +123,7 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
         raise TypeError(msg)
     if kind != "pareto":  # pareto reads its cost from a cv_results_ frame's own columns
         frame, options = converted_search(frame, options)
+    check_frame(frame)  # result_info reads a dict as the metadata itself: refuse it here
     info = result_info(frame)
     if kind is None and is_matrix(frame):
         return plot_matrix(frame, ax=ax, **options)
