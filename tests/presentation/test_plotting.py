@@ -14,7 +14,7 @@ from matplotlib.lines import Line2D
 from numpy.testing import assert_allclose
 from scipy import stats
 
-import pdcompare  # noqa: F401  (registers DataFrame.cmp)
+import pdcompare
 from pdcompare import results
 from pdcompare.datasets import load_grid_search_scores
 from pdcompare.presentation.plotting import folds_data, forest_data
@@ -285,3 +285,23 @@ def test_pvalues_heatmap_matches_design_values(scores):
     assert texts[(0, 1)].get_fontweight() == "normal"
     assert "one-sided (greater" in ax.get_title()
     assert ax.figure.axes[1].get_ylabel() == "p-value, bonferroni-adjusted"
+
+
+def test_select_equivalent_draws_the_rope_line_and_styles():
+    # select() keeps its rope as one half-width: the picture draws best mean - rope.
+    scores = load_grid_search_scores()
+    choice = scores.cmp.select("equivalent", by=list(scores.index), rope=0.03)
+    caption = choice.cmp.style().caption
+    assert "0.03" in caption
+    ax = choice.cmp.plot()
+    best = choice.attrs["pdcompare"]["best"]
+    line = [ln for ln in ax.get_lines() if ln.get_label().startswith("best mean - ROPE")]
+    assert_allclose(line[0].get_xdata()[0], choice.loc[best, "mean"] - 0.03)
+    plt.close("all")
+
+
+@pytest.mark.parametrize("kind", [None, "pareto"])
+def test_plot_refuses_a_dict_naming_the_frame_it_needs(kind):
+    # A dict is not read as a result's metadata: the TypeError of every function.
+    with pytest.raises(TypeError, match="compares the models of a pandas DataFrame; got dict"):
+        pdcompare.plot({"kind": "result", "test": "wilcoxon"}, kind=kind)

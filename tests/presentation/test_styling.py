@@ -14,7 +14,7 @@ import pdcompare  # noqa: F401  (registers DataFrame.cmp)
 from pdcompare import results
 from pdcompare.datasets import load_grid_search_scores
 from pdcompare.presentation.labels import format_pvalue
-from pdcompare.presentation.styling import column_formatters, highlighted_rows
+from pdcompare.presentation.styling import caption, column_formatters, highlighted_rows
 
 NAMES = pd.Index(["rbf", "linear", "3_poly", "2_poly"])
 
@@ -232,3 +232,40 @@ def test_a_selection_with_a_rope_is_styled_with_its_half_width(rule):
     chosen = scores.cmp.select(rule, by=by, rope=0.01)
     assert chosen.attrs["pdcompare"]["rope"] == 0.01
     assert "ROPE ±0.01; alpha = 0.05" in chosen.cmp.style().caption
+
+
+def _with_meta(meta):
+    frame = pd.DataFrame({"model_1": ["a"], "model_2": ["b"], "pvalue": [0.01]})
+    frame.attrs["pdcompare"] = meta
+    return frame
+
+
+@pytest.mark.parametrize(
+    ("meta", "expected"),
+    [
+        # A correction stored as None is said; a frame without one says nothing of it.
+        ({"test": "wilcoxon", "correction": None}, "Wilcoxon signed-rank test; no correction"),
+        ({"test": "wilcoxon"}, "Wilcoxon signed-rank test"),
+        ({"test": "nemenyi", "correction": None}, "Nemenyi test; family-wise p-values"),
+        # The direction from the result, else from its design; neither: not said.
+        (
+            {"test": "wilcoxon", "design": {"greater_is_better": False}},
+            "Wilcoxon signed-rank test; lower is better",
+        ),
+        (
+            {"test": "summary", "greater_is_better": True, "ci": 0.9},
+            "Summary of the scores; higher is better; 90% interval",
+        ),
+        (
+            {"test": "bootstrap", "score": "accuracy", "rope": [-0.01, 0.02], "alpha": 0.1},
+            "bootstrap interval of accuracy; ROPE [-0.01, 0.02]; alpha = 0.1",
+        ),
+        (
+            {"test": "ranks", "covariance": "diagonal", "simultaneous": False},
+            "Rank confidence sets (Mogstad et al.); 95% marginal sets; covariance: diagonal; "
+            "highlighted: may be the best",
+        ),
+    ],
+)
+def test_caption_words_from_the_metadata(meta, expected):
+    assert caption(_with_meta(meta)) == expected
