@@ -237,9 +237,10 @@ def bayes_table(analysis: Any, alpha: float) -> tuple[str, pd.DataFrame]:
             "which needs the CV design: pass --cv or --test-size"
         )
         raise ValueError(msg)
-    low, high = result_info(analysis.bayes).rope or (0.0, 0.0)
+    info = result_info(analysis.bayes)
+    low, high = info.rope or (0.0, 0.0)
     method = "signed-rank test" if analysis.benchmark else "correlated t-test"
-    if result_info(analysis.bayes).test == "hierarchical":
+    if info.test == "hierarchical":
         method = "hierarchical test (every data set's folds kept)"
     heading = (
         f"Pairwise comparisons: Bayesian {method}, rope [{low:g}, {high:g}], "

@@ -29,7 +29,7 @@ def battles_lines(ratings: pd.DataFrame, pairs: pd.DataFrame, top: int) -> list[
     tie_words = (
         "ties counted as half a win for each model"
         if ties == "half"
-        else f"ties fitted by Davidson's model (nu = {info.extra['nu']:.3f})"
+        else f"ties fitted by Davidson's model (nu = {info.get('nu'):.3f})"
     )
     level = float(0.95 if info.ci is None else info.ci)
     lines = ["pdcompare report", "================", ""]

@@ -21,7 +21,7 @@ def equivalence_lines(result: Rows, best: Any, top_names: np.ndarray) -> list[st
     alpha = info.level_alpha
     correction = info.correction
     lines = [
-        f"Practical equivalence: two one-sided tests (TOST, {(info.method or 'welch')}), "
+        f"Practical equivalence: two one-sided tests (TOST, {info.method or 'welch'}), "
         f"region of practical equivalence {rope_text(info.rope)}, "
         f"{f'{correction} correction' if correction else 'no correction'}, alpha = {alpha:g}; "
         "equivalent means both one-sided tests reject."

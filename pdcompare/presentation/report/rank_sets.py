@@ -57,7 +57,7 @@ def rank_set_lines(result: pd.DataFrame, top: int) -> list[str]:
         for name, a, b in zip(names[:shown], low[:shown], high[:shown], strict=True)
     )
     more = f", and {len(names) - shown} more models" if shown < len(names) else ""
-    covariance = (info.covariance or "")
+    covariance = info.covariance or ""
     source = _SOURCES.get(covariance, f"{covariance} covariance of the estimates")
     text = (
         f"Rank sets, best first: {sets}{more} (Mogstad et al. 2024, from {source}; a set "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -85,7 +86,7 @@ def metric_lines(frame_info: ResultInfo) -> list[str]:
 
 def summary_lines(
     summary: Rows,
-    design: dict[str, Any],
+    design: Mapping[str, Any],
     top: int,
     benchmark: bool,
     frame_info: ResultInfo | None = None,
