@@ -72,6 +72,12 @@ def run(args: argparse.Namespace) -> str:
         model with ``--select``).
     """
     check_output_paths(args)
+    if args.block_size is not None and not args.forecasts:
+        msg = (
+            "--block-size is the mean block length of the model confidence set of forecasts "
+            "in time order: it applies with --forecasts only"
+        )
+        raise ValueError(msg)
     if args.battles:
         return battles_output(args)
     if args.forecasts or args.y is not None or _may_hold_truth(args):

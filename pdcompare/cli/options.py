@@ -74,6 +74,7 @@ _OPTIONS = (
             ("sample", "--sample-col"),
             ("task", "--task-col"),
             ("margin", "--margin"),
+            ("block_size", "--block-size"),
             ("candidate", "--candidate"),
             ("baseline", "--baseline"),
         )
@@ -123,6 +124,18 @@ def folds(text: str) -> int:
         value = 0
     if value < 2:
         msg = f"expected the number of folds k >= 2 of k-fold CV, got {text!r}"
+        raise argparse.ArgumentTypeError(msg)
+    return value
+
+
+def _block_size(text: str) -> int:
+    """A whole number of time points, at least 1 (``--block-size``)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        msg = f"expected a whole number of time points >= 1, got {text!r}"
         raise argparse.ArgumentTypeError(msg)
     return value
 
@@ -323,6 +336,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="the file holds forecasts in time order: the time in the first column, the "
         "observed values in the truth column (the model confidence set and Diebold–Mariano)",
+    )
+    preds.add_argument(
+        "--block-size",
+        type=_block_size,
+        metavar="N",
+        help="with --forecasts: the mean length, in time points, of the blocks the model "
+        "confidence set resamples (default round(n^(1/3)), at least 2; 1 resamples single rows)",
     )
     duels = parser.add_argument_group("battles (a long file, one row per battle)")
     duels.add_argument("--battles", action="store_true", help="Bradley–Terry ratings of battles")

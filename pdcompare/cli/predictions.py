@@ -249,7 +249,9 @@ def _forecasts_output(args: argparse.Namespace, table: pd.DataFrame, truth: Any)
         )
         raise ValueError(msg)
     frame = forecasts_frame(table, truth)
-    analysis = analyse(frame, alpha=args.alpha, correction=args.correction)
+    analysis = analyse(
+        frame, alpha=args.alpha, correction=args.correction, block_size=args.block_size
+    )
     top = len(analysis.summary) if args.top is None else args.top
     if test == "confidence_set":
         mcs = analysis.confidence_set

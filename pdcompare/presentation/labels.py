@@ -69,6 +69,16 @@ class Spelling:
                 return value if value[:1].isalpha() else option + value
         return text
 
+    def keyword(self, name: str) -> str:
+        """A keyword of a call (``block_size``), or the option that gives it (``--block-size``).
+
+        Examples
+        --------
+        >>> PYTHON.keyword("block_size"), COMMAND_LINE.keyword("block_size")
+        ('block_size', '--block-size')
+        """
+        return "--" + name.replace("_", "-") if self.command_line else name
+
     def test_name(self, test: str) -> str:
         """A test the reader can run: ```corrected_ttest``` or ``--test corrected_ttest``."""
         return f"--test {test}" if self.command_line else f"`{test}`"

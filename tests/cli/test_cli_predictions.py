@@ -122,3 +122,42 @@ def test_forecasts_without_the_option_are_told_to_pass_it(capsys, files):
     assert code == 2
     assert "pass --forecasts" in err
     assert "transpose" not in err
+
+
+
+def test_forecasts_with_a_block_size_resample_blocks_of_that_mean_length(capsys, files):
+    code, out, err = call(capsys, files["forecasts"], "--forecasts", "--block-size", 3)
+    assert code == 0, err
+    assert "resamples of blocks of rows of mean length 3 (--block-size), as losses" in out
+    # The set printed is the library's with block_size=3 (the command line's seed is 0).
+    expected = pdcompare.confidence_set(ar_forecasts(), block_size=3, random_state=0)
+    table = out.split("Model confidence set at 90%")[1].split("pdcompare report")[0]
+    for name, pvalue in expected["pvalue"].items():
+        assert f"{name} " in table
+        assert f"{pvalue:.4f}" in table
+    library = ar_forecasts().cmp.report(block_size=3)
+    assert "mean length 3 (block_size), as losses" in library  # a call's words
+    in_cli_words = library.splitlines()[-1].replace("(block_size)", "(--block-size)")
+    assert out.rstrip().endswith(in_cli_words)
+
+
+def test_a_block_size_of_one_resamples_single_rows(capsys, files):
+    code, out, err = call(capsys, files["forecasts"], "--forecasts", "--block-size", 1)
+    assert code == 0, err
+    assert "1000 bootstrap resamples of single rows" in out
+
+
+def test_a_block_size_needs_forecasts(capsys, files):
+    code, out, err = call(capsys, files["labels"], "--block-size", 3)
+    assert code == 2
+    assert out == ""
+    assert "--block-size is the mean block length" in err
+    assert "applies with --forecasts only" in err
+
+
+@pytest.mark.parametrize("value", ["0", "-2", "two", "2.5"])
+def test_a_block_size_is_a_whole_number_of_time_points(capsys, files, value):
+    with pytest.raises(SystemExit) as raised:
+        main([str(files["forecasts"]), "--forecasts", "--block-size", value])
+    assert raised.value.code == 2
+    assert f"expected a whole number of time points >= 1, got {value!r}" in capsys.readouterr().err

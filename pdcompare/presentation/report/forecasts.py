@@ -5,7 +5,13 @@ from __future__ import annotations
 from pdcompare.compare.analysis import ForecastAnalysis
 from pdcompare.presentation.labels import format_number as _number
 from pdcompare.presentation.labels import format_signed as _signed
-from pdcompare.presentation.labels import format_significant, join_names, listed_name, plural
+from pdcompare.presentation.labels import (
+    format_significant,
+    join_names,
+    listed_name,
+    plural,
+    spelling,
+)
 from pdcompare.presentation.labels import p_equals as _pvalue
 from pdcompare.presentation.report.pairs import family_words, left_out_line, shown_pairs
 from pdcompare.results import result_info
@@ -77,7 +83,7 @@ def forecast_lines(analysis: ForecastAnalysis, top: int) -> list[str]:
         why = (
             f"round(n^(1/3)) of the {mcs_info.n_obs} time points"
             if analysis.default_block
-            else "block_size"
+            else spelling().keyword("block_size")
         )
         resampling = (
             f"{mcs_info.n_resamples or 1000} stationary-bootstrap resamples of blocks of "
