@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 from pdcompare import __version__
@@ -116,28 +117,26 @@ def non_negative(text: str) -> float:
     return value
 
 
-def folds(text: str) -> int:
-    """The k >= 2 of k-fold CV (``--cv``)."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 2:
-        msg = f"expected the number of folds k >= 2 of k-fold CV, got {text!r}"
-        raise argparse.ArgumentTypeError(msg)
-    return value
+def _whole_number(minimum: int, words: str) -> Callable[[str], int]:
+    """An argparse type: a whole number >= ``minimum``, else "expected {words}, got ..."."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = minimum - 1
+        if value < minimum:
+            msg = f"expected {words}, got {text!r}"
+            raise argparse.ArgumentTypeError(msg)
+        return value
+
+    return parse
 
 
-def _block_size(text: str) -> int:
-    """A whole number of time points, at least 1 (``--block-size``)."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        msg = f"expected a whole number of time points >= 1, got {text!r}"
-        raise argparse.ArgumentTypeError(msg)
-    return value
+#: The k >= 2 of k-fold CV (``--cv``).
+folds = _whole_number(2, "the number of folds k >= 2 of k-fold CV")
+#: The model confidence set's mean block length (``--block-size``).
+_block_size = _whole_number(1, "a whole number of time points >= 1")
 
 
 def _top(text: str) -> int | None:
