@@ -146,7 +146,9 @@ def check_positive_int(name: str, value: Any, *, minimum: int = 1) -> int:
     return int(value)
 
 
-def unknown_name_error(what: str, name: Any, known: Iterable[Any], keyword: str) -> OptionError:
+def unknown_name_error(
+    what: str, name: Any, known: Iterable[Any], keyword: str
+) -> OptionError:
     """Build the error for a name that is not among ``known``, suggesting close matches."""
     known = list(known)
     as_text = {str(k): k for k in known}

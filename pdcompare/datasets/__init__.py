@@ -152,8 +152,6 @@ def load_battles(*, return_truth: bool = False) -> pd.DataFrame | tuple[pd.DataF
     with resources.as_file(folder / "battles_truth.csv") as csv:
         truth = pd.read_csv(csv, index_col="model")["rating"]
     return table, truth.sort_values(ascending=False)
-
-
 def load_eval_items() -> pd.DataFrame:
     """Five language models' answers to 300 questions on 60 passages, five samples each.
 

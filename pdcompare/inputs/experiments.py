@@ -265,7 +265,8 @@ def cv_scores(
     index = pd.Index(list(estimators), name="model")
     columns = pd.Index([f"split{s}" for s in range(k)], name="split")
     recorded = [
-        scorer_attrs(scoring, None if names is None else name) for name in (names or [None])
+        scorer_attrs(scoring, None if names is None else name)
+        for name in (names or [None])
     ]
     frames = [
         with_attrs(pd.DataFrame(values[:, :, m], index=index, columns=columns),

@@ -28,7 +28,6 @@ def tails(alternative: str) -> int:
         raise ValueError(msg)
     return 2 if alternative == "two-sided" else 1
 
-
 ALTERNATIVES = ("two-sided", "greater", "less")
 
 

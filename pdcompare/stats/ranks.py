@@ -48,6 +48,7 @@ __all__ = [
 ]
 
 
+
 def rank_within_columns(values, *, greater_is_better: bool = True) -> np.ndarray:
     """Rank the models within every data set: rank 1 = best, ties get their average rank.
 

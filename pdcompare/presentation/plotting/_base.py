@@ -288,14 +288,8 @@ def _heatmap_ticks(ax, rows: Sequence[Any], columns: Sequence[Any], cell: float)
     size = max(size, 5.0)
     x = np.arange(len(columns))[::step]
     y = np.arange(len(rows))[::step]
-    ax.set_xticks(
-        x,
-        labels=[str(columns[k]) for k in x],
-        rotation=45,
-        ha="right",
-        rotation_mode="anchor",
-        fontsize=size,
-    )
+    ax.set_xticks(x, labels=[str(columns[k]) for k in x], rotation=45, ha="right",
+                  rotation_mode="anchor", fontsize=size)
     ax.set_yticks(y, labels=[str(rows[k]) for k in y], fontsize=size)
 
 

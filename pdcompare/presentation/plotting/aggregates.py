@@ -147,7 +147,8 @@ def aggregate_plot(
     method = "BCa" if info.method == "bca" else "percentile"
     runs = _runs_text(info)
     caption = (
-        f"{level:.0%} stratified bootstrap intervals ({method}), {info.n_tasks} tasks, {runs}"
+        f"{level:.0%} stratified bootstrap intervals ({method}), {info.n_tasks} tasks, "
+        f"{runs}"
     )
     if note:
         caption += f"; {note}"

@@ -88,14 +88,8 @@ def plot_aso(
     draw_bars(ax, ratio, eps_min, shown, linewidth=1.2)
     drawn = np.isfinite(ratio)
     if drawn.any():
-        ax.scatter(
-            ratio[drawn],
-            shown.positions[drawn],
-            marker="|",
-            s=90,
-            c=shown.colours[drawn],
-            zorder=3,
-        )
+        ax.scatter(ratio[drawn], shown.positions[drawn], marker="|", s=90,
+                   c=shown.colours[drawn], zorder=3)
     with matplotlib_options("the ASO plot", "Axes.scatter", kwargs):
         draw_points(ax, eps_min, shown, flags(shown.rows, "reject"), **kwargs)
     tau_line = ax.axvline(tau, color="C3", linestyle="--", linewidth=1)

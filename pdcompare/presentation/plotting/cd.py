@@ -139,7 +139,9 @@ def _caption(info: ResultInfo) -> str:
     floor, alpha = info.min_attainable_pvalue, info.level_alpha
     if floor is not None and floor > alpha:
         # A bar over every model would otherwise read as "all equal" (DESIGN section 14).
-        caption += f"\nno pair can be significant: smallest attainable p {floor:.2g} > {alpha:g}"
+        caption += (
+            f"\nno pair can be significant: smallest attainable p {floor:.2g} > {alpha:g}"
+        )
     return caption
 
 
@@ -179,19 +181,14 @@ def _top_layout(layout: dict[str, Any], top: int | None) -> tuple[dict[str, Any]
     rank = dict(zip(layout["names"], layout["ranks"], strict=True))
     members = [[m for m in group if m in keep] for group in layout["members"]]
     extents = sorted(
-        {
-            (float(min(rank[m] for m in g)), float(max(rank[m] for m in g)))
-            for g in members
-            if len(g) >= 2
-        }
+        {(float(min(rank[m] for m in g)), float(max(rank[m] for m in g))) for g in members
+         if len(g) >= 2}
     )
     groups = [
         (low, high)
         for low, high in extents
-        if not any(
-            o_low <= low and high <= o_high and (o_low, o_high) != (low, high)
-            for o_low, o_high in extents
-        )
+        if not any(o_low <= low and high <= o_high and (o_low, o_high) != (low, high)
+                   for o_low, o_high in extents)
     ]
     return {
         **layout,
@@ -364,28 +361,16 @@ def plot_cd(
     # Nemenyi: the critical difference to scale, from rank 1.
     if layout["cd"] is not None and layout["cd"] > span:
         # Wider than the ranks drawn (the best few of many models): said, not drawn.
-        ax.text(
-            low_rank,
-            -1.7,
-            f"CD = {layout['cd']:.2f} (wider than this axis)",
-            ha="left",
-            va="bottom",
-            fontsize=size * 0.9,
-        )
+        ax.text(low_rank, -1.7, f"CD = {layout['cd']:.2f} (wider than this axis)",
+                ha="left", va="bottom", fontsize=size * 0.9)
     elif layout["cd"] is not None:
         cd = layout["cd"]
         y = -1.7
         ax.plot([low_rank, low_rank + cd], [y, y], gid="cd-segment", **(line | {"linewidth": 1.2}))
         for x in (low_rank, low_rank + cd):
             ax.plot([x, x], [y - 0.15, y + 0.15], **line)
-        ax.text(
-            low_rank + cd / 2,
-            y - 0.25,
-            f"CD = {cd:.2f}",
-            ha="center",
-            va="bottom",
-            fontsize=size * 0.9,
-        )
+        ax.text(low_rank + cd / 2, y - 0.25, f"CD = {cd:.2f}", ha="center", va="bottom",
+                fontsize=size * 0.9)
     caption = f"{layout['caption']}\n({note})" if note else layout["caption"]
     ax.set_title(caption, fontsize=size)
     return ax

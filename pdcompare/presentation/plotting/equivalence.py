@@ -108,7 +108,9 @@ def plot_equivalence(
     if correction:
         label += f"\n(interval unadjusted; verdicts and p-values {correction}-adjusted)"
     ax.set_xlabel(label)
-    handles, labels = marker_handles(f"equivalent at {alpha_label(info)}", "not shown equivalent")
+    handles, labels = marker_handles(
+        f"equivalent at {alpha_label(info)}", "not shown equivalent"
+    )
     if band is not None:
         handles.append(band)
         labels.append(f"margins {rope_text(info.rope)}")

@@ -200,7 +200,9 @@ def plot_pairs_summary(result: pd.DataFrame, *, ax=None, top=None, title=None, *
     ax.grid(axis="x", alpha=0.3)
     from matplotlib.lines import Line2D
 
-    handles, labels = marker_handles(f"significant at {alpha_label(info)}", "not significant")
+    handles, labels = marker_handles(
+        f"significant at {alpha_label(info)}", "not significant"
+    )
     handles.append(Line2D([], [], color=PREDICTION, linewidth=1.0))
     labels.append("prediction interval (a new data set)")
     legend_with_colours(ax, shown, handles, labels)

@@ -128,10 +128,12 @@ def plot_power(
     )
     drawn = np.isfinite(floor)
     if drawn.any():
-        ax.scatter(floor[drawn], shown.positions[drawn], marker="|", s=120, color="0.55", zorder=2)
+        ax.scatter(floor[drawn], shown.positions[drawn], marker="|", s=120, color="0.55",
+                   zorder=2)
         from matplotlib.lines import Line2D
 
-        handles.append(Line2D([], [], marker="|", linestyle="none", color="0.55", markersize=10))
+        handles.append(Line2D([], [], marker="|", linestyle="none", color="0.55",
+                              markersize=10))
         labels.append("floor: no number of repeats finds less")
     ax.hlines(shown.positions, 0.0, np.nan_to_num(mdd), color="0.88", zorder=1)
     with matplotlib_options("the power plot", "Axes.scatter", kwargs):
@@ -140,13 +142,8 @@ def plot_power(
         handles.append(ax.axvline(delta, color="C3", linestyle="--", linewidth=1))
         labels.append(f"delta = {delta:g}")
     for position, value in zip(shown.positions, power, strict=True):
-        ax.annotate(
-            power_text(value),
-            xy=(1.01, position),
-            xycoords=("axes fraction", "data"),
-            va="center",
-            fontsize=fontsize,
-        )
+        ax.annotate(power_text(value), xy=(1.01, position), xycoords=("axes fraction", "data"),
+                    va="center", fontsize=fontsize)
     ax.set_xlabel(f"smallest difference found with power {target:g} (mdd), in score units")
     legend_with_colours(ax, shown, handles, labels)
     alpha = info.alpha

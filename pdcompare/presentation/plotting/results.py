@@ -275,7 +275,9 @@ def plot_forest(
         label = f"{label}\n(interval unadjusted; markers and p-values {correction}-adjusted)"
     ax.set_xlabel(label)
     correction_text = f", {correction} correction" if correction else ""
-    _figure_title(ax, title, f"{method_label(info, capital=True)}{correction_text}", note)
+    _figure_title(
+        ax, title, f"{method_label(info, capital=True)}{correction_text}", note
+    )
     return ax
 
 
@@ -379,7 +381,9 @@ def plot_pvalue_dots(
     ax.set_yticks(positions, labels=labels, fontsize=fontsize)
     adjusted = column == "pvalue_adj" and info.correction
     ax.set_xlabel(
-        f"p-value, {info.correction}-adjusted (log scale)" if adjusted else "p-value (log scale)"
+        f"p-value, {info.correction}-adjusted (log scale)"
+        if adjusted
+        else "p-value (log scale)"
     )
     from matplotlib.lines import Line2D
 

@@ -225,7 +225,8 @@ def html_document(lines: Sequence[str], analysis: Any, top: int) -> str:
     parts += [_html_paragraph(block) for block in _blocks(lines)]
     parts.append("<h2>Tables</h2>")
     parts += [
-        _html_table(title, table, key) for key, (title, table) in enumerate(_tables(analysis, top))
+        _html_table(title, table, key)
+        for key, (title, table) in enumerate(_tables(analysis, top))
     ]
     figures = _figures(analysis, top)
     if figures:

@@ -123,7 +123,11 @@ def summary_lines(
             f"CV design: {spelling().design_source(design.get('source'))} (test/train size ratio "
             f"{design['test_train_ratio']:.4f})."
         )
-    elif not benchmark and "n_runs" not in summary and not item_words.is_items_result(info):
+    elif (
+        not benchmark
+        and "n_runs" not in summary
+        and not item_words.is_items_result(info)
+    ):
         lines.append("CV design: unknown.")
     best = summary.index[0]
     if benchmark:
