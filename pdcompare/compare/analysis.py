@@ -37,14 +37,13 @@ from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
 from pdcompare.compare.forecast import confidence_set, diebold_mariano
 from pdcompare.compare.hierarchical import hierarchical
-from pdcompare.compare.items import summary as items_summary
 from pdcompare.compare.pairwise import pairwise
 from pdcompare.compare.pareto import pareto
 from pdcompare.compare.power import detectable_difference
 from pdcompare.compare.random_effects import random_effects
 from pdcompare.compare.ranks import friedman
 from pdcompare.compare.registry import BY_NAME, default_correction, report_tests
-from pdcompare.compare.summary import summary_table
+from pdcompare.compare.summary import items_summary, summary_table
 from pdcompare.inputs.data import validated_once
 from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.scores import ALL_PAIRS, converted_search

@@ -21,6 +21,7 @@ import pandas as pd
 from pdcompare.inputs.attrs import ATTRS_KEY
 from pdcompare.inputs.cv_results import is_cv_results
 from pdcompare.inputs.frames import check_frame
+from pdcompare.inputs.predictions import WeightedPredictions
 
 #: Name of the column level (or flat column index) that marks a benchmark frame.
 DATASET = "dataset"
@@ -232,6 +233,8 @@ def frame_kind(frame: pd.DataFrame, y: Any = "y") -> FrameKind:
     decided = _DECIDED.get()
     if decided is not None and decided[0] is frame and decided[1] == y:
         return decided[2]
+    if isinstance(frame, WeightedPredictions):  # a dask frame's distinct rows (pdcompare.dask)
+        return FrameKind.PREDICTIONS
     check_frame(frame)
     return _decide(frame, y)
 

@@ -30,6 +30,7 @@ from pdcompare._validation import (
 )
 from pdcompare.compare.aggregates import TaskRunsAnalysis
 from pdcompare.compare.analysis import Analysis, ForecastAnalysis, analyse
+from pdcompare.compare.calls import check_shared_keywords
 from pdcompare.inputs.attrs import read_only
 from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.presentation.labels import (
@@ -236,6 +237,10 @@ def report(
       rbf vs 2_poly: difference +0.2548, 95% CI 0.1441 to 0.3655, t = 4.565, p < 0.001,
       holm-adjusted p < 0.001: SIGNIFICANT, large effect (d_z = 1.59).
     """
+    shared = {"alpha": alpha, "correction": correction, "alternative": alternative, "ci": ci}
+    check_shared_keywords(
+        {**shared, "nan_policy": nan_policy, "random_state": random_state}
+    )  # before the kind decides which report this is
     if baseline is not None or candidate is not None or margin is not None:
         if baseline is None:
             msg = "`candidate` and `margin` gate a candidate against a `baseline`: pass it."
