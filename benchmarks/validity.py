@@ -111,6 +111,7 @@ from _validity_common import (
     stratified_folds,
     views,
 )
+from _validity_common import lda_fit as lda_fit  # the tests read validity.lda_fit
 from validity_aggregates import aggregates_markdown, run_aggregates_study
 from validity_gate import run_study as _gate_run_study
 from validity_gate import to_markdown as _gate_to_markdown
