@@ -566,16 +566,19 @@ def speak_cli(text: str) -> str:
 def one_line(error: BaseException | Warning) -> str:
     """An error or warning as one line in the command line's words.
 
-    Its ``cli_message`` when it has one (written for the command line);
-    otherwise its message with the keyword it carries (``keyword``, of
-    :class:`~pdcompare._validation.OptionError` and of warnings), and any other
-    keyword it names in backticks, named as the options that give them.
+    Its ``cli_message`` when it has one (written for the command line).
+    Otherwise its message, where every keyword named in backticks is the
+    option that gives it (:func:`speak_cli`); the keyword the error carries
+    (``keyword``, of :class:`~pdcompare._validation.OptionError` and of
+    warnings) leads the line as its option when the sentence does not name it.
 
     Examples
     --------
     >>> from pdcompare._validation import OptionError
     >>> one_line(OptionError("`test='delong'` does not fit a scores frame.", keyword="test"))
     '--test delong does not fit a scores frame.'
+    >>> one_line(OptionError("must be below 0.5; got 0.6.", keyword="alpha"))
+    '--alpha: must be below 0.5; got 0.6.'
     >>> one_line(OptionError("Bad.", keyword="cv", cli_message="Pass --cv or --test-size."))
     'Pass --cv or --test-size.'
     """
@@ -586,13 +589,10 @@ def one_line(error: BaseException | Warning) -> str:
     if isinstance(error, KeyError):
         text = text.strip("'\"")
     keyword = getattr(error, "keyword", None)
-    if keyword in KEYWORD_OPTIONS:
-        # The keyword at fault by its field, bare (`alpha`: ...) or with its value.
-        text = re.sub(
-            rf"`{re.escape(keyword)}(?:=([^`]*))?`",
-            lambda match: option_words(keyword, match[1]) or match[0],
-            text,
-        )
+    named = [match for match in _KEYWORD.finditer(text) if match["keyword"] == keyword]
+    if keyword in KEYWORD_OPTIONS and not named:
+        # The keyword at fault, by its field, where the sentence does not name it.
+        text = f"{option_words(keyword)}: {text}"
     return speak_cli(text) or type(error).__name__
 
 

@@ -122,6 +122,9 @@ def test_the_keyword_an_error_carries_is_named_as_its_option():
     assert one_line(error) == "`nan_policy` must be 'propagate'."
     error = OptionError("Pass `cv=`.", keyword="cv", cli_message="Pass --cv or --test-size.")
     assert one_line(error) == "Pass --cv or --test-size."
+    # A sentence that does not name the keyword it carries is led by its option.
+    error = OptionError("must be below 0.5 for a one-sided gate; got 0.6.", keyword="alpha")
+    assert one_line(error) == "--alpha: must be below 0.5 for a one-sided gate; got 0.6."
 
 
 def test_every_keyword_is_named_by_an_option_of_a_parser():
