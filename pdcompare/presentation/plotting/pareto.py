@@ -130,7 +130,7 @@ def pareto_plot(
         )  # fmt: skip
     direction = "lower" if lower_is_better else "higher"
     ax.set_xlabel(f"cost ({direction} is better){' — log scale' if log_cost else ''}")
-    better = "higher" if info.greater_is_better in (None, True) else "lower"
+    better = "higher" if info.direction else "lower"
     ax.set_ylabel(f"score ({better} is better), {1 - info.level_alpha:.0%} interval")
     _legend_above(ax, ncols=3)
     shown = "front and ambiguous" if undecided.size <= 30 else "front"
