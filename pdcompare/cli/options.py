@@ -13,14 +13,15 @@ from typing import Any
 from pdcompare._validation import check_correction
 from pdcompare._version import __version__
 from pdcompare.compare.analysis import BENCHMARK_REPORT_TESTS, REPORT_TESTS
+from pdcompare.compare.registry import cli_tests
 from pdcompare.compare.select import RULES
 from pdcompare.presentation.report import DEFAULT_TOP
 
 EXIT_USAGE = 2
 
 #: The tests of a predictions file, and of a forecasts file, on the command line.
-PREDICTION_CLI_TESTS = ("delong", "mcnemar", "permutation_test")
-FORECAST_CLI_TESTS = ("diebold_mariano", "confidence_set")
+PREDICTION_CLI_TESTS = cli_tests("predictions")
+FORECAST_CLI_TESTS = cli_tests("forecasts")
 
 
 _EPILOG = """\
