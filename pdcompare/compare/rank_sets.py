@@ -49,6 +49,10 @@ class Estimates:
         Whether a higher estimate is better.
     meta : dict
         What the result records about the frame (design, unit, ...).
+    df : float or None
+        The degrees of freedom of ``covariance`` when it is a sample
+        covariance of few units (``DEGREES_OF_FREEDOM``): the rank sets'
+        draws are then studentised. None: normal draws.
     """
 
     kind: str
@@ -57,6 +61,7 @@ class Estimates:
     covariance: np.ndarray
     greater_is_better: bool
     meta: dict[str, Any] = field(default_factory=dict)
+    df: float | None = None
 
 
 def _complete_splits(data: Any, what: str) -> np.ndarray:
@@ -76,6 +81,42 @@ def _complete_splits(data: Any, what: str) -> np.ndarray:
             f"(NaN) for some model; the rank sets use the {int(complete.sum())} complete ones."
         )
     return values[:, complete]
+
+
+def _complete_count(data: Any) -> int:
+    """How many splits (data sets) every model has a score on."""
+    return int((~np.isnan(np.asarray(data.values, dtype=float)).any(axis=0)).sum())
+
+
+def covariance_df(kind: str, data: Any) -> float | None:
+    """The degrees of freedom of a frame kind's Σ̂, by ``DEGREES_OF_FREEDOM``.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> covariance_df("scores", SimpleNamespace(values=np.ones((3, 10))))
+    9.0
+    >>> covariance_df("items", SimpleNamespace(clustered=True, n_clusters=12))
+    11.0
+    >>> covariance_df("runs", None) is None
+    True
+    """
+    rule = DEGREES_OF_FREEDOM.get(kind)
+    return None if rule is None else float(rule(data))
+
+
+#: Frame kind -> the degrees of freedom of its Σ̂, a sample covariance of few units: the
+#: rank sets' draws are studentised on them (Wishart draws, DESIGN section 35). Kinds
+#: left out keep normal draws: a runs frame's diagonal of each model's own s²/n (one
+#: df per model, not one Wishart), predictions (thousands of rows) and battles (the
+#: inverse Fisher information, no sample covariance).
+DEGREES_OF_FREEDOM: dict[str, Callable[[Any], float]] = {
+    "scores": lambda data: _complete_count(data) - 1,  # k splits
+    "benchmark": lambda data: _complete_count(data) - 1,  # N data sets
+    "items": lambda data: (
+        data.n_clusters - 1 if data.clustered else np.asarray(data.values).shape[1] - 1
+    ),  # C clusters, else n items
+}
 
 
 def scores_covariance(data: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -170,7 +211,10 @@ def _from_scores(frame: pd.DataFrame, y: Any, design: dict[str, Any]) -> Estimat
         data = items_data(frame)
         estimate, cov = items_covariance(data)
         meta = {**data.meta(), "design": data.design.to_attrs()}
-        return Estimates("items", data.names, estimate, cov, data.design.greater_is_better, meta)
+        return Estimates(
+            "items", data.names, estimate, cov, data.design.greater_is_better, meta,
+            covariance_df("items", data),
+        )  # fmt: skip
     data = scores_data(frame, **design)
     if isinstance(data, BenchmarkData):
         kind = "benchmark"
@@ -180,7 +224,8 @@ def _from_scores(frame: pd.DataFrame, y: Any, design: dict[str, Any]) -> Estimat
     meta = scores_meta("ranks", data, "all")
     for key in ("test", "kind", "scope", "models", "greater_is_better"):
         meta.pop(key)
-    return Estimates(kind, data.names, estimate, cov, data.design.greater_is_better, meta)
+    df = covariance_df(kind, data)
+    return Estimates(kind, data.names, estimate, cov, data.design.greater_is_better, meta, df)
 
 
 def _from_predictions(frame: pd.DataFrame, y: Any, design: dict[str, Any]) -> Estimates:
@@ -343,6 +388,7 @@ def _rank_table(
         n_draws=n_draws,
         random_state=random_state,
         higher_is_better=found.greater_is_better,
+        df=found.df,
     )
     key = found.estimate if found.greater_is_better else -found.estimate
     order = np.lexsort((np.arange(key.size), -key))
@@ -355,6 +401,7 @@ def _rank_table(
         n_draws=n_draws,
         random_state=seed_of(random_state),
         covariance=COVARIANCES[found.kind][0],
+        draws_df=found.df,
         frame_kind=found.kind,
         models=names.tolist(),
         **found.meta,
