@@ -329,6 +329,9 @@ def pareto(
         "design": meta.get("design", {}),
         "unit": meta.get("unit"),
     }
+    for key in ("clustered", "cluster_name", "n_clusters", "n_items"):  # an items frame's words
+        if key in meta:
+            info[key] = meta[key]
     return with_attrs(out, info)
 
 
@@ -371,7 +374,12 @@ def _score_intervals(scores, models, test, kind, alpha, y, design):
 
 
 def _cost_is_lower(
-    costs: np.ndarray, models: pd.Index, scores: pd.DataFrame, alpha: float, design: dict, kind: str
+    costs: np.ndarray,
+    models: pd.Index,
+    scores: pd.DataFrame,
+    alpha: float,
+    design: dict,
+    kind: str,
 ) -> np.ndarray:
     """[k, m]: the per-split costs of k are significantly lower than m's (one-sided, paired).
 

@@ -63,10 +63,45 @@ def test_the_report_lists_the_statuses():
     text = scores.cmp.report(cost=cost, cv=10)
     assert "Trade-off against cost" in text
     for name in result.index[result["status"] == "dominated"]:
-        assert f"{name} by " in text
+        assert f"{name} (by " in text
     if (result["status"] == "ambiguous").any():
         assert "cannot tell:" in text
     assert "not significant is not the same as equal" in text or "cannot tell" not in text
+
+
+def test_each_dominated_entry_names_one_model_and_its_dominators():
+    # "m51 (by m03, m27 and m28)": one dominated model per entry, entries separated by "; ".
+    scores, cost = leaderboard(20, seed=3)
+    result = scores.cmp.pareto(cost, cv=10)
+    text = scores.cmp.report(cost=cost, cv=10)
+    line = next(row for row in text.splitlines() if row.strip().startswith("dominated ("))
+    entries = line.split(": ", 1)[1].rstrip(".").split("; ")
+    entries = [entry for entry in entries if not entry.startswith("and ")]  # "and 6 more"
+    dominated = result[result["status"] == "dominated"].sort_values("cost", kind="stable")
+    assert len(dominated) >= 2
+    for entry, (name, by) in zip(entries, dominated["dominated_by"].items(), strict=False):
+        names = by.split("; ")
+        shown = names[:5]
+        listed = ", ".join(shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else shown[0]
+        if len(names) > 5:
+            listed = ", ".join(shown) + f" and {len(names) - 5} more"
+        assert entry == f"{name} (by {listed})"
+
+
+def test_the_trade_off_of_an_items_frame_speaks_of_items():
+    rng = np.random.default_rng(0)
+    rows = [
+        (name, item, item // 6, float(rng.random() < p))
+        for name, p in (("a", 0.85), ("b", 0.7), ("c", 0.6))
+        for item in range(120)
+    ]
+    table = pd.DataFrame(rows, columns=["model", "item", "passage", "score"])
+    items = pdcompare.from_items(table, cluster="passage")
+    text = items.cmp.report(cost=pd.Series({"a": 3.0, "b": 2.0, "c": 1.0}))
+    paragraph = text.split("Trade-off against cost")[1].split("\n\n")[0]
+    assert "paired t-test over items, clustered by passage" in paragraph
+    for word in ("CV", "split", "cv="):
+        assert word not in paragraph
 
 
 def test_the_command_line_reads_a_cost_column(tmp_path, capsys):
