@@ -5,6 +5,7 @@ joined in order of cost) and its statuses in the report's lists.
 """
 
 import matplotlib
+import matplotlib.pyplot
 import numpy as np
 import pandas as pd
 import pytest
@@ -39,6 +40,27 @@ def test_every_model_drawn_at_its_cost_and_score(m):
         assert named == set(scores.index)
     else:
         assert set(result.index[result["status"] == "front"]) <= named
+
+
+@pytest.mark.parametrize("m", [4, 20, 60])
+def test_names_never_overlap_and_the_title_is_in_words(m):
+    rng = np.random.default_rng(5)
+    folds = rng.normal(0, 0.01, 10)
+    values = 0.85 + rng.normal(0, 0.01, (m, 1)) + folds + rng.normal(0, 0.01, (m, 10))
+    scores = pd.DataFrame(values, index=[f"model_{k:02d}" for k in range(m)])
+    cost = pd.Series(rng.uniform(1, 3, m), index=scores.index)  # crowded: costs alike
+    ax = scores.cmp.plot("pareto", cost=cost, cv=10, names=True)
+    renderer = ax.figure.canvas.get_renderer()
+    boxes = [text.get_window_extent(renderer) for text in ax.texts]
+    assert len(boxes) >= min(m, 40)
+    assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
+    title = ax.get_title()
+    assert "corrected t-test (Nadeau–Bengio)" in title
+    assert "corrected_ttest" not in title
+    left_out = m - len(boxes)
+    if left_out:
+        assert f"{left_out} name" in title
+    matplotlib.pyplot.close("all")
 
 
 def test_the_front_is_joined_in_order_of_cost():
