@@ -115,6 +115,11 @@ class Analysis:
         ``pareto`` of the frame against the cost asked for.
     ranks : pandas.DataFrame or None
         ``ranks()`` of the frame (simultaneous rank sets), when asked for.
+    rank_sets : pandas.DataFrame or None
+        The simultaneous 95% rank sets the report's "may be the best" reads,
+        always (``rank_sets.report_rank_sets``; the same frame as
+        :attr:`ranks` when asked for); None where the frame's covariance is
+        unknown or the models are too many.
     """
 
     frame: pd.DataFrame
@@ -135,6 +140,7 @@ class Analysis:
     fallback_test: bool = False
     pareto: pd.DataFrame | None = None
     ranks: pd.DataFrame | None = None
+    rank_sets: pd.DataFrame | None = None
 
     @property
     def best(self) -> Any:
@@ -455,6 +461,11 @@ def analyse(
             )
         if ranks:
             found["ranks"] = rank_sets.ranks(frame, random_state=random_state, **design)
+        found["rank_sets"] = found.get("ranks")
+        if found["rank_sets"] is None:
+            found["rank_sets"] = rank_sets.report_rank_sets(
+                frame, random_state=random_state, **design
+            )
     return Analysis(
         frame=frame,
         benchmark=benchmark,

@@ -8,6 +8,7 @@ step-down (Mogstad, Romano, Shaikh & Wilhelm 2024).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,7 +17,13 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import check_fraction, check_positive_int, warn
+from pdcompare._validation import (
+    OptionError,
+    PdcompareWarning,
+    check_fraction,
+    check_positive_int,
+    warn,
+)
 from pdcompare.compare._common import scores_meta, seed_of
 from pdcompare.compare.battles import rating_covariance
 from pdcompare.inputs.battles import battles_data, is_battles
@@ -414,6 +421,49 @@ def _rank_table(
         "rank_high": high[order],
     }
     return results.model_result(pd.Index(names, name="model"), columns, meta)
+
+
+#: The report states which models may be the best up to this many models (the rank
+#: sets' cost grows with the square of the models: beyond, ``ranks()`` on request).
+REPORT_RANKS_UP_TO = 200
+
+#: The report's draws: 10,000 up to 50 models, 2,000 beyond (a report stays quick).
+REPORT_DRAWS = ((50, 10000), (REPORT_RANKS_UP_TO, 2000))
+
+
+def report_rank_sets(frame: pd.DataFrame, *, random_state: Any = 0, **design: Any):
+    """The simultaneous 95% rank sets a report states ("may be the best"), or None.
+
+    None when the frame's covariance is unknown (a scores frame without its CV
+    design, a runs frame with a single run of some model, fewer than 2
+    complete splits) or when it has more than ``REPORT_RANKS_UP_TO`` models.
+    Splits with a missing score are left out without the warning of
+    :func:`ranks` (the report's other lines speak of them).
+
+    Examples
+    --------
+    >>> import pdcompare
+    >>> found = report_rank_sets(pdcompare.datasets.load_grid_search_scores())
+    >>> found.index[found["rank_low"] == 1].tolist()
+    ['rbf', 'linear', '3_poly']
+    >>> import pandas as pd
+    >>> report_rank_sets(pd.DataFrame([[0.9, 0.8], [0.7, 0.6]])) is None  # no CV design
+    True
+    """
+    m = len(frame)
+    if m < 2 or m > REPORT_RANKS_UP_TO:
+        return None
+    n_draws = next(draws for up_to, draws in REPORT_DRAWS if m <= up_to)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PdcompareWarning)
+        try:
+            return ranks(frame, n_draws=n_draws, random_state=random_state, **design)
+        except OptionError:
+            return None  # the CV design unknown: the report says to pass it
+        except ValueError as error:
+            if "Rank sets" in str(error):
+                return None  # too few complete splits or runs for a covariance
+            raise
 
 
 def top_set(

@@ -30,6 +30,7 @@ from pdcompare._validation import (
 )
 from pdcompare.compare.aggregates import TaskRunsAnalysis
 from pdcompare.compare.analysis import Analysis, ForecastAnalysis, analyse
+from pdcompare.compare.rank_sets import REPORT_RANKS_UP_TO
 from pdcompare.inputs.attrs import read_only
 from pdcompare.inputs.battles import is_battles
 from pdcompare.presentation.labels import (
@@ -47,7 +48,7 @@ from pdcompare.presentation.report.forecasts import forecast_lines
 from pdcompare.presentation.report.gate import gate_report
 from pdcompare.presentation.report.pareto import pareto_lines
 from pdcompare.presentation.report.pooled import pooled_lines
-from pdcompare.presentation.report.rank_sets import rank_set_lines
+from pdcompare.presentation.report.rank_sets import best_line, not_ranked_line, rank_set_lines
 from pdcompare.presentation.report.rows import rows_of
 from pdcompare.presentation.report.runs_over_tasks import task_runs_lines
 from pdcompare.presentation.report.significance import friedman_lines, significance_lines
@@ -169,9 +170,12 @@ def report(
         data sets, the hierarchical test's sampler, the rank sets' draws), so
         that the same frame gives the same text on every run.
     ranks : bool, default False
-        Add which models may be the best, from the 95% simultaneous rank
-        confidence sets (``ranks``), and the rank sets of the best ``top``.
-        The report of a ``ranks`` result is that paragraph alone.
+        Add the rank sets of the best ``top`` (``ranks``). Which models may
+        be the best, from the 95% simultaneous rank confidence sets, is said
+        always (up to 200 models; 2,000 draws beyond 50 models), under the
+        summary, wherever the frame's covariance is known (the CV design on a
+        scores frame). The report of a ``ranks`` result is that paragraph
+        alone.
     format : {"text", "markdown", "html"}, default "text"
         Plain text; Markdown (the same words, the per-pair lines as lists,
         the tables as pipe tables: for a pull request or an experiment log);
@@ -342,6 +346,7 @@ def _report_lines(analysis: Analysis, top: int) -> list[str]:
     lines = ["pdcompare report", "================"]
     frame_info = result_info(analysis.frame) if analysis.frame is not None else None
     lines += summary_lines(summary, summary_design, top, analysis.benchmark, frame_info)
+    lines += _best_lines(analysis)
     if analysis.fallback_test:
         lines += ["", _unknown_design()]
     if analysis.friedman is not None:
@@ -363,6 +368,15 @@ def _report_lines(analysis: Analysis, top: int) -> list[str]:
         lines += ["", *pooled_lines(pooled, analysis.family, best, top_names)]
     if analysis.pareto is not None:
         lines += ["", *pareto_lines(analysis.pareto)]
-    if analysis.ranks is not None:
-        lines += ["", *rank_set_lines(analysis.ranks, top)]
+    if analysis.ranks is not None:  # asked for: the sets of the best (the best said above)
+        lines += ["", rank_set_lines(analysis.ranks, top)[1]]
     return lines
+
+
+def _best_lines(analysis: Analysis) -> list[str]:
+    """Who may be the best (DESIGN 22 and 35), always: from the analysis's rank sets."""
+    if analysis.rank_sets is not None:
+        return [best_line(analysis.rank_sets)]
+    if len(analysis.summary) > REPORT_RANKS_UP_TO:
+        return [not_ranked_line(len(analysis.summary))]
+    return []
