@@ -242,11 +242,13 @@ def report(
     >>> text = load_grid_search_scores().cmp.report(rope=0.01)
     >>> print(text.splitlines()[4])
     Best model: rbf, mean score 0.9400 (95% CI 0.8850 to 0.9950, corrected).
-    >>> print(text.splitlines()[8])  # doctest: +NORMALIZE_WHITESPACE
+    >>> print(text.splitlines()[6])
+    May be the best: rbf, linear and 3_poly (95% simultaneous rank sets).
+    >>> print(text.splitlines()[9])  # doctest: +NORMALIZE_WHITESPACE
       rbf vs linear: difference +0.0100, 95% CI -0.0164 to 0.0364, t = 0.750,
       p = 0.455, holm-adjusted p = 0.538: not significant; these splits could detect
       about 0.0472 or more (power 0.8 at 0.05/6).
-    >>> print(text.splitlines()[10])  # doctest: +NORMALIZE_WHITESPACE
+    >>> print(text.splitlines()[11])  # doctest: +NORMALIZE_WHITESPACE
       rbf vs 2_poly: difference +0.2548, 95% CI 0.1441 to 0.3655, t = 4.565, p < 0.001,
       holm-adjusted p < 0.001: SIGNIFICANT, large effect (d_z = 1.59).
     """
