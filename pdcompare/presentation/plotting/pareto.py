@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import matplotlib.font_manager
 import numpy as np
 import pandas as pd
 
@@ -56,8 +55,10 @@ def place_names(ax, x, y, texts, colours, fontsize) -> int:
     already placed nor a marker other than its own; a name with no free spot
     is left out, the markers and the result table still show it.
     """
+    from matplotlib.font_manager import FontProperties
+
     ax.autoscale_view()
-    size = matplotlib.font_manager.FontProperties(size=fontsize).get_size_in_points()
+    size = FontProperties(size=fontsize).get_size_in_points()
     to_pixels = ax.figure.dpi / 72.0
     points = ax.transData.transform(np.column_stack([x, y]))
     boxes: list[tuple[float, float, float, float]] = []
