@@ -170,10 +170,13 @@ def test_two_models_with_df_at_students_quantile(z, df):
     s1, s2 = 0.3, 0.4
     x = [z * np.hypot(s1, s2), 0.0]
     cov = np.diag([s1**2, s2**2])
-    _, low, high = rank_confidence_sets(x, cov, df=df, random_state=11)
     separated = z > stats.t.ppf(0.975, df)
-    assert high.tolist() == ([1, 2] if separated else [2, 2])
-    assert low.tolist() == ([1, 2] if separated else [1, 1])
+    for simultaneous in (True, False):  # two models: one family, the same sets
+        _, low, high = rank_confidence_sets(
+            x, cov, df=df, simultaneous=simultaneous, random_state=11
+        )
+        assert high.tolist() == ([1, 2] if separated else [2, 2])
+        assert low.tolist() == ([1, 2] if separated else [1, 1])
 
 
 def test_wishart_factors_have_the_wishart_moments():
@@ -214,6 +217,49 @@ def test_studentised_maximum_of_independent_pairs_against_a_direct_simulation():
     expected = np.quantile(direct.max(axis=(1, 2)), 0.95)
     assert abs(np.quantile(pairs.max(axis=(1, 2)), 0.95) - expected) < 0.1
     assert expected > np.quantile(np.abs(stats.t.rvs(df, size=n, random_state=3)), 0.95)
+
+
+@pytest.mark.parametrize("simultaneous", [True, False])
+def test_studentised_stepdown_equals_the_written_out_one(simultaneous):
+    # The step-downs on the studentised statistics (the same draws: estimates already best
+    # first, the same seed), written out over the whole (draws, m, m) array.
+    rng = np.random.default_rng(6)
+    m = 6
+    x = np.sort(rng.normal(0, 0.3, m))[::-1].copy()
+    cov = random_covariance(m, rng) * 0.02
+    pairs = studentised_pairs(cov, 9.0, 2000, np.random.default_rng(1)).astype(float)
+    var = np.diag(cov)
+    sd = np.sqrt(var[:, None] + var[None, :] - 2 * cov)
+    np.fill_diagonal(sd, 1.0)
+    t = (x[:, None] - x[None, :]) / sd
+
+    def stepdown(family):
+        decided = np.zeros((m, m), dtype=bool)
+        while family.any():
+            q = np.quantile(np.maximum(pairs[:, family].max(axis=1), 0), 0.95)
+            new = family & (t > q)
+            if not new.any():
+                break
+            decided |= new
+            family &= ~new
+        return decided
+
+    off = ~np.eye(m, dtype=bool)
+    if simultaneous:
+        decided = stepdown(off.copy())
+        low, high = 1 + decided.sum(axis=0), m - decided.sum(axis=1)
+    else:
+        low, high = np.empty(m, int), np.empty(m, int)
+        for i in range(m):
+            family = np.zeros((m, m), dtype=bool)
+            family[i, :] = family[:, i] = True
+            decided = stepdown(family & off)
+            low[i], high[i] = 1 + decided[:, i].sum(), m - decided[i, :].sum()
+    _, got_low, got_high = rank_confidence_sets(
+        x, cov, df=9, simultaneous=simultaneous, n_draws=2000, random_state=1
+    )
+    assert_array_equal(got_low, low)
+    assert_array_equal(got_high, high)
 
 
 def test_many_models_with_df_use_a_common_scale_and_stay_valid():
