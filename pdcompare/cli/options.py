@@ -223,8 +223,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--ranks",
         action="store_true",
-        help="add each model's 95%% simultaneous rank confidence set and which models may be "
-        "the best (Mogstad et al. 2024)",
+        help="add the table of each model's 95%% simultaneous rank confidence set (Mogstad et "
+        "al. 2024); the report says which models may be the best without it",
     )
     parser.add_argument(
         "--correction",
