@@ -224,8 +224,8 @@ OPTIONS = (
         ("--ranks",),
         {
             "action": "store_true",
-            "help": "add each model's 95%% simultaneous rank confidence set and which models "
-            "may be the best (Mogstad et al. 2024)",
+            "help": "add the table of each model's 95%% simultaneous rank confidence set "
+            "(Mogstad et al. 2024); the report says which models may be the best without it",
         },
     ),
     Option(

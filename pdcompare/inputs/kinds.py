@@ -152,10 +152,14 @@ def is_benchmark(frame: pd.DataFrame) -> bool:
 
 
 def _is_square(frame: pd.DataFrame) -> bool:
-    """The same models, in the same order, as rows and columns (and no design of scores)."""
+    """The same models, named, in the same order, as rows and columns (and no stored design).
+
+    A frame of default labels (0, 1, ... both ways) is numbers, not named models.
+    """
     return (
         frame.shape[0] == frame.shape[1] > 1
         and frame.columns.nlevels == 1
+        and not isinstance(frame.index, pd.RangeIndex)
         and not _design(frame)
         and frame.index.equals(frame.columns)
     )
