@@ -78,6 +78,25 @@ def _refuse_infinite(data: BattlesData) -> None:
     raise ValueError(msg)
 
 
+def _refuse_davidson(data: BattlesData) -> None:
+    """The OptionError for battles whose Davidson fit runs to infinity (ties bound no rating)."""
+    names = data.names
+    if data.wins.sum() == 0:
+        reason = "every battle is a tie, so the rate of ties ν would be infinite"
+    else:
+        never_lost = names[(data.wins.sum(axis=0) == 0) & (data.wins.sum(axis=1) > 0)]
+        never_won = names[(data.wins.sum(axis=1) == 0) & (data.wins.sum(axis=0) > 0)]
+        one_sided = [f"{_shown(never_lost)} never lost"] if len(never_lost) else []
+        one_sided += [f"{_shown(never_won)} never won"] if len(never_won) else []
+        reason = (
+            f"{' and '.join(one_sided) or 'no cycle of wins outweighs the ties'}; Davidson's "
+            "ties do not bound the ratings (with two models π_A/π_B = wins/losses), so ν and "
+            "the ratings would run to infinity"
+        )
+    msg = f"`ties='davidson'` has no finite fit for these battles: {reason}. Use `ties='half'`."
+    raise OptionError(msg, keyword="ties")
+
+
 def _check_options(ties, scale, base, init, anchor, names) -> tuple[float, float, float]:
     check_option("ties", ties, TIES)
     numbers_ = {"scale": scale, "base": base, "init": init}
@@ -132,6 +151,8 @@ def _fit(frame, *, ties, scale, base, init, anchor, ci, n_resamples, random_stat
         )
         raise OptionError(msg, keyword="ties")
     _refuse_infinite(data)
+    if davidson and not bt.davidson_finite(data.wins, data.ties):
+        _refuse_davidson(data)
     m = len(data.names)
     params, info, ok = bt.newton(data.wins[None], data.ties[None], davidson=davidson)
     if not ok[0]:

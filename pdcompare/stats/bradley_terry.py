@@ -9,6 +9,8 @@ without ties) summing to zero over the models a fit includes.
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 #: Newton steps allowed before a fit counts as not converged.
@@ -144,7 +146,7 @@ def newton(
         if rows.size == 0:
             break
         grad, info = terms(params[rows], rows)
-        step = np.linalg.solve(_constrained(info, include[rows]), grad[..., None])[..., 0]
+        step = _solve(_constrained(info, include[rows]), grad)
         longest = np.abs(step).max(axis=1)
         finite = np.isfinite(longest)
         step *= np.minimum(1.0, MAX_STEP / np.maximum(longest, 1e-300))[:, None]
@@ -159,6 +161,18 @@ def newton(
     )
     theta[include == 0] = np.nan
     return params, info, converged
+
+
+def _solve(matrices: np.ndarray, vectors: np.ndarray) -> np.ndarray:
+    """``matrices⁻¹ vectors`` for a stack; NaN for a singular matrix (its fit then stops)."""
+    try:
+        return np.linalg.solve(matrices, vectors[..., None])[..., 0]
+    except np.linalg.LinAlgError:
+        out = np.full(vectors.shape, np.nan)
+        for k in range(len(matrices)):  # only when some matrix is singular: find which
+            with contextlib.suppress(np.linalg.LinAlgError):
+                out[k] = np.linalg.solve(matrices[k], vectors[k])
+        return out
 
 
 def _terms(davidson, wins, ties, include):
@@ -396,6 +410,8 @@ def resampled_fits(
         # (the first pass of _finite_rounds); only the others need their matrices
         half_won = won + 0.5 * tied
         full = ((half_won > 0) & (played - half_won > 0)).all(axis=1)
+        if davidson:  # ν̂ is 0 without ties and infinite without decided battles: _refit
+            full &= (tied.sum(axis=1) > 0) & (won.sum(axis=1) > 0)
         include = np.ones((count, m), dtype=bool)
         partial = np.flatnonzero(~full)
         if partial.size:
@@ -422,11 +438,8 @@ def resampled_fits(
         rest = np.flatnonzero(~settled)
         converged = settled.copy()
         if rest.size:
-            start = np.repeat(params[None], rest.size, axis=0)
             w, t = resampler.dense(*(c[rest] for c in pairs))
-            fitted, _, ok = newton(w, t, davidson=davidson, include=include[rest], start=start)
-            x[rest] = fitted
-            converged[rest] = ok
+            x[rest], converged[rest] = _refit(w, t, include[rest], params, davidson)
         theta = x[:, :m].copy()
         theta[~include] = np.nan
         theta[~converged] = np.nan
@@ -436,6 +449,81 @@ def resampled_fits(
         theta += target - np.where(kept, theta, 0.0).sum(axis=1, keepdims=True) / n_kept
         out[first : first + count] = theta
     return out
+
+
+def davidson_finite(wins: np.ndarray, ties: np.ndarray) -> bool:
+    """Whether Davidson's fit of one win matrix with ties is finite in ln ν (given finite θ).
+
+    Along a direction (δθ, δλ = δ ln ν) the log-likelihood never falls iff
+    every pair's observed outcomes stay likeliest: wins of i over j need
+    δλ ≤ (δθ_i − δθ_j)/2, ties need δλ ≥ |δθ_i − δθ_j|/2. A tie forces δλ ≥ 0;
+    with δλ = 0 the fit is finite exactly when Bradley–Terry's with ties as
+    halves is (:func:`components`); δλ = 1 is feasible, and ν̂ infinite with
+    strengths running apart, unless the difference constraints have a
+    negative cycle: a cycle of more wins (winner to loser) than ties. Wins
+    both ways between two models make one; two models with wins and ties but
+    no loss do not (π_A/π_B = wins/losses = ∞).
+
+    Examples
+    --------
+    A beats B three times and ties twice: no finite fit; one loss more makes it finite.
+
+    >>> ties = np.array([[0, 2.0], [2, 0]])
+    >>> davidson_finite(np.array([[0, 3.0], [0, 0]]), ties)
+    False
+    >>> davidson_finite(np.array([[0, 3.0], [1, 0]]), ties)
+    True
+    """
+    from scipy.sparse.csgraph import NegativeCycleError, bellman_ford
+
+    if not (ties > 0).any():
+        return False
+    m = wins.shape[0]
+    graph = np.zeros((m + 1, m + 1))  # 0: no edge
+    graph[:m, :m] = np.where(wins > 0, -1.0, np.where((ties + ties.T) > 0, 1.0, 0.0))
+    graph[m, :m] = 1.0  # a source reaching every model, on no cycle
+    try:
+        bellman_ford(graph, directed=True, indices=m)
+    except NegativeCycleError:
+        return True
+    return False
+
+
+def _refit(wins, ties, include, params, davidson) -> tuple[np.ndarray, np.ndarray]:
+    """Newton fits of resampled rounds from the observed fit ``params``; and which converged.
+
+    With Davidson's ties, a round without a tie among its models has ν̂ = 0:
+    its fit is Bradley–Terry's without ties (two models: π_A/π_B = wins/losses);
+    a round of ties only has ν̂ = ∞ and equal strengths (a tie is likeliest
+    between equals). Neither has a finite (θ, ln ν), so neither goes to
+    Davidson's Newton steps.
+    """
+    b, m = include.shape
+    start = np.repeat(params[None], b, axis=0)
+    if not davidson:
+        fitted, _, ok = newton(wins, ties, include=include, start=start)
+        return fitted, ok
+    keep = include[:, :, None] & include[:, None, :]
+    tied = (ties * keep).sum(axis=(1, 2)) > 0
+    decided = (wins * keep).sum(axis=(1, 2)) > 0
+    out = np.zeros((b, m + 1))  # rounds of ties only: θ = 0
+    ok = np.ones(b, dtype=bool)
+    both = tied & decided
+    won = wins * keep > 0
+    cycle = (won & np.swapaxes(won, 1, 2)).any(axis=(1, 2))  # wins both ways: finite (below)
+    for k in np.flatnonzero(both & ~cycle):  # rare rounds (few battles): a graph search each
+        ok[k] = both[k] = davidson_finite(wins[k] * keep[k], ties[k] * keep[k])
+    both = np.flatnonzero(both)
+    if both.size:
+        out[both], _, ok[both] = newton(
+            wins[both], ties[both], davidson=True, include=include[both], start=start[both]
+        )
+    plain = np.flatnonzero(decided & ~tied)
+    if plain.size:
+        out[plain, :m], _, ok[plain] = newton(
+            wins[plain], ties[plain], include=include[plain], start=start[plain, :m]
+        )
+    return out, ok
 
 
 class _gradient:

@@ -256,3 +256,34 @@ def test_ranks_on_a_battles_frame_are_bradley_terrys_rank_sets(battles):
     np.testing.assert_allclose(sets["estimate"], res["rating"][sets.index])
     assert (sets["rank_low"] == res["rank_low"][sets.index]).all()
     assert (sets["rank_high"] == res["rank_high"][sets.index]).all()
+
+
+def two_model_battles(wins, losses, ties):
+    outcomes = ["model_a"] * wins + ["model_b"] * losses + ["tie"] * ties
+    n = len(outcomes)
+    return pdcompare.from_battles(
+        pd.DataFrame({"model_a": ["A"] * n, "model_b": ["B"] * n, "winner": outcomes})
+    )
+
+
+def test_davidson_on_two_models_is_the_closed_form_with_a_finite_interval():
+    res = pdcompare.bradley_terry(two_model_battles(6, 2, 2), ties="davidson", random_state=0)
+    # π_A/π_B = wins/losses: R_A − R_B = 400 log10(6/2); ν = ties/√(wins·losses)
+    assert res.loc["A", "rating"] - res.loc["B", "rating"] == pytest.approx(
+        400 * np.log10(3), abs=1e-6
+    )
+    assert res.attrs["pdcompare"]["nu"] == pytest.approx(2 / np.sqrt(12), abs=1e-9)
+    assert np.isfinite(res[["ci_low", "ci_high"]].to_numpy()).all()
+    assert (res["ci_low"] < res["rating"]).all()
+    assert (res["rating"] < res["ci_high"]).all()
+    # rounds with wins and ties but no loss have no finite fit and are left out
+    assert 800 < res["n_rounds"].iloc[0] < 1000
+
+
+@pytest.mark.parametrize(
+    ("wins", "losses", "ties", "match"),
+    [(6, 0, 2, "A never lost and B never won"), (0, 0, 3, "every battle is a tie")],
+)
+def test_davidson_without_a_finite_fit_is_refused(wins, losses, ties, match):
+    with pytest.raises(ValueError, match=match):
+        pdcompare.bradley_terry(two_model_battles(wins, losses, ties), ties="davidson")

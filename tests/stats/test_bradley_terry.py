@@ -217,3 +217,46 @@ def test_guide_table_draws_equal_a_search_of_the_cdfs():
         resampler.cdf + 2.0 * pair, u + 2.0 * np.arange(resampler.n.size), side="left"
     )
     np.testing.assert_array_equal(resampler._first(u), expected)
+
+
+def two_models(won, lost, t):
+    wins = np.array([[0.0, won], [lost, 0.0]])
+    ties = np.array([[0.0, t], [t, 0.0]])
+    return wins, ties
+
+
+def test_davidson_on_two_models_is_the_closed_form_in_every_round():
+    # Two models: the saturated trinomial, π_A/π_B = wins/losses and ν = ties/√(wins·losses)
+    wins, ties = two_models(6, 2, 2)
+    params, info, ok = bt.newton(wins[None], ties[None], davidson=True)
+    assert ok[0]
+    assert params[0, 0] - params[0, 1] == pytest.approx(np.log(6 / 2), abs=1e-9)
+    assert np.exp(params[0, 2]) == pytest.approx(2 / np.sqrt(6 * 2), abs=1e-9)
+    draws = bt.resampled_fits(
+        wins, ties, params[0], info[0], n_rounds=100, rng=np.random.default_rng(1),
+        davidson=True,
+    )  # fmt: skip
+    w, t = bt._multinomial_rounds(wins, ties, 100, np.random.default_rng(1))
+    a, b, tied = w[:, 0, 1], w[:, 1, 0], t[:, 0, 1]
+    both = (a > 0) & (b > 0)  # with or without ties (ν̂ = 0): log(wins/losses)
+    np.testing.assert_allclose(
+        draws[both, 0] - draws[both, 1], np.log(a[both] / b[both]), atol=1e-9
+    )
+    only_ties = (a == 0) & (b == 0)  # ν̂ infinite: equal strengths
+    np.testing.assert_allclose(draws[only_ties, 0], draws[only_ties, 1])
+    one_sided = ((a == 0) ^ (b == 0)) & (tied > 0)  # wins and ties, no loss: no finite fit
+    assert np.isnan(draws[one_sided]).all()
+    assert both.sum() > 70
+    assert (both & (tied == 0)).any()
+    assert one_sided.any()
+
+
+def test_davidson_finite_is_a_negative_cycle_of_wins_over_ties():
+    # A>B, B>C and A~C: two wins against one tie on the cycle, finite (checked by Newton)
+    wins = np.array([[0, 2.0, 0], [0, 0, 2], [0, 0, 0]])
+    ties = np.array([[0, 0, 1.0], [0, 0, 0], [1, 0, 0]])
+    assert bt.davidson_finite(wins, ties)
+    assert bt.newton(wins[None], ties[None], davidson=True)[2][0]
+    assert not bt.davidson_finite(*two_models(3, 0, 2))
+    assert not bt.davidson_finite(*two_models(0, 0, 2))
+    assert not bt.davidson_finite(*two_models(3, 1, 0))  # no tie: ν̂ = 0
