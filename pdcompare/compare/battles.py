@@ -16,6 +16,7 @@ from pdcompare._validation import (
     check_fraction,
     check_option,
     check_random_state,
+    warn,
 )
 from pdcompare.compare._common import seed_of
 from pdcompare.inputs.battles import BattlesData, battles_data
@@ -261,7 +262,11 @@ def bradley_terry(
         confidence sets from the inverse Fisher information, DESIGN 22),
         ``n_battles`` (ties included) and ``n_rounds``: the bootstrap rounds
         the interval rests on (a round in which a model only won or only lost
-        has no finite rating for it and leaves it out).
+        has no finite rating for it and leaves it out); ``interval``:
+        ``"bootstrap"``, or ``"fisher"`` for a model whose pairs are all
+        unanimous (or of one battle each): resampling redraws its battles
+        unchanged, so its interval is the normal one, rating ± z·se from the
+        inverse Fisher information, and a warning names it.
 
     Examples
     --------
@@ -285,6 +290,9 @@ def bradley_terry(
     )
     ci = fit.meta["ci"]
     low, high, n_rounds = _percentiles(fit.draws, ci)
+    fisher = bt.unanimous_models(fit.data.wins, fit.data.ties)
+    if fisher.any():
+        low, high = _fisher_intervals(fit, fisher, low, high, anchor)
     rank, rank_low, rank_high = rank_confidence_sets(
         fit.rating,
         fit.covariance,
@@ -300,8 +308,32 @@ def bradley_terry(
         "rank_high": rank_high.astype(np.int64),
         "n_battles": fit.data.n_battles.round().astype(np.int64),
         "n_rounds": n_rounds.astype(np.int64),
+        "interval": np.where(fisher, "fisher", "bootstrap"),
     }
     return results.model_result(fit.data.names, columns, fit.meta).iloc[fit.order]
+
+
+def _fisher_intervals(fit: _Fit, fisher, low, high, anchor) -> tuple[np.ndarray, np.ndarray]:
+    """Normal intervals (rating ± z·se, inverse Fisher information) for the models ``fisher``.
+
+    Their pairs are all unanimous, so every bootstrap round redraws the same
+    battles for them and the percentile interval has no width. Warns naming them.
+    """
+    cov = fit.covariance
+    variance = np.diag(cov).copy()
+    if anchor is not None:  # the variance of R_i − R_anchor
+        k = fit.data.names.get_loc(anchor[0])
+        variance = variance + cov[k, k] - 2 * cov[:, k]
+    half = special.ndtri((1 + fit.meta["ci"]) / 2) * np.sqrt(np.maximum(variance, 0.0))
+    low = np.where(fisher, fit.rating - half, low)
+    high = np.where(fisher, fit.rating + half, high)
+    names = _shown(fit.data.names[fisher])
+    warn(
+        f"Every pair of {names} is unanimous or of one battle, so resampling cannot vary "
+        "their battles: their intervals are normal ones from the Fisher information "
+        "(column `interval`)."
+    )
+    return low, high
 
 
 def win_probability(

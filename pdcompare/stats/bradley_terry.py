@@ -206,6 +206,24 @@ def covariance(info: np.ndarray, m: int) -> np.ndarray:
     return np.linalg.inv(full)[:m, :m] - 1.0 / m
 
 
+def unanimous_models(wins: np.ndarray, ties: np.ndarray) -> np.ndarray:
+    """Models every pair of which is unanimous (one outcome only, or one battle).
+
+    Resampling a pair's battles redraws them from the pair's observed shares,
+    so a unanimous pair comes back the same in every round: a model whose
+    pairs are all unanimous has a bootstrap interval of no width.
+
+    Examples
+    --------
+    >>> wins = np.array([[0, 5, 0], [0, 0, 5], [5, 2, 0.0]])
+    >>> unanimous_models(wins, np.zeros((3, 3))).tolist()
+    [True, False, False]
+    """
+    total = wins + wins.T + ties
+    top = np.maximum(np.maximum(wins, wins.T), ties)
+    return ((top == total) | (total == 0)).all(axis=1)
+
+
 def components(beats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Weak and strong components of the graph with an edge i → j when i beat j.
 

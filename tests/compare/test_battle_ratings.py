@@ -42,7 +42,9 @@ def test_columns_order_and_metadata(battles):
         "rank_high",
         "n_battles",
         "n_rounds",
+        "interval",
     ]
+    assert (res["interval"] == "bootstrap").all()
     assert res["rating"].is_monotonic_decreasing
     assert (res["ci_low"] < res["rating"]).all()
     assert (res["rating"] < res["ci_high"]).all()
@@ -287,3 +289,42 @@ def test_davidson_on_two_models_is_the_closed_form_with_a_finite_interval():
 def test_davidson_without_a_finite_fit_is_refused(wins, losses, ties, match):
     with pytest.raises(ValueError, match=match):
         pdcompare.bradley_terry(two_model_battles(wins, losses, ties), ties="davidson")
+
+
+def unanimous_cycle():
+    # A, B and C beat each other in a cycle, 5-0 each; D splits with A and B
+    names = list("ABCD")
+    return pd.DataFrame(
+        [[0, 5, 0, 2], [0, 0, 5, 3], [5, 0, 0, 0], [3, 2, 0, 0]], index=names, columns=names
+    )
+
+
+def test_unanimous_pairs_get_the_fisher_information_interval():
+    with pytest.warns(pdcompare.PdcompareWarning, match=r"Every pair of C is unanimous"):
+        res = pdcompare.bradley_terry(unanimous_cycle(), random_state=0)
+    assert res["interval"].to_dict() == {
+        "A": "bootstrap", "B": "bootstrap", "C": "fisher", "D": "bootstrap"
+    }  # fmt: skip
+    # the observed information written out: a Laplacian of n p (1 − p) at the fitted ratings
+    names = list("ABCD")
+    n = unanimous_cycle().to_numpy(dtype=float)
+    n = n + n.T
+    theta = (res["rating"][names].to_numpy() - 1000) * np.log(10) / 400
+    p = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))
+    weight = n * p * (1 - p)
+    cov = np.linalg.pinv(np.diag(weight.sum(axis=1)) - weight)
+    se = 400 / np.log(10) * np.sqrt(cov[2, 2])
+    row = res.loc["C"]
+    assert row["ci_high"] - row["ci_low"] > 50
+    assert row["ci_low"] == pytest.approx(row["rating"] - stats.norm.ppf(0.975) * se)
+    assert row["ci_high"] == pytest.approx(row["rating"] + stats.norm.ppf(0.975) * se)
+
+
+def test_a_cycle_of_unanimous_pairs_is_all_fisher():
+    wins = unanimous_cycle().iloc[:3, :3]
+    with pytest.warns(pdcompare.PdcompareWarning, match=r"Every pair of A, B, C is"):
+        res = pdcompare.bradley_terry(wins, random_state=0, ci=0.9)
+    # equal strengths, n p (1 − p) = 5/4 per pair: var θ_i = (2/3) / (3 · 5/4)
+    se = 400 / np.log(10) * np.sqrt((2 / 3) / (3 * 5 / 4))
+    np.testing.assert_allclose(res["ci_high"] - 1000, stats.norm.ppf(0.95) * se)
+    assert (res["interval"] == "fisher").all()
