@@ -67,11 +67,14 @@ def _refuse_infinite(data: BattlesData) -> None:
     np.logical_or.at(wins, strong, (beats * outside).sum(axis=1) > 0)
     parts = []
     for group in range(k):
-        members = _shown(names[strong == group])
+        inside = strong == group
+        members = _shown(names[inside])
+        against = round(float((beats + beats.T)[inside][:, ~inside].sum()))
+        count = f"all {against:,} of {'its' if inside.sum() == 1 else 'their'} battles with them"
         if not loses[group]:
-            parts.append(f"{{{members}}} only won against the others")
+            parts.append(f"{{{members}}} only won against the others ({count})")
         elif not wins[group]:
-            parts.append(f"{{{members}}} only lost against the others")
+            parts.append(f"{{{members}}} only lost against the others ({count})")
     msg = (
         f"No finite Bradley–Terry rating: {'; '.join(parts)}, so their ratings would run to "
         "infinity. Add battles they lost (won), or leave them out of the table."
