@@ -120,13 +120,15 @@ def test_resampled_fits_equal_full_newton_on_the_same_draws():
     draws = bt.resampled_fits(
         wins, ties, params[0], info[0], n_rounds=50, rng=np.random.default_rng(3)
     )
-    w, t = bt._multinomial_rounds(wins, ties, 50, np.random.default_rng(3))
+    # ties as halves: each pair draws 2 · wins + ties (resampled_fits and half=True alike)
+    w, t = bt._multinomial_rounds(wins, ties, 50, np.random.default_rng(3), half=True)
     for r in range(0, 50, 7):
         include = bt._finite_rounds(w[r : r + 1], t[r : r + 1])
         theta, _, ok = bt.newton(w[r : r + 1], t[r : r + 1], include=include)
         assert ok[0]
         shifted = theta[0] + np.nanmean(params[0][include[0]]) - np.nanmean(theta[0])
-        np.testing.assert_allclose(draws[r], shifted, atol=1e-7)
+        # resampled fits stop at steps of 1e-6 log odds (under 2e-4 rating points)
+        np.testing.assert_allclose(draws[r], shifted, atol=1e-5)
 
 
 def test_a_round_without_losses_leaves_the_model_out():
@@ -210,11 +212,11 @@ def test_per_model_counts_equal_the_sums_of_the_round_matrices():
 def test_guide_table_draws_equal_a_search_of_the_cdfs():
     wins, ties = random_wins(9, 2, n=40, tie_rate=0.1)
     resampler = bt._Resampler(wins, ties)
-    u = np.random.default_rng(8).random((50, resampler.n.size))
+    u = np.random.default_rng(8).random((resampler.n.size, 50))  # pairs × rounds
     pair = np.repeat(np.arange(resampler.n.size), resampler.n + 1)
     # the pairs' CDFs laid end to end, pair k's shifted by 2k: one search for all draws
     expected = np.searchsorted(
-        resampler.cdf + 2.0 * pair, u + 2.0 * np.arange(resampler.n.size), side="left"
+        resampler.cdf + 2.0 * pair, u + 2.0 * np.arange(resampler.n.size)[:, None], side="left"
     )
     np.testing.assert_array_equal(resampler._first(u), expected)
 
@@ -240,7 +242,7 @@ def test_davidson_on_two_models_is_the_closed_form_in_every_round():
     a, b, tied = w[:, 0, 1], w[:, 1, 0], t[:, 0, 1]
     both = (a > 0) & (b > 0)  # with or without ties (ν̂ = 0): log(wins/losses)
     np.testing.assert_allclose(
-        draws[both, 0] - draws[both, 1], np.log(a[both] / b[both]), atol=1e-9
+        draws[both, 0] - draws[both, 1], np.log(a[both] / b[both]), atol=1e-5
     )
     only_ties = (a == 0) & (b == 0)  # ν̂ infinite: equal strengths
     np.testing.assert_allclose(draws[only_ties, 0], draws[only_ties, 1])
