@@ -262,3 +262,44 @@ def test_davidson_finite_is_a_negative_cycle_of_wins_over_ties():
     assert not bt.davidson_finite(*two_models(3, 0, 2))
     assert not bt.davidson_finite(*two_models(0, 0, 2))
     assert not bt.davidson_finite(*two_models(3, 1, 0))  # no tie: ν̂ = 0
+
+
+@pytest.mark.parametrize(
+    ("n", "shares"),
+    [(9, (0.3, 0.5, 0.2)), (400, (0.45, 0.35, 0.2)), (60, (0.7, 0.0, 0.3)), (50, (0.5, 0.5, 0.0))],
+)
+def test_half_draws_are_two_wins_plus_ties_of_a_multinomial(n, shares):
+    # Y = 2 · wins + ties = n + wins − losses: given D decided ~ Bin(n, 1 − p_t),
+    # wins ~ Bin(D, p_i / (p_i + p_j)); the CDF summed over D, written out
+    from scipy import stats
+
+    p_i, p_j, p_t = shares
+    pmf = np.zeros(2 * n + 1)
+    for decided in range(n + 1):
+        wins = np.arange(decided + 1)
+        pmf[n - decided + 2 * wins] += stats.binom.pmf(decided, n, 1 - p_t) * stats.binom.pmf(
+            wins, decided, p_i / (p_i + p_j)
+        )
+    cdf = bt._half_cdf(np.array([n]), np.array([shares]), np.array([0]))
+    np.testing.assert_allclose(cdf, np.cumsum(pmf), atol=1e-13)
+
+
+def test_half_rounds_draw_wins_plus_half_ties_per_pair():
+    from scipy import stats
+
+    wins = np.array([[0, 5, 1], [3, 0, 0], [2, 4, 0.0]])
+    ties = np.zeros((3, 3))
+    ties[0, 1] = ties[1, 0] = 2
+    w, t = bt._multinomial_rounds(wins, ties, 40000, np.random.default_rng(1), half=True)
+    assert (t == 0).all()
+    assert (w[:, 0, 1] + w[:, 1, 0] == 10).all()
+    pmf = stats.multinomial(10, [0.5, 0.3, 0.2])
+    for half_wins in (5.0, 6.5, 4.0):  # wins + ties / 2 of model 0 over model 1
+        expected = sum(
+            pmf.pmf([a, 10 - a - tie, tie])
+            for a in range(11)
+            for tie in range(11 - a)
+            if a + tie / 2 == half_wins
+        )
+        seen = np.mean(w[:, 0, 1] == half_wins)
+        assert seen == pytest.approx(expected, abs=4 * np.sqrt(expected / 40000))
