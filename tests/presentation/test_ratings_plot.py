@@ -93,3 +93,16 @@ def test_pairs_forest_draws_rating_differences_with_normal_intervals(battles):
     assert "pairs among the best 3 of 25 models" in ax.get_title()
     assert "simultaneous, bonferroni-adjusted" in ax.get_xlabel()
     plt.close("all")
+
+
+def test_fisher_intervals_are_named_under_the_axis():
+    names = list("ABCD")
+    wins = pd.DataFrame(
+        [[0, 5, 0, 2], [0, 0, 5, 3], [5, 0, 0, 0], [3, 2, 0, 0]], index=names, columns=names
+    )
+    with pytest.warns(pdcompare.PdcompareWarning, match="Every pair of C"):
+        result = pdcompare.bradley_terry(wins, n_resamples=100, random_state=0)
+    ax = result.cmp.plot()
+    assert ax.get_xlabel().endswith("normal intervals (Fisher information, pairs unanimous): C")
+    np.testing.assert_allclose(ax.lines[0].get_xdata(), result["rating"])
+    plt.close("all")

@@ -116,7 +116,13 @@ def ratings_plot(
     ax.grid(axis="x", alpha=0.3)
     level = float(0.95 if info.ci is None else info.ci)
     ties = info.ties or "half"
-    ax.set_xlabel(f"rating ({level:.0%} bootstrap interval; ties: {ties})")
+    label = f"rating ({level:.0%} bootstrap interval; ties: {ties})"
+    if "interval" in rows and (rows["interval"] == "fisher").any():
+        fisher = ", ".join(str(m) for m in rows.index[rows["interval"] == "fisher"][:5])
+        label += f"\nnormal intervals (Fisher information, pairs unanimous): {fisher}"
+        if (rows["interval"] == "fisher").sum() > 5:
+            label += " and more"
+    ax.set_xlabel(label)
     default = f"Bradley–Terry ratings from {int(frame['n_battles'].sum() // 2):,} battles"
     if note:
         default += f"\n({note})"
