@@ -136,7 +136,7 @@ def _from_instances(files: list[Path], metric: str) -> pd.DataFrame:
         rows.extend(read)
     table = pd.DataFrame(rows)
     _refuse_repeats(table, where)
-    several_tasks = table["task"].nunique() > 1
+    several_tasks = not (table["task"] == table["task"].iloc[0]).all()
     has_epochs = table["epoch"].notna().any()
     if has_epochs:
         table["epoch"] = table["epoch"].fillna("")
@@ -210,13 +210,23 @@ def _from_aggregates(files: list[Path], metric: str | None) -> pd.DataFrame:
         raise ValueError(msg)
     directions = {bool(v) for v in table["lower"] if v is not None}
     if len(directions) > 1:
-        msg = "the results read mix lower-is-better and higher-is-better metrics; pick one `metric=`."
+        msg = (
+            "the results read mix lower-is-better and higher-is-better metrics; pick one "
+            "with `metric=`."
+        )
         raise ValueError(msg)
     frame = from_long(
-        table, model="model", dataset="dataset", score="score", greater_is_better=True not in directions
+        table,
+        model="model",
+        dataset="dataset",
+        score="score",
+        greater_is_better=True not in directions,
     )
     se = {
-        str(model): {str(d): (None if np.isnan(s) else float(s)) for d, s in zip(g["dataset"], g["se"], strict=True)}
+        str(model): {
+            str(d): (None if np.isnan(s) else float(s))
+            for d, s in zip(g["dataset"], g["se"], strict=True)
+        }
         for model, g in table.groupby("model", sort=False)
     }
     source = {
@@ -309,7 +319,10 @@ def from_eee(
         level = "instance" if samples else "aggregate"
     if level == "instance":
         if not samples:
-            msg = f"`level='instance'`: no instance-level file (*_samples.jsonl) among {len(found)} files."
+            msg = (
+                "`level='instance'`: no instance-level file (*_samples.jsonl) among the "
+                f"{len(found)} files."
+            )
             raise ValueError(msg)
         return _from_instances(samples, metric or "score")
     if not aggregates:

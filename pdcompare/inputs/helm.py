@@ -248,8 +248,8 @@ def from_helm(
         "Run every model with the same --max-eval-instances, or pass the runs that match.",
     )
     long = pd.concat(frames, ignore_index=True)
-    several_tasks = long["task"].nunique() > 1
-    several_trials = long["trial"].nunique() > 1
+    several_tasks = not (long["task"] == long["task"].iloc[0]).all()
+    several_trials = not (long["trial"] == long["trial"].iloc[0]).all()
     frame = from_items(
         long,
         model="model",

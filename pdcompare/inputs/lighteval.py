@@ -40,7 +40,11 @@ def _pyarrow() -> Any:
 def _task_model(path: Path) -> tuple[str, str]:
     """The task (from the file's name) and the model (from the folders above it)."""
     stem = path.stem
-    if path.suffix != ".parquet" or not stem.startswith(_PREFIX) or "_" not in stem[len(_PREFIX) :]:
+    if (
+        path.suffix != ".parquet"
+        or not stem.startswith(_PREFIX)
+        or "_" not in stem[len(_PREFIX) :]
+    ):
         msg = (
             f"cannot read {str(path)!r}: its name is not details_<task>_<date>.parquet, the "
             "name lighteval gives a details file (the task is read from it)."
@@ -74,18 +78,25 @@ def _read(path: Path, metric: str | None) -> tuple[str, np.ndarray, np.ndarray]:
     names = [field.name for field in schema.field(column).type]
     if metric is None:
         if len(names) != 1:
-            msg = f"{str(path)!r} holds several metrics: {', '.join(map(repr, names))}; pick one with `metric=`."
+            msg = (
+                f"{str(path)!r} holds several metrics: {', '.join(map(repr, names))}; pick "
+                "one with `metric=`."
+            )
             raise ValueError(msg)
         metric = names[0]
     if metric not in names:
-        msg = f"`metric` {metric!r} is not in {str(path)!r}; it holds {', '.join(map(repr, names))}."
+        msg = (
+            f"`metric` {metric!r} is not in {str(path)!r}; it holds {', '.join(map(repr, names))}."
+        )
         raise ValueError(msg)
     table = pq.read_table(path, columns=[c for c in ("doc", column) if c in schema.names])
     scores = table.column(column).combine_chunks().field(metric)
     values = np.asarray(scores.cast("float64").to_numpy(zero_copy_only=False), dtype=float)
     ids = None
     if "doc" in table.column_names and "id" in [f.name for f in schema.field("doc").type]:
-        ids = np.asarray(table.column("doc").combine_chunks().field("id").to_pylist(), dtype=object)
+        ids = np.asarray(
+            table.column("doc").combine_chunks().field("id").to_pylist(), dtype=object
+        )
     if ids is None or any(i in (None, "") for i in ids):
         ids = np.arange(len(values))  # documents in the order lighteval scored them
     return metric, ids, values
@@ -169,7 +180,8 @@ def from_lighteval(
         covered[model, task] = (str(path), set(ids.tolist()))
         tables.append(pd.DataFrame({"model": model, "task": task, "doc_id": ids, "score": values}))
     if len(chosen) > 1:
-        msg = f"the files hold different metrics ({', '.join(map(repr, sorted(chosen)))}); pick one with `metric=`."
+        shown = ", ".join(map(repr, sorted(chosen)))
+        msg = f"the files hold different metrics ({shown}); pick one with `metric=`."
         raise ValueError(msg)
     check_same_items(
         covered,
@@ -177,7 +189,7 @@ def from_lighteval(
         "Run every model with the same --max-samples, or pass the files that match.",
     )
     long = pd.concat(tables, ignore_index=True)
-    several = long["task"].nunique() > 1
+    several = not (long["task"] == long["task"].iloc[0]).all()
     frame = from_items(
         long,
         model="model",

@@ -94,12 +94,6 @@ def from_mlflow(
     greater_is_better : bool, default True
         False for a loss.
 
-    Notes
-    -----
-    A metric logged as a cost (``fit_time``) read the same way, with
-    ``greater_is_better=False``, is the frame of per-split costs that
-    ``pareto(cost=...)`` pairs with the scores.
-
     Returns
     -------
     pandas.DataFrame
@@ -111,6 +105,12 @@ def from_mlflow(
     ValueError
         A missing param or metric column (the keyword and the columns there
         are named), a model with two runs of one split, a text metric.
+
+    Notes
+    -----
+    A metric logged as a cost (``fit_time``) read the same way, with
+    ``greater_is_better=False``, is the frame of per-split costs that
+    ``pareto(cost=...)`` pairs with the scores.
 
     Examples
     --------
@@ -127,7 +127,10 @@ def from_mlflow(
     tree  0.85  0.86  0.88
     """
     if not isinstance(runs, pd.DataFrame):
-        msg = f"`runs` must be the pandas DataFrame of mlflow.search_runs(); got {type(runs).__name__}."
+        msg = (
+            "`runs` must be the pandas DataFrame of mlflow.search_runs(); got "
+            f"{type(runs).__name__}."
+        )
         raise TypeError(msg)
     names = [model] if isinstance(model, str) else list(model)
     if not names or not all(isinstance(n, str) for n in names):
@@ -154,7 +157,7 @@ def from_mlflow(
         "model": columns,
         "split": split_column,
         "metric": score,
-        "runs": int(len(long)),
+        "runs": len(long),
     }
     if not paired:
         frame = runs_from_long(

@@ -35,7 +35,9 @@ def path_list(paths: Any, keyword: str, what: str) -> list[Path]:
     if isinstance(paths, (str, Path)):
         paths = [paths]
     elif not isinstance(paths, Iterable):
-        msg = f"`{keyword}` must be a path or a list of paths of {what}; got {type(paths).__name__}."
+        msg = (
+            f"`{keyword}` must be a path or a list of paths of {what}; got {type(paths).__name__}."
+        )
         raise TypeError(msg)
     out = []
     for entry in paths:
@@ -121,7 +123,9 @@ def cost_means(table: pd.DataFrame, model: str, columns: Iterable[str]) -> dict[
     for column in columns:
         if column not in table.columns:
             continue
-        means = pd.to_numeric(table[column], errors="coerce").groupby(table[model]).mean()
+        means = (
+            pd.to_numeric(table[column], errors="coerce").groupby(table[model], sort=False).mean()
+        )
         if means.isna().any() or means.empty:
             continue
         out[column] = {str(k): float(v) for k, v in means.items()}
@@ -194,7 +198,9 @@ def costs(frame: pd.DataFrame, name: str | None = None) -> pd.Series:
         raise ValueError(msg)
     if name is None:
         if len(kept) != 1:
-            msg = f"`name`: this frame keeps several costs ({', '.join(map(repr, kept))}); pick one."
+            msg = (
+                f"`name`: this frame keeps several costs ({', '.join(map(repr, kept))}); pick one."
+            )
             raise ValueError(msg)
         name = next(iter(kept))
     if name not in kept:

@@ -46,9 +46,7 @@ def _submission(path: Path, record: Any) -> tuple[str, set[str], set[str]]:
             "results file (or one of another tool)."
         )
         raise ValueError(msg)
-    listed = {
-        str(i) for value in record.values() if isinstance(value, list) for i in value
-    }
+    listed = {str(i) for value in record.values() if isinstance(value, list) for i in value}
     return model, {str(i) for i in resolved}, listed
 
 
@@ -91,7 +89,8 @@ def from_swebench(
     >>> from pathlib import Path
     >>> import pdcompare
     >>> root = Path(tempfile.mkdtemp())
-    >>> for name, resolved in [("20250101_agent_a", ["x-1", "x-2"]), ("20250102_agent_b", ["x-2"])]:
+    >>> submissions = [("20250101_agent_a", ["x-1", "x-2"]), ("20250102_agent_b", ["x-2"])]
+    >>> for name, resolved in submissions:
     ...     (root / name / "results").mkdir(parents=True)
     ...     results = {"no_generation": [], "no_logs": [], "resolved": resolved}
     ...     _ = (root / name / "results" / "results.json").write_text(json.dumps(results))
@@ -129,7 +128,7 @@ def from_swebench(
             msg = "`instances` must be a list of instance ids, not one string."
             raise TypeError(msg)
         ids = list(dict.fromkeys(str(i) for i in instances))
-        for model, (path, resolved, _) in read.items():
+        for path, resolved, _ in read.values():
             unknown = sorted(resolved - set(ids))
             if unknown:
                 msg = (
