@@ -42,6 +42,7 @@ from pdcompare.compare.per_dataset import per_dataset
 from pdcompare.compare.permutation import permutation_test
 from pdcompare.compare.power import power
 from pdcompare.compare.predictions import cochrans_q, mcnemar, proportions_ztest
+from pdcompare.compare.published import rank_sets
 from pdcompare.compare.random_effects import random_effects
 from pdcompare.compare.rank_sets import ranks, top_set
 from pdcompare.compare.ranks import friedman
@@ -122,6 +123,7 @@ __all__ = [
     "prob_improvement",
     "proportions_ztest",
     "random_effects",
+    "rank_sets",
     "ranks",
     "refit_rule",
     "report",
