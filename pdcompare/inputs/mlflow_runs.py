@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from pdcompare.inputs.arrow import is_native, long_columns, native_columns
 from pdcompare.inputs.attrs import with_attrs
 from pdcompare.inputs.design import Design
 from pdcompare.inputs.long import numeric_scores
@@ -126,6 +127,8 @@ def from_mlflow(
     svm   0.91  0.88  0.93
     tree  0.85  0.86  0.88
     """
+    if is_native(runs):  # a polars or pyarrow frame of runs (inputs/arrow.py): to pandas
+        runs = long_columns(runs, {str(c): c for c in native_columns(runs)}, [])
     if not isinstance(runs, pd.DataFrame):
         msg = (
             "`runs` must be the pandas DataFrame of mlflow.search_runs(); got "
