@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> str:
         )
         raise ValueError(msg)
     frame, title = load_file(args)
-    if args.metric is not None and not is_cv_results(frame):
+    if args.metric is not None and args.format is None and not is_cv_results(frame):
         msg = "`--metric` applies to cv_results_ files only; this file holds fold scores"
         raise ValueError(msg)
     design: dict[str, Any] = {}
@@ -199,7 +199,7 @@ def _may_hold_truth(args: argparse.Namespace) -> bool:
     """Whether the source is a wide file read as it is, which a truth column makes predictions."""
     if args.source == "demo" and not Path("demo").exists():
         return False
-    return not (args.long or args.items or args.benchmark)
+    return not (args.long or args.items or args.benchmark or args.format is not None)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -321,6 +321,13 @@ def build_parser() -> argparse.ArgumentParser:
     items.add_argument("--cluster-col", metavar="COL", help="(none: items are independent)")
     items.add_argument("--sample-col", metavar="COL", help="(none: one row per model and item)")
     items.add_argument("--task-col", metavar="COL", help="(none: one task)")
+    items.add_argument(
+        "--format",
+        choices=["auto", "eee", "helm", "lighteval", "swebench", "promptfoo"],
+        help="the file (or folder) holds evaluation results of that tool (auto: recognise "
+        "it); --metric picks the metric (helm: the stat, promptfoo: score, success or a "
+        "named score)",
+    )
     preds = parser.add_argument_group(
         "predictions (one row per test sample, a truth column, one column per model)"
     )
