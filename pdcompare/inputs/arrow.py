@@ -103,9 +103,10 @@ def item_cells(
 ) -> tuple[pd.DataFrame, pd.DataFrame | None]:
     """Per-cell mean, count and variance of an items table, and its item clusters.
 
-    Returns the cells (columns ``model, [task,] item, mean, count, var``,
-    sorted by the keys) and, with ``cluster``, the distinct ``[task,] item,
-    cluster`` rows: what ``from_items`` builds its frame from.
+    Returns the cells (columns ``model, [task,] item, mean, count, var``, in
+    no order: ``from_items`` sorts the models and items, :func:`in_order`)
+    and, with ``cluster``, the distinct ``[task,] item, cluster`` rows: what
+    ``from_items`` builds its frame from.
 
     Examples
     --------
@@ -113,7 +114,7 @@ def item_cells(
     >>> table = pa.table({"model": ["a", "a", "b"], "item": ["q", "q", "q"],
     ...                   "score": [1.0, 0.0, 1.0]})
     >>> cells, _ = item_cells(table, model="model", item="item", score="score")
-    >>> cells[["model", "mean", "count"]].to_numpy().tolist()
+    >>> cells.sort_values("model")[["model", "mean", "count"]].to_numpy().tolist()
     [['a', 0.5, 2], ['b', 1.0, 1]]
     """
     nw = _narwhals()
@@ -122,23 +123,43 @@ def item_cells(
     _require(schema, {**keys, "cluster": cluster, "task": task})
     _require_numbers(schema, score)
     by = [model, *([task] if task is not None else []), item]
-    value = nw.col(score).cast(nw.Float64)
-    rows = frame.select([*by, value.alias(score)]).drop_nulls(subset=[*by, score])
-    rows = rows.filter(~nw.col(score).is_nan())
+    # Missing scores (null or NaN) are nulls, which mean, count and var skip: no filter pass
+    # over the rows; cells without a score and null keys are dropped after the reduction.
+    value = nw.col(score).cast(nw.Float64).fill_nan(None)
     cells = (
-        rows.group_by(by)
+        frame.select([*by, value.alias(score)])
+        .group_by(by)
         .agg(
             nw.col(score).mean().alias("mean"),
-            nw.len().alias("count"),
+            nw.col(score).count().alias("count"),
             nw.col(score).var(ddof=1).alias("var"),
         )
-        .sort(by)
+        .filter(nw.col("count") > 0)
+        .drop_nulls(subset=by)
     )
+    text = [c for c in by if isinstance(schema[c], nw.Categorical | nw.Enum)]
+    if text:  # categories as text: pandas then gets labels, not a categorical of the cells
+        cells = cells.with_columns([nw.col(c).cast(nw.String) for c in text])
     clusters = None
     if cluster is not None:
         keyed = [*([task] if task is not None else []), item]
         clusters = _collect(frame.select([*keyed, cluster]).unique().sort(keyed))
     return _collect(cells), clusters
+
+
+def in_order(codes: np.ndarray, labels: pd.Index) -> tuple[np.ndarray, pd.Index]:
+    """Codes and labels renumbered so that the labels are sorted (sorting labels, not rows).
+
+    Examples
+    --------
+    >>> codes, labels = in_order(np.array([0, 1, 1, 2]), pd.Index(["b", "c", "a"]))
+    >>> codes.tolist(), labels.tolist()
+    ([1, 2, 2, 0], ['a', 'b', 'c'])
+    """
+    order = labels.argsort()
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[codes], labels[order]
 
 
 def battle_counts(

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import check_option, warn
-from pdcompare.inputs.arrow import is_native, item_cells
+from pdcompare.inputs.arrow import in_order, is_native, item_cells
 from pdcompare.inputs.attrs import ATTRS_KEY, pdcompare_attrs, with_attrs
 from pdcompare.inputs.design import Design
 from pdcompare.inputs.frames import check_frame
@@ -219,7 +219,7 @@ def from_items(
         keys = {"model": model, "item": item, "score": score, "sample": sample}
         keys.update(cluster=cluster, task=task)
         options = {"greater_is_better": greater_is_better, "nan_policy": nan_policy}
-        return _from_cells(*item_cells(table, **keys), **keys, **options)
+        return _from_cells(*item_cells(table, **keys), **keys, **options, sort=True)
     if not isinstance(table, pd.DataFrame):
         msg = (
             "`table` must be a pandas, dask, polars or pyarrow table (or a DuckDB relation); "
@@ -469,14 +469,7 @@ def _from_cells(cells: pd.DataFrame, clusters: pd.DataFrame | None, **keys: Any)
     sample, cluster, task = keys["sample"], keys["cluster"], keys["task"]
     greater_is_better = _check_bool("greater_is_better", keys["greater_is_better"])
     check_option("nan_policy", keys["nan_policy"], ITEMS_NAN_POLICIES)
-    long = pd.DataFrame(
-        {
-            "model": cells[model].to_numpy(),
-            "item": cells[item].to_numpy(),
-            "count": cells["count"].to_numpy(),
-        }
-    )
-    if sample is None and (long["count"] > 1).any():
+    if sample is None and (cells["count"] > 1).any():
         first = cells.loc[cells["count"] > 1].iloc[0]
         msg = (
             f"Model {first[model]!r} has {int(first['count'])} rows for item "
@@ -486,6 +479,9 @@ def _from_cells(cells: pd.DataFrame, clusters: pd.DataFrame | None, **keys: Any)
         raise ValueError(msg)
     model_codes, models = pd.factorize(cells[model])
     item_codes, items, _, _ = _item_keys(cells, item, task)
+    if keys.get("sort"):  # an engine's cells have no order: models and items sorted
+        model_codes, models = in_order(model_codes, pd.Index(models))
+        item_codes, items = in_order(item_codes, items)
     m, n = len(models), len(items)
     means = np.full((m, n), np.nan)
     counts = np.zeros((m, n), dtype=np.int64)
