@@ -6,9 +6,12 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 import pdcompare
+from pdcompare.inputs.items import items_data
 
 pl = pytest.importorskip("polars")
 pa = pytest.importorskip("pyarrow")
@@ -71,9 +74,9 @@ def test_booleans_and_missing_scores_as_in_pandas(engine):
             "score": [1.0, 0.0, None, 1.0, 1.0, 0.0, np.nan],
         }
     )
-    for given in (table, ENGINES[engine](table)):  # the row of 'b' with NaN is dropped too
+    for source in (table, ENGINES[engine](table)):  # the row of 'b' with NaN is dropped too
         with pytest.raises(ValueError, match="'a' lacks 1 of 3 items"):
-            pdcompare.from_items(given)
+            pdcompare.from_items(source)
     correct = pd.DataFrame(
         {"model": ["a", "a", "b", "b"], "item": [1, 2, 1, 2], "score": [True, False, True, True]}
     )
@@ -150,6 +153,7 @@ def test_a_text_score_is_refused_naming_the_column():
         pdcompare.from_items(relation, score="verdict")
 
 
+@pytest.mark.slow
 def test_import_pdcompare_loads_no_arrow_library():
     code = (
         "import sys, pandas; before = set(sys.modules); import pdcompare; "
@@ -158,3 +162,26 @@ def test_import_pdcompare_loads_no_arrow_library():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@settings(max_examples=15, deadline=None)
+@given(data=st.data(), n_models=st.integers(2, 3), n_items=st.integers(2, 5))
+def test_any_table_gives_the_pandas_frame_through_polars(data, n_models, n_items):
+    samples = st.lists(st.floats(0, 1, allow_nan=False), min_size=1, max_size=4)
+    rows = [
+        (f"m{m}", i, k, score)
+        for m in range(n_models)
+        for i in range(n_items)
+        for k, score in enumerate(data.draw(samples))
+    ]
+    table = pd.DataFrame(rows, columns=["model", "item", "sample", "score"])
+    expected = pdcompare.from_items(table, sample="sample")
+    got = pdcompare.from_items(pl.from_pandas(table), sample="sample")
+    got = got.loc[expected.index, expected.columns]
+    assert_allclose(got.to_numpy(), expected.to_numpy(), rtol=0, atol=1e-12)
+    ours, theirs = items_data(got), items_data(expected)
+    for name in ("samples", "within_var"):
+        if getattr(theirs, name) is None:
+            assert getattr(ours, name) is None
+        else:
+            assert_allclose(getattr(ours, name), getattr(theirs, name), rtol=0, atol=1e-12)

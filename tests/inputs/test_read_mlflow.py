@@ -89,3 +89,11 @@ def test_a_text_metric_is_refused(runs):
     runs["metrics.accuracy"] = runs["metrics.accuracy"].astype(str).str.replace("0.9", "high")
     with pytest.raises(TypeError, match=r"`score`: column 'metrics.accuracy' must hold numbers"):
         pdcompare.from_mlflow(runs, model="model", metric="accuracy")
+
+
+def test_a_polars_frame_of_runs_gives_the_same_frame(runs):
+    pl = pytest.importorskip("polars")
+    pytest.importorskip("narwhals")
+    expected = pdcompare.from_mlflow(runs, model="model", metric="accuracy")
+    got = pdcompare.from_mlflow(pl.from_pandas(runs), model="model", metric="accuracy")
+    pd.testing.assert_frame_equal(got, expected)
