@@ -104,6 +104,7 @@ def _instance_rows(path: Path, metric: str) -> list[dict[str, Any]]:
             "task": str(record.get("evaluation_name", "")),
             "sample_id": str(record["sample_id"]),
             "epoch": None if epoch is None else str(epoch),
+            "result": record.get("evaluation_result_id"),
             "score": score,
         }
         for name, keys in _COSTS.items():
@@ -118,6 +119,14 @@ def _refuse_repeats(table: pd.DataFrame, files: dict[str, str]) -> None:
     repeated = table.duplicated(subset=keys, keep=False)
     if repeated.any():
         first = table.loc[repeated].iloc[0]
+        results = table.loc[repeated, "result"].dropna().unique()
+        if len(results) > 1:
+            msg = (
+                f"{files[first['model']]!r} holds several evaluation results per sample "
+                f"({', '.join(map(repr, results[:5]))}); pick one with `result=` (an "
+                "evaluation_result_id)."
+            )
+            raise ValueError(msg)
         msg = (
             f"cannot read {files[first['model']]!r}: sample {first['sample_id']!r} of "
             f"{first['task']!r} appears more than once for model {first['model']!r} without "
@@ -126,7 +135,7 @@ def _refuse_repeats(table: pd.DataFrame, files: dict[str, str]) -> None:
         raise ValueError(msg)
 
 
-def _from_instances(files: list[Path], metric: str) -> pd.DataFrame:
+def _from_instances(files: list[Path], metric: str, result: str | None) -> pd.DataFrame:
     check_option("metric", metric, INSTANCE_METRICS)
     rows, where = [], {}
     for path in files:
@@ -135,6 +144,12 @@ def _from_instances(files: list[Path], metric: str) -> pd.DataFrame:
             where.setdefault(row["model"], str(path))
         rows.extend(read)
     table = pd.DataFrame(rows)
+    if result is not None:
+        table = table.loc[table["result"] == result]
+        if table.empty:
+            found = sorted({str(r["result"]) for r in rows})
+            msg = f"`result`: no sample has evaluation_result_id {result!r}; they have {found}."
+            raise ValueError(msg)
     _refuse_repeats(table, where)
     several_tasks = not (table["task"] == table["task"].iloc[0]).all()
     has_epochs = table["epoch"].notna().any()
@@ -157,6 +172,7 @@ def _from_instances(files: list[Path], metric: str) -> pd.DataFrame:
         "sample": "metadata.epoch" if has_epochs else None,
         "task": "evaluation_name",
         "metric": f"evaluation.{metric}",
+        "result": result,
     }
     return with_source(frame, source, cost_means(table, "model", _COSTS))
 
@@ -246,6 +262,7 @@ def from_eee(
     *,
     metric: str | None = None,
     level: str | None = None,
+    result: str | None = None,
 ) -> pd.DataFrame:
     r"""Read Every Eval Ever files: an items frame of samples, or a benchmark frame of scores.
 
@@ -261,6 +278,10 @@ def from_eee(
     level : {"instance", "aggregate"}, optional
         Which files to read; by default the instance-level files when there
         are any, else the aggregate ones.
+    result : str, optional
+        Instance level: the ``evaluation_result_id`` to read when the files
+        hold one record per sample and evaluation result (the schema's way
+        of scoring one sample by several metrics); needed only then.
 
     Returns
     -------
@@ -324,7 +345,7 @@ def from_eee(
                 f"{len(found)} files."
             )
             raise ValueError(msg)
-        return _from_instances(samples, metric or "score")
+        return _from_instances(samples, metric or "score", result)
     if not aggregates:
         msg = f"`level='aggregate'`: no aggregate file (*.json) among {len(found)} files."
         raise ValueError(msg)

@@ -132,3 +132,28 @@ def test_the_frame_survives_parquet(tmp_path):
     back = pd.read_parquet(tmp_path / "f.parquet")
     assert back.attrs["pdcompare"]["source"] == frame.attrs["pdcompare"]["source"]
     assert np.array_equal(back.to_numpy(), frame.to_numpy())
+
+
+def test_several_results_per_sample_are_told_apart_by_result(tmp_path):
+    lines = (DATA / "instance/openai/gpt2/5917cc37_samples.jsonl").read_text().splitlines()
+    records = [json.loads(line) for line in lines]
+    exact = [{**r, "evaluation_result_id": "mmlu.exact_match"} for r in records]
+    judged = [
+        {
+            **r,
+            "evaluation_result_id": "mmlu.judge",
+            "evaluation": {"score": 0.5, "is_correct": False},
+        }
+        for r in records
+    ]
+    path = tmp_path / "both_samples.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in exact + judged))
+    with pytest.raises(
+        ValueError, match=r"both_samples\.jsonl.*several evaluation results.*`result=`"
+    ):
+        pdcompare.from_eee(path)
+    frame = pdcompare.from_eee(path, result="mmlu.judge")
+    assert frame.to_numpy().tolist() == [[0.5, 0.5, 0.5, 0.5]]
+    assert frame.attrs["pdcompare"]["source"]["result"] == "mmlu.judge"
+    with pytest.raises(ValueError, match="`result`: no sample has evaluation_result_id 'x'"):
+        pdcompare.from_eee(path, result="x")
