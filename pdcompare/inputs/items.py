@@ -203,6 +203,8 @@ def from_items(
     a      0.5  1.0
     b      0.0  0.5
     """
+    greater_is_better = _check_bool("greater_is_better", greater_is_better)
+    check_option("nan_policy", nan_policy, ITEMS_NAN_POLICIES)
     if type(table).__module__.startswith("dask"):
         return _from_dask(
             table,
@@ -226,8 +228,6 @@ def from_items(
             f"got {type(table).__name__}."
         )
         raise TypeError(msg)
-    greater_is_better = _check_bool("greater_is_better", greater_is_better)
-    check_option("nan_policy", nan_policy, ITEMS_NAN_POLICIES)
     keys = {"model": model, "item": item, "score": score, "sample": sample}
     keys.update(cluster=cluster, task=task)
     require_columns(table, keys)
