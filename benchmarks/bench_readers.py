@@ -9,11 +9,18 @@
 * ``from_inspect``: M inspect_ai ``.eval`` logs of N samples x K epochs, against
   inspect_ai's own ``read_eval_log`` of the same files (which ``from_inspect``
   calls: the ratio is the cost of everything pdcompare adds).
+* ``from_items`` on ``polars.scan_parquet`` of a parquet file of R rows
+  (model, item, sample, score; 10 models, 10 samples per item), against
+  polars' own lazy group-by of the same file to per-cell means, counts and
+  variances (the reduction ``from_items`` asks of the engine; the ratio is the
+  cost of the narwhals layer, the collection to pandas and the items frame).
+  10⁷ rows in the quick run, 10⁸ in the full one (DESIGN section 32: under
+  60 s, within 1.5x polars' group-by).
 
 Both sides run in one process, taking turns; each keeps its minimum. Timings
 on a loaded machine vary; the ratio is the figure.
 
-Run: python benchmarks/bench_readers.py [--quick]
+Run: python benchmarks/bench_readers.py [--quick] [--parquet]  (--parquet: only the last)
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _bench import interleaved, peak_mib, report
+from _bench import interleaved, peak_mib, peak_rss_mib, report
 
 import pdcompare
 
@@ -167,5 +174,70 @@ def main(quick: bool) -> None:
         )
 
 
+def write_parquet(path: Path, n_rows: int, n_models: int = 10, n_samples: int = 10) -> None:
+    import polars as pl
+
+    n_items = n_rows // (n_models * n_samples)
+    rng = np.random.default_rng(0)
+    cell = np.arange(n_models * n_items * n_samples) // n_samples
+    frame = pl.DataFrame(
+        {
+            "model": pl.Series(np.char.add("model-", (cell // n_items).astype(str))).cast(
+                pl.Categorical
+            ),
+            "item": (cell % n_items).astype(np.int64),
+            "sample": np.tile(np.arange(n_samples), n_models * n_items),
+            "score": (rng.random(cell.size) < 0.6).astype(np.float64),
+        }
+    )
+    frame.write_parquet(path)
+
+
+def polars_floor(path: Path):
+    import polars as pl
+
+    return (
+        pl.scan_parquet(path)
+        .group_by(["model", "item"])
+        .agg(
+            pl.col("score").mean().alias("mean"),
+            pl.len().alias("count"),
+            pl.col("score").var(ddof=1).alias("var"),
+        )
+        .collect()
+    )
+
+
+def parquet_main(quick: bool) -> None:
+    import polars as pl
+
+    n_rows = 10**7 if quick else 10**8
+    rounds = 2 if quick else 3
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "answers.parquet"
+        write_parquet(path, n_rows)
+        frame = pdcompare.from_items(pl.scan_parquet(path), sample="sample")
+        floor = polars_floor(path).to_pandas()
+        means = floor.pivot(index="model", columns="item", values="mean")  # noqa: PD010
+        assert np.allclose(frame.to_numpy(), means.loc[frame.index, frame.columns].to_numpy())
+        cases = {
+            "from_items(scan_parquet)": lambda: pdcompare.from_items(
+                pl.scan_parquet(path), sample="sample"
+            ),
+            "polars group_by (mean, len, var)": lambda: polars_floor(path),
+        }
+        best = interleaved(cases, rounds)
+        report(
+            f"from_items on a parquet file of {n_rows:.0e} rows "
+            f"({frame.shape[0]} models x {frame.shape[1]} items x 10 samples); "
+            f"peak RSS of the process {peak_rss_mib():.0f} MiB",
+            best,
+            {},
+            [("from_items(scan_parquet)", "polars group_by (mean, len, var)")],
+        )
+
+
 if __name__ == "__main__":
-    main("--quick" in sys.argv[1:])
+    if "--parquet" not in sys.argv[1:]:
+        main("--quick" in sys.argv[1:])
+    parquet_main("--quick" in sys.argv[1:])

@@ -43,6 +43,7 @@ from pdcompare.compare.per_dataset import per_dataset
 from pdcompare.compare.permutation import permutation_test
 from pdcompare.compare.power import power
 from pdcompare.compare.predictions import cochrans_q, mcnemar, proportions_ztest
+from pdcompare.compare.published import rank_sets
 from pdcompare.compare.random_effects import random_effects
 from pdcompare.compare.rank_sets import ranks, top_set
 from pdcompare.compare.ranks import friedman
@@ -51,12 +52,19 @@ from pdcompare.compare.summary import scores, set_design, summary
 from pdcompare.compare.unpaired import aso, mannwhitney, welch_ttest
 from pdcompare.inputs.battles import from_battles
 from pdcompare.inputs.benchmark import from_long, means
+from pdcompare.inputs.eee import from_eee
 from pdcompare.inputs.experiments import cv_predictions, cv_scores
+from pdcompare.inputs.helm import from_helm
 from pdcompare.inputs.inspect_logs import from_inspect
 from pdcompare.inputs.items import from_items
+from pdcompare.inputs.lighteval import from_lighteval
 from pdcompare.inputs.lm_eval import from_lm_eval
+from pdcompare.inputs.mlflow_runs import from_mlflow
+from pdcompare.inputs.promptfoo import from_promptfoo
 from pdcompare.inputs.rliable import from_rliable, to_rliable
 from pdcompare.inputs.search import from_search
+from pdcompare.inputs.sources import costs
+from pdcompare.inputs.swebench import from_swebench
 from pdcompare.presentation.plotting import plot
 from pdcompare.presentation.report import report
 from pdcompare.presentation.styling import style
@@ -76,6 +84,7 @@ __all__ = [
     "cochrans_q",
     "confidence_set",
     "corrected_ttest",
+    "costs",
     "cv_predictions",
     "cv_scores",
     "datasets",
@@ -85,12 +94,18 @@ __all__ = [
     "equivalence",
     "friedman",
     "from_battles",
+    "from_eee",
+    "from_helm",
     "from_inspect",
     "from_items",
+    "from_lighteval",
     "from_lm_eval",
     "from_long",
+    "from_mlflow",
+    "from_promptfoo",
     "from_rliable",
     "from_search",
+    "from_swebench",
     "ftest_5x2cv",
     "gate",
     "hierarchical",
@@ -109,6 +124,7 @@ __all__ = [
     "prob_improvement",
     "proportions_ztest",
     "random_effects",
+    "rank_sets",
     "ranks",
     "refit_rule",
     "report",

@@ -93,7 +93,8 @@ def run(args: argparse.Namespace) -> str:
         )
         raise ValueError(msg)
     frame, title = load_file(args)
-    if args.metric is not None and frame_kind(frame) is not FrameKind.CV_RESULTS:
+    searched = frame_kind(frame) is FrameKind.CV_RESULTS
+    if args.metric is not None and args.format is None and not searched:
         msg = "`--metric` applies to cv_results_ files only; this file holds fold scores"
         raise ValueError(msg)
     design: dict[str, Any] = {}
@@ -209,7 +210,7 @@ def _may_hold_truth(args: argparse.Namespace) -> bool:
     """Whether the source is a wide file read as it is, which a truth column makes predictions."""
     if args.source == "demo" and not Path("demo").exists():
         return False
-    return not (args.long or args.items or args.benchmark)
+    return not (args.long or args.items or args.benchmark or args.format is not None)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -388,6 +388,16 @@ OPTIONS = (
     ),
     Option(("--task-col",), {"metavar": "COL", "help": "(none: one task)"}, "items", "task"),
     Option(
+        ("--format",),
+        {
+            "choices": ["auto", "eee", "helm", "lighteval", "swebench", "promptfoo"],
+            "help": "the file (or folder) holds evaluation results of that tool (auto: "
+            "recognise it); --metric picks the metric (helm: the stat, promptfoo: score, "
+            "success or a named score)",
+        },
+        "items",
+    ),
+    Option(
         ("--y",),
         {
             "metavar": "COLUMN",

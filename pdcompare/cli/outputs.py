@@ -16,7 +16,7 @@ from pdcompare.compare.summary import set_design
 from pdcompare.datasets import load_grid_search_scores
 from pdcompare.inputs.battles import from_battles
 from pdcompare.inputs.benchmark import from_long
-from pdcompare.inputs.files import read_frame, read_table
+from pdcompare.inputs.files import read_frame, read_results, read_table, scan_table
 from pdcompare.inputs.items import from_items
 from pdcompare.presentation.labels import (
     COMMAND_LINE,
@@ -103,6 +103,8 @@ def load_file(args: argparse.Namespace) -> tuple[pd.DataFrame, str]:
         title = "Bundled data: the scikit-learn grid-search example (4 SVC kernels, ROC AUC)"
         return load_grid_search_scores(), title
     title = f"File: {args.source}"
+    if getattr(args, "format", None) is not None:  # a tool's results (inputs/files.py)
+        return read_results(args.source, args.format, metric=args.metric), title
     if args.items:
         if args.long or args.transpose or args.benchmark:
             msg = (
@@ -111,7 +113,7 @@ def load_file(args: argparse.Namespace) -> tuple[pd.DataFrame, str]:
             )
             raise ValueError(msg)
         frame = from_items(
-            read_table(args.source),
+            scan_table(args.source),
             model=args.model_col,
             item=args.item_col,
             score=args.score_col,

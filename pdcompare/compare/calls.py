@@ -154,7 +154,7 @@ def refusal(
             "data). Use `ttest` (paired over items, clustered when the frame has clusters)."
         )
     if kind is K.BENCHMARK and K.SCORES in kinds:
-        if not any(K.SCORES in test.pairwise for test in TESTS if test.name == name):
+        if K.PREDICTIONS in kinds:  # a gate or a trade-off: one evaluation, not its folds
             return (
                 f"{what} weighs models on one evaluation; this is a benchmark frame (several "
                 "data sets). Run it on one data set's scores (`df[name]`), or compare across "

@@ -104,7 +104,7 @@ def _complexity(by: Any, names: pd.Index, params: dict | None) -> np.ndarray:
         raise TypeError(msg) from None
 
 
-@frame_function("select", (K.SCORES, K.RUNS, K.ITEMS))
+@frame_function("select", (K.SCORES, K.BENCHMARK, K.RUNS, K.ITEMS))  # benchmark: its own refusal
 def select(
     scores: pd.DataFrame,
     rule: str = "one_se",

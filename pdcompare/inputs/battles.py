@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from pdcompare.inputs.arrow import battle_counts, is_native
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.frames import check_frame
 
@@ -56,8 +57,9 @@ def from_battles(
 
     Parameters
     ----------
-    table : pandas.DataFrame
-        One row per battle: the two models and who won.
+    table : pandas.DataFrame, polars or pyarrow table, or DuckDB relation
+        One row per battle: the two models and who won (polars, pyarrow and
+        DuckDB through narwhals, ``pdcompare[arrow]``: counted in their engine).
     model_a, model_b, winner : column names
         ``winner`` holds ``"model_a"``, ``"model_b"``, a value of ``ties``, or
         the name of the winning model (one of the row's two models).
@@ -85,6 +87,9 @@ def from_battles(
     >>> frame.attrs["pdcompare"]["ties"]
     [[0, 1], [1, 0]]
     """
+    weights = None  # polars, pyarrow, DuckDB: battles counted in their engine (inputs/arrow.py)
+    if is_native(table):
+        table, weights = battle_counts(table, model_a=model_a, model_b=model_b, winner=winner)
     if not isinstance(table, pd.DataFrame):
         msg = f"`table` must be a pandas DataFrame of battles; got {type(table).__name__}."
         raise TypeError(msg)
@@ -136,13 +141,19 @@ def from_battles(
     winners = np.where(a_won, ia, ib)
     losers = np.where(a_won, ib, ia)
     decided = ~is_tie
-    win_counts = np.bincount(winners[decided] * m + losers[decided], minlength=m * m)
-    tie_counts = np.bincount(ia[is_tie] * m + ib[is_tie], minlength=m * m).reshape(m, m)
+    w = np.ones(len(table), dtype=np.int64) if weights is None else weights
+    win_counts = _counts(winners[decided] * m + losers[decided], w[decided], m)
+    tie_counts = _counts(ia[is_tie] * m + ib[is_tie], w[is_tie], m).reshape(m, m)
     tie_counts = tie_counts + tie_counts.T
     frame = pd.DataFrame(
         win_counts.reshape(m, m), index=models, columns=pd.Index(models.copy(), name="model")
     )
     return with_attrs(frame, {"kind": BATTLES, "ties": tie_counts.tolist()})
+
+
+def _counts(cells: np.ndarray, weights: np.ndarray, m: int) -> np.ndarray:
+    """How many battles fall in each of the m x m cells (integers, weighted by their counts)."""
+    return np.bincount(cells, weights=weights, minlength=m * m).round().astype(np.int64)
 
 
 def battles_data(frame: pd.DataFrame) -> BattlesData:

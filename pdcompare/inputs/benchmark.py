@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import OptionError, apply_nan_policy, warn
+from pdcompare.inputs.arrow import is_native, long_columns
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.design import resolve_design
 from pdcompare.inputs.frames import check_model_rows
@@ -294,8 +295,10 @@ def from_long(
 
     Parameters
     ----------
-    table : pandas.DataFrame
-        The long table.
+    table : pandas.DataFrame, polars or pyarrow table, or DuckDB relation
+        The long table (polars, pyarrow and DuckDB through narwhals,
+        ``pdcompare[arrow]``: its models, data sets and splits then come out
+        sorted).
     model, dataset, split, score : column name
         The columns holding the model name, the data set name, the split
         (optional: without it, one score per model and data set) and the score.
@@ -347,6 +350,9 @@ def from_long(
     >>> bench.attrs["pdcompare"]["design"]["test_train_ratio"]
     0.25
     """
+    if is_native(table):  # polars, pyarrow, DuckDB: their key and score columns (inputs/arrow.py)
+        keys = {"model": model, "dataset": dataset if paired else None, "split": split}
+        table = long_columns(table, {**keys, "score": score}, list(keys.values()))
     if not paired:  # a runs frame: one data set, one column per run
         return runs_from_long(
             table,

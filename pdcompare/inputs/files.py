@@ -7,6 +7,7 @@ line reads its files here (``read_frame``, ``read_table``).
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -243,3 +244,104 @@ def _models_from_columns(frame: pd.DataFrame) -> pd.DataFrame:
         if unnamed:
             frame.index.name = None
     return frame.T
+
+
+#: ``--format`` of the command line: the readers of evaluation results, by name.
+RESULT_FORMATS = ("eee", "helm", "lighteval", "swebench", "promptfoo")
+
+
+def result_format(path: str | Path) -> str | None:
+    """The evaluation-results format a file or folder is written in, recognised by its shape.
+
+    An Every Eval Ever ``*_samples.jsonl`` or aggregate JSON (``schema_version``
+    and ``model_id``/``evaluation_results``), a HELM run folder
+    (``per_instance_stats.json``), a lighteval ``details_*.parquet``, a
+    SWE-bench ``results.json`` (``resolved``), a promptfoo output
+    (``results.version`` 3); None for anything else (a CSV of scores).
+
+    Examples
+    --------
+    >>> import json, tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "results.json"
+    >>> _ = path.write_text(json.dumps({"resolved": ["django__django-11099"]}))
+    >>> result_format(path)
+    'swebench'
+    """
+    path = Path(path)
+    if path.is_dir():
+        if (path / "per_instance_stats.json").is_file() or any(path.rglob("run_spec.json")):
+            return "helm"
+        if any(path.rglob("details_*.parquet")):
+            return "lighteval"
+        first = next(iter(sorted(path.rglob("*.json*"))), None)
+        return None if first is None else result_format(first)
+    if path.suffix == ".parquet" and path.name.startswith("details_"):
+        return "lighteval"
+    if path.suffix not in (".json", ".jsonl"):
+        return None
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(1 << 16).decode("utf-8", errors="replace")
+        first = head.splitlines()[0] if path.suffix == ".jsonl" and head else head
+        record = json.loads(first) if path.suffix == ".jsonl" else json.loads(path.read_text())
+    except (OSError, ValueError, IndexError):
+        return None
+    if not isinstance(record, dict):
+        return None
+    if "schema_version" in record and ("model_id" in record or "evaluation_results" in record):
+        return "eee"
+    if isinstance(record.get("resolved"), list) or isinstance(record.get("resolved_ids"), list):
+        return "swebench"
+    results = record.get("results")
+    if isinstance(results, dict) and "version" in results:
+        return "promptfoo"
+    return None
+
+
+def read_results(path: str | Path, fmt: str | None, *, metric: str | None = None) -> pd.DataFrame:
+    """The frame of an evaluation-results file or folder, by ``format`` (or recognised).
+
+    The command line's ``--format`` (with ``--metric``) ends here: one reader
+    per format, called with the path; ``fmt`` None or "auto" recognises it
+    (:func:`result_format`).
+    """
+    from pdcompare.inputs.eee import from_eee
+    from pdcompare.inputs.helm import from_helm
+    from pdcompare.inputs.lighteval import from_lighteval
+    from pdcompare.inputs.promptfoo import from_promptfoo
+    from pdcompare.inputs.swebench import from_swebench
+
+    if fmt is None or fmt == "auto":
+        fmt = result_format(path)
+        if fmt is None:
+            msg = (
+                f"{str(path)!r} is not a results file this reader recognises; name its "
+                f"format with --format ({', '.join(RESULT_FORMATS)})"
+            )
+            raise ValueError(msg)
+    readers = {
+        "eee": lambda p: from_eee(p, metric=metric),
+        "helm": lambda p: from_helm(p, metric=metric),
+        "lighteval": lambda p: from_lighteval(p, metric=metric),
+        "swebench": lambda p: from_swebench(p),
+        "promptfoo": lambda p: from_promptfoo(p, score=metric or "score"),
+    }
+    if fmt not in readers:
+        msg = f"--format {fmt}: not one of {', '.join(RESULT_FORMATS)}"
+        raise ValueError(msg)
+    return readers[fmt](path)
+
+
+def scan_table(path: str | Path) -> Any:
+    """A long table's file: a parquet file as polars' lazy scan when polars is installed.
+
+    The items and long readers then reduce its rows inside polars (only the
+    per-cell reduction is collected); otherwise, and for CSV, :func:`read_table`.
+    """
+    path = Path(path)
+    lazy = importlib.util.find_spec("polars") and importlib.util.find_spec("narwhals")
+    if path.suffix.lower() in (".parquet", ".pq") and path.is_file() and lazy:
+        import polars
+
+        return polars.scan_parquet(path)
+    return read_table(path)

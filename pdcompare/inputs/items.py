@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import check_option, warn
+from pdcompare.inputs.arrow import in_order, is_native, item_cells
 from pdcompare.inputs.attrs import ATTRS_KEY, pdcompare_attrs, with_attrs
 from pdcompare.inputs.design import Design
 from pdcompare.inputs.frames import check_frame
@@ -149,11 +150,13 @@ def from_items(
 
     Parameters
     ----------
-    table : pandas.DataFrame or dask.dataframe.DataFrame
+    table : pandas, dask, polars (eager or lazy) or pyarrow table, or DuckDB relation
         One row per model and item (or per model, item and sample when
         ``sample=`` is given). A dask DataFrame is reduced by dask's own
         group-by to per-cell means, counts and variances, so its rows never
-        need to fit in memory (``pdcompare[dask]``).
+        need to fit in memory (``pdcompare[dask]``); a polars, pyarrow or
+        DuckDB table likewise inside its engine, through narwhals
+        (``pdcompare[arrow]``), its models and items then sorted.
     model, item, score : column name, default "model", "item", "score"
         The columns naming the model, the item (question, task instance) and
         its score (0/1 correctness, booleans, or a graded score).
@@ -200,6 +203,8 @@ def from_items(
     a      0.5  1.0
     b      0.0  0.5
     """
+    greater_is_better = _check_bool("greater_is_better", greater_is_better)
+    check_option("nan_policy", nan_policy, ITEMS_NAN_POLICIES)
     if type(table).__module__.startswith("dask"):
         return _from_dask(
             table,
@@ -212,11 +217,17 @@ def from_items(
             greater_is_better=greater_is_better,
             nan_policy=nan_policy,
         )
+    if is_native(table):  # polars, pyarrow, DuckDB: reduced in their engine (inputs/arrow.py)
+        keys = {"model": model, "item": item, "score": score, "sample": sample}
+        keys.update(cluster=cluster, task=task)
+        options = {"greater_is_better": greater_is_better, "nan_policy": nan_policy}
+        return _from_cells(*item_cells(table, **keys), **keys, **options, sort=True)
     if not isinstance(table, pd.DataFrame):
-        msg = f"`table` must be a pandas (or dask) DataFrame; got {type(table).__name__}."
+        msg = (
+            "`table` must be a pandas, dask, polars or pyarrow table (or a DuckDB relation); "
+            f"got {type(table).__name__}."
+        )
         raise TypeError(msg)
-    greater_is_better = _check_bool("greater_is_better", greater_is_better)
-    check_option("nan_policy", nan_policy, ITEMS_NAN_POLICIES)
     keys = {"model": model, "item": item, "score": score, "sample": sample}
     keys.update(cluster=cluster, task=task)
     require_columns(table, keys)
@@ -428,8 +439,8 @@ def _renumber(codes: np.ndarray, labels: Any) -> tuple[np.ndarray, pd.Index]:
 def _from_dask(table: Any, **keys: Any) -> pd.DataFrame:
     """``from_items`` on a dask DataFrame: dask's group-by reduces the rows to cells."""
     model, item, score = keys["model"], keys["item"], keys["score"]
-    sample, cluster, task = keys["sample"], keys["cluster"], keys["task"]
-    greater_is_better = _check_bool("greater_is_better", keys["greater_is_better"])
+    cluster, task = keys["cluster"], keys["task"]
+    _check_bool("greater_is_better", keys["greater_is_better"])
     check_option("nan_policy", keys["nan_policy"], ITEMS_NAN_POLICIES)
     named = ("model", "item", "score", "sample", "cluster", "task")
     require_columns(table, {keyword: keys[keyword] for keyword in named})
@@ -449,15 +460,16 @@ def _from_dask(table: Any, **keys: Any) -> pd.DataFrame:
     if cluster is not None:
         keyed = [*([task] if task is not None else []), item]
         clusters = table[[*keyed, cluster]].drop_duplicates().compute()
-    cells = cells.reset_index()
-    long = pd.DataFrame(
-        {
-            "model": cells[model].to_numpy(),
-            "item": cells[item].to_numpy(),
-            "count": cells["count"].to_numpy(),
-        }
-    )
-    if sample is None and (long["count"] > 1).any():
+    return _from_cells(cells.reset_index(), clusters, **keys)
+
+
+def _from_cells(cells: pd.DataFrame, clusters: pd.DataFrame | None, **keys: Any) -> pd.DataFrame:
+    """The items frame of per-cell ``mean, count, var`` (a dask or Arrow engine's reduction)."""
+    model, item = keys["model"], keys["item"]
+    sample, cluster, task = keys["sample"], keys["cluster"], keys["task"]
+    greater_is_better = _check_bool("greater_is_better", keys["greater_is_better"])
+    check_option("nan_policy", keys["nan_policy"], ITEMS_NAN_POLICIES)
+    if sample is None and (cells["count"] > 1).any():
         first = cells.loc[cells["count"] > 1].iloc[0]
         msg = (
             f"Model {first[model]!r} has {int(first['count'])} rows for item "
@@ -467,6 +479,9 @@ def _from_dask(table: Any, **keys: Any) -> pd.DataFrame:
         raise ValueError(msg)
     model_codes, models = pd.factorize(cells[model])
     item_codes, items, _, _ = _item_keys(cells, item, task)
+    if keys.get("sort"):  # an engine's cells have no order: models and items sorted
+        model_codes, models = in_order(model_codes, pd.Index(models))
+        item_codes, items = in_order(item_codes, items)
     m, n = len(models), len(items)
     means = np.full((m, n), np.nan)
     counts = np.zeros((m, n), dtype=np.int64)

@@ -1,0 +1,213 @@
+"""Arrow in: polars (eager or lazy), pyarrow and DuckDB tables reduced inside their engine.
+
+The table readers (``from_items``, ``from_long``, ``from_battles``,
+``from_mlflow``) take these tables through narwhals (``pip install
+pdcompare[arrow]``; imported here on first use, never by ``import
+pdcompare``). Each reduces the rows to what its frame needs inside the
+engine that holds them, and only that reduction is collected and handed to
+pandas:
+
+- items: per model x item (x task) the mean score, the number of samples and
+  their variance (ddof 1), and the distinct (item, cluster) pairs;
+- battles: the number of battles per (model_a, model_b, winner);
+- long tables (one row per cell already): the key and score columns.
+
+Models and items come out sorted (an engine keeps no row order to take
+"first appearance" from), so a frame read from a polars table has its rows
+and columns in sorted order where the pandas path keeps the table's order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+#: Modules whose tables go through narwhals (pandas and dask keep their own paths).
+ENGINES = ("polars", "pyarrow", "duckdb", "narwhals")
+
+
+def is_native(table: Any) -> bool:
+    """Whether ``table`` is a polars, pyarrow or DuckDB table (or a narwhals frame).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> is_native(pd.DataFrame({"a": [1]}))
+    False
+    """
+    return type(table).__module__.split(".")[0] in ENGINES
+
+
+def _narwhals() -> Any:
+    try:
+        import narwhals
+    except ImportError:
+        msg = (
+            "reading a polars, pyarrow or DuckDB table needs narwhals: "
+            "pip install pdcompare[arrow]"
+        )
+        raise ImportError(msg) from None
+    return narwhals
+
+
+def _frame(table: Any) -> tuple[Any, dict[str, Any]]:
+    """The narwhals frame of ``table`` and its schema (column -> dtype)."""
+    nw = _narwhals()
+    frame = nw.from_native(table)
+    schema = frame.collect_schema() if isinstance(frame, nw.LazyFrame) else frame.schema
+    return frame, dict(schema)
+
+
+def _require(schema: Mapping[str, Any], keys: Mapping[str, Hashable | None]) -> None:
+    """Refuse a missing key column in the words of ``inputs.long.require_columns``."""
+    for keyword, column in keys.items():
+        if column is not None and column not in schema:
+            shown = ", ".join(repr(c) for c in list(schema)[:10])
+            msg = (
+                f"`{keyword}`: the table has no column {column!r}; its columns are {shown}. "
+                f"Pass `{keyword}=` with the name of the column."
+            )
+            raise ValueError(msg)
+
+
+def _require_numbers(schema: Mapping[str, Any], column: Hashable) -> None:
+    dtype = schema[column]
+    if not (dtype.is_numeric() or dtype == _narwhals().Boolean):
+        msg = (
+            f"`score`: column {column!r} must hold numbers (0/1 correctness or a graded "
+            f"score); its type is {dtype}. Cast it to a number in the engine first."
+        )
+        raise TypeError(msg)
+
+
+def _collect(frame: Any) -> pd.DataFrame:
+    """The (reduced) frame as pandas: a lazy frame is collected here, and only here."""
+    nw = _narwhals()
+    if isinstance(frame, nw.LazyFrame):
+        frame = frame.collect()
+    return frame.to_pandas()
+
+
+def item_cells(
+    table: Any,
+    *,
+    model: Hashable,
+    item: Hashable,
+    score: Hashable,
+    sample: Hashable | None = None,
+    cluster: Hashable | None = None,
+    task: Hashable | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """Per-cell mean, count and variance of an items table, and its item clusters.
+
+    Returns the cells (columns ``model, [task,] item, mean, count, var``, in
+    no order: ``from_items`` sorts the models and items, :func:`in_order`)
+    and, with ``cluster``, the distinct ``[task,] item, cluster`` rows: what
+    ``from_items`` builds its frame from.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> table = pa.table({"model": ["a", "a", "b"], "item": ["q", "q", "q"],
+    ...                   "score": [1.0, 0.0, 1.0]})
+    >>> cells, _ = item_cells(table, model="model", item="item", score="score")
+    >>> cells.sort_values("model")[["model", "mean", "count"]].to_numpy().tolist()
+    [['a', 0.5, 2], ['b', 1.0, 1]]
+    """
+    nw = _narwhals()
+    frame, schema = _frame(table)
+    keys = {"model": model, "item": item, "score": score, "sample": sample}
+    _require(schema, {**keys, "cluster": cluster, "task": task})
+    _require_numbers(schema, score)
+    by = [model, *([task] if task is not None else []), item]
+    # Missing scores (null or NaN) are nulls, which mean, count and var skip: no filter pass
+    # over the rows; cells without a score and null keys are dropped after the reduction.
+    value = nw.col(score).cast(nw.Float64).fill_nan(None)
+    cells = (
+        frame.select([*by, value.alias(score)])
+        .group_by(by)
+        .agg(
+            nw.col(score).mean().alias("mean"),
+            nw.col(score).count().alias("count"),
+            nw.col(score).var(ddof=1).alias("var"),
+        )
+        .filter(nw.col("count") > 0)
+        .drop_nulls(subset=by)
+    )
+    text = [c for c in by if isinstance(schema[c], nw.Categorical | nw.Enum)]
+    if text:  # categories as text: pandas then gets labels, not a categorical of the cells
+        cells = cells.with_columns([nw.col(c).cast(nw.String) for c in text])
+    clusters = None
+    if cluster is not None:
+        keyed = [*([task] if task is not None else []), item]
+        clusters = _collect(frame.select([*keyed, cluster]).unique().sort(keyed))
+    return _collect(cells), clusters
+
+
+def in_order(codes: np.ndarray, labels: pd.Index) -> tuple[np.ndarray, pd.Index]:
+    """Codes and labels renumbered so that the labels are sorted (sorting labels, not rows).
+
+    Examples
+    --------
+    >>> codes, labels = in_order(np.array([0, 1, 1, 2]), pd.Index(["b", "c", "a"]))
+    >>> codes.tolist(), labels.tolist()
+    ([1, 2, 2, 0], ['a', 'b', 'c'])
+    """
+    order = labels.argsort()
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[codes], labels[order]
+
+
+def battle_counts(
+    table: Any, *, model_a: Hashable, model_b: Hashable, winner: Hashable
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """The distinct battles (model_a, model_b, winner) of a table and how often each was fought.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> table = pa.table({"a": ["x", "x", "y"], "b": ["y", "y", "x"], "w": ["a", "a", "tie"]})
+    >>> rows, counts = battle_counts(table, model_a="a", model_b="b", winner="w")
+    >>> rows.to_numpy().tolist(), counts.tolist()
+    ([['x', 'y', 'a'], ['y', 'x', 'tie']], [2, 1])
+    """
+    nw = _narwhals()
+    frame, schema = _frame(table)
+    keys = [model_a, model_b, winner]
+    _require(schema, {"model_a": model_a, "model_b": model_b, "winner": winner})
+    counted = _collect(
+        frame.select(keys).group_by(keys).agg(nw.len().alias("__count__")).sort(keys)
+    )
+    counts = counted.pop("__count__").to_numpy(dtype=np.int64)
+    return counted, counts
+
+
+def native_columns(table: Any) -> list[str]:
+    """The column names of a polars, pyarrow or DuckDB table (its schema, nothing collected)."""
+    return list(_frame(table)[1])
+
+
+def long_columns(
+    table: Any, keys: Mapping[str, Hashable | None], sort: Sequence[Hashable]
+) -> pd.DataFrame:
+    """The named columns of a long table (one row per cell already), sorted by ``sort``.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> table = pa.table({"model": ["b", "a"], "dataset": ["d", "d"], "score": [0.5, 0.7],
+    ...                   "notes": ["x", "y"]})
+    >>> long_columns(table, {"model": "model", "dataset": "dataset", "score": "score"},
+    ...              ["model", "dataset"]).to_numpy().tolist()
+    [['a', 'd', 0.7], ['b', 'd', 0.5]]
+    """
+    frame, schema = _frame(table)
+    _require(schema, keys)
+    columns = list(dict.fromkeys(c for c in keys.values() if c is not None))
+    frame = frame.select(columns)
+    order = [c for c in sort if c is not None]
+    return _collect(frame.sort(order) if order else frame)
