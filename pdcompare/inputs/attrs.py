@@ -60,14 +60,16 @@ def jsonable(value: Any) -> Any:
     {'rope': [-0.01, 0.01], 'n': 3, 'x': [1.5, nan]}
     """
     kind = type(value)
-    if kind in _PLAIN:
+    if kind in _PLAIN or kind is _SharedMetadata:  # shared: made JSON-able when it was built
         return value
     if kind is list or kind is tuple:
+        if _PLAIN.issuperset(map(type, value)):  # a row of numbers or names: no recursion
+            return list(value)
         return [jsonable(item) for item in value]
     if isinstance(value, Mapping):
         return {jsonable(key): jsonable(item) for key, item in value.items()}
     if isinstance(value, np.ndarray | pd.Index):
-        return [jsonable(item) for item in value.tolist()]
+        return jsonable(value.tolist())
     if isinstance(value, np.generic):
         return jsonable(value.item())
     if isinstance(value, pd.DataFrame | pd.Series):
@@ -97,10 +99,33 @@ def with_attrs(frame: pd.DataFrame, meta: dict[str, Any]) -> pd.DataFrame:
 
 
 class _SharedMetadata(dict):
-    """Metadata that pandas' copies of a frame share instead of deep-copying (read only)."""
+    """Metadata that pandas' copies of a frame share instead of deep-copying (read only).
+
+    A plain dict to JSON (``to_parquet`` stores it as one, and reads back a
+    dict); ``view`` may hold what a reader built from it, shared as well.
+    """
+
+    view: Any = None
 
     def __deepcopy__(self, memo: dict) -> _SharedMetadata:
         return self
+
+
+def shared(meta: dict[str, Any]) -> dict[str, Any]:
+    """``meta``, JSON-able, as a dict that pandas' copies of a frame share (read only).
+
+    For large entries of a frame's metadata (an items frame's sample counts
+    per cell): pandas deep-copies ``attrs`` into every frame it derives, and
+    this dict is not copied. It equals a plain dict of the same entries, and
+    :func:`with_attrs` keeps it as it is.
+
+    Examples
+    --------
+    >>> design = shared({"models": ("a", "b")})
+    >>> copy.deepcopy(design) is design, design == {"models": ["a", "b"]}
+    (True, True)
+    """
+    return _SharedMetadata(jsonable(meta))
 
 
 def read_only(frame: pd.DataFrame) -> pd.DataFrame:
