@@ -51,13 +51,15 @@ except ImportError as error:  # pragma: no cover - exercised without the extra o
 from pdcompare.compare import bootstrap as _bootstrap
 from pdcompare.compare import predictions as _predictions
 from pdcompare.inputs.predictions import WeightedPredictions
-from pdcompare.inputs.scores import PREDICTION_TESTS
 from pdcompare.stats.metrics import get_metric
 
 __all__ = ["DaskCompareAccessor", "distinct_rows"]
 
-#: The methods of the pandas accessor that dask frames offer: every test of a predictions frame.
-DASK_METHODS = PREDICTION_TESTS
+#: The methods of the pandas accessor that dask frames offer: the tests of a predictions frame
+#: whose sufficient statistics are counts of distinct rows.
+DASK_METHODS = (
+    "mcnemar", "cochrans_q", "proportions_ztest", "accuracy_ci", "bootstrap", "bootstrap_diff",
+)  # fmt: skip
 
 #: Tests of a predictions frame that need its rows themselves (continuous scores have as
 #: many distinct rows as rows): on a dask frame they say to compute it first.

@@ -42,8 +42,8 @@ from pdcompare.cli.outputs import (
 from pdcompare.cli.predictions import predictions_output, truth_column
 from pdcompare.compare.aggregates import TaskRunsAnalysis
 from pdcompare.compare.analysis import analyse
-from pdcompare.inputs.cv_results import is_cv_results
 from pdcompare.inputs.files import read_frame, read_table
+from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.presentation.labels import (
     BENCHMARK_REPORT_TEST_NAMES,
     COMMAND_LINE,
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> str:
         )
         raise ValueError(msg)
     frame, title = load_file(args)
-    if args.metric is not None and not is_cv_results(frame):
+    if args.metric is not None and frame_kind(frame) is not FrameKind.CV_RESULTS:
         msg = "`--metric` applies to cv_results_ files only; this file holds fold scores"
         raise ValueError(msg)
     design: dict[str, Any] = {}
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> str:
     if args.select:
         return title + "\n\n" + select_output(frame, args, design).rstrip("\n") + "\n"
     cost = None
-    if args.cost is not None and is_cv_results(frame):
+    if args.cost is not None and frame_kind(frame) is FrameKind.CV_RESULTS:
         cost = args.cost  # pareto reads it from the cv_results_ frame's own columns
     elif args.cost is not None:
         if args.cost not in frame.columns:
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> str:
             raise ValueError(msg)
         cost = pd.to_numeric(frame[args.cost], errors="coerce")
         frame = frame.drop(columns=[args.cost])
-    if is_cv_results(frame):
+    if frame_kind(frame) is FrameKind.CV_RESULTS:
         design["metric"] = args.metric
     bayes = args.test == "bayes"
     if bayes and args.rope is None:

@@ -16,6 +16,7 @@ from pdcompare._validation import (
     check_option,
     warn,
 )
+from pdcompare.compare.registry import BY_NAME
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.design import overlapping_splits
 from pdcompare.results import result_meta
@@ -205,14 +206,15 @@ def warn_overlapping_splits(data: Any, test: str) -> None:
     (repeats in the design, a ``(repeat, fold)`` MultiIndex, or more splits
     than the test fraction allows).
     """
-    if test not in OVERLAP_SENSITIVE_TESTS or data.across_datasets:
+    row = BY_NAME[test]
+    if not row.overlap_sensitive or data.across_datasets:
         return
-    if test in UNPAIRED_TESTS and not data.design.paired:
+    if row.unpaired and not data.design.paired:
         return  # a runs frame: independent runs, whatever CV each run used
     reason = overlapping_splits(data.design, data.splits)
     if reason is None:
         return
-    if test in UNPAIRED_TESTS:
+    if row.unpaired:
         warn(
             f"`{test}` treats each model's CV splits as independent runs, but these splits "
             f"are shared by the models and overlap ({reason}), so it is far too confident "
@@ -227,13 +229,6 @@ def warn_overlapping_splits(data: Any, test: str) -> None:
         "rejects a true null about half the time at alpha 0.05. Use `corrected_ttest` "
         "(or `bayes`) on these scores."
     )
-
-
-#: The unpaired tests of runs, which warn too when given overlapping CV splits of a scores frame.
-UNPAIRED_TESTS = ("welch_ttest", "mannwhitney", "aso")
-
-#: The tests on scores that assume independent splits, and warn when they overlap.
-OVERLAP_SENSITIVE_TESTS = ("ttest", "wilcoxon", "sign_test", "permutation_test", *UNPAIRED_TESTS)
 
 
 def decision_column(names: pd.Index, i: np.ndarray, j: np.ndarray, code: np.ndarray) -> Any:

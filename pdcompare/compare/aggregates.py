@@ -20,8 +20,8 @@ import pandas as pd
 from pdcompare import results
 from pdcompare._validation import check_fraction, check_option, check_positive_int, warn
 from pdcompare.compare._common import seed_of
-from pdcompare.inputs.attrs import stored_attr, with_attrs
-from pdcompare.inputs.kinds import is_benchmark
+from pdcompare.compare.calls import comparison
+from pdcompare.inputs.attrs import with_attrs
 from pdcompare.inputs.runs import TaskRuns, task_runs_data
 from pdcompare.inputs.scores import rank_order, select_pairs
 from pdcompare.stats import aggregates as core
@@ -91,6 +91,7 @@ def _meta(test: str, data: TaskRuns, order: np.ndarray, **fields: Any) -> dict[s
     )
 
 
+@comparison("aggregate")
 def aggregate(
     frame: pd.DataFrame,
     metric: str | Sequence[str] = "iqm",
@@ -209,6 +210,7 @@ def aggregate(
     return out
 
 
+@comparison("prob_improvement")
 def prob_improvement(
     frame: pd.DataFrame,
     a: Any = None,
@@ -305,6 +307,7 @@ def _check_taus(taus: Any, data: TaskRuns) -> np.ndarray:
     return values
 
 
+@comparison("performance_profile")
 def performance_profile(
     frame: pd.DataFrame,
     taus: Any = None,
@@ -388,20 +391,6 @@ def performance_profile(
         random_state=seed_of(random_state),
     )
     return with_attrs(out, meta)
-
-
-def is_task_runs_frame(frame: pd.DataFrame) -> bool:
-    """Whether ``frame`` is a runs-over-tasks frame: ``(dataset, split)`` columns, not paired.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from pdcompare.inputs.rliable import from_rliable
-    >>> is_task_runs_frame(from_rliable({"a": np.ones((2, 3))}))
-    True
-    """
-    paired = (stored_attr(frame, "design") or {}).get("paired")
-    return is_benchmark(frame) and frame.columns.nlevels == 2 and paired is False
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,8 @@ from pdcompare._validation import (
 )
 from pdcompare.compare import bayes as bayes_module
 from pdcompare.compare import rank_sets
-from pdcompare.compare.aggregates import TaskRunsAnalysis, analyse_task_runs, is_task_runs_frame
+from pdcompare.compare.aggregates import TaskRunsAnalysis, analyse_task_runs
+from pdcompare.compare.calls import check_shared_keywords
 from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
 from pdcompare.compare.forecast import confidence_set, diebold_mariano
@@ -44,16 +45,14 @@ from pdcompare.compare.random_effects import random_effects
 from pdcompare.compare.ranks import friedman
 from pdcompare.compare.registry import BY_NAME, default_correction, report_tests
 from pdcompare.compare.summary import summary_table
-from pdcompare.inputs.attrs import stored_attr
 from pdcompare.inputs.data import validated_once
-from pdcompare.inputs.items import is_items
-from pdcompare.inputs.kinds import is_benchmark
+from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.scores import ALL_PAIRS, converted_search
 
 #: Tests a report can use for its significance part, on a scores frame (the registry's).
 REPORT_TESTS = report_tests("scores")
 #: ... on an items frame (questions of an evaluation).
-ITEMS_REPORT_TESTS = ("ttest", "wilcoxon", "sign_test")
+ITEMS_REPORT_TESTS = report_tests("items")
 #: ... on a runs frame (independent runs over seeds).
 RUNS_REPORT_TESTS = report_tests("runs")
 #: ... and across the data sets of a benchmark frame.
@@ -180,22 +179,6 @@ class ForecastAnalysis:
         return self.summary.index[0]
 
 
-def is_forecast_frame(frame: pd.DataFrame, y: Any = "y") -> bool:
-    """Whether ``frame`` holds forecasts in time order: a truth column and a time index or design.
-
-    Examples
-    --------
-    >>> frame = pd.DataFrame({"y": [1.0, 2.0], "f": [1.1, 2.1]},
-    ...                      index=pd.date_range("2024-01-01", periods=2))
-    >>> is_forecast_frame(frame)
-    True
-    """
-    if frame.columns.nlevels != 1 or y not in frame.columns:
-        return False
-    timed = isinstance(frame.index, pd.DatetimeIndex | pd.PeriodIndex)
-    return timed or bool((stored_attr(frame, "design") or {}).get("time_ordered"))
-
-
 def analyse_forecasts(
     frame: pd.DataFrame,
     *,
@@ -270,21 +253,9 @@ def check_report_options(
     check_fraction("alpha", alpha)
     check_fraction("ci", ci)
     if rope is not None:
-
         check_rope(rope)  # the one rule bayes applies
     if test is not None:
-        stored = stored_attr(frame, "design") or {}
-        runs = stored.get("paired") is False
-        tests = (
-            ITEMS_REPORT_TESTS
-            if stored.get("items")
-            else BENCHMARK_REPORT_TESTS
-            if is_benchmark(frame)
-            else RUNS_REPORT_TESTS
-            if runs
-            else REPORT_TESTS
-        )
-        check_option("test", test, tests)
+        check_option("test", test, report_tests(frame_kind(frame)))
     if correction != "default":
         check_correction(correction, "correction")
     if test in RANK_TESTS and alternative != "two-sided":
@@ -366,57 +337,86 @@ def analyse(
     >>> found.test, found.family, len(found.significance), found.best
     ('corrected_ttest', 'all_pairs', 6, 'rbf')
     """
-    if is_forecast_frame(frame):
-        if (
-            test not in (None, "diebold_mariano")
-            or rope is not None
-            or pooled
-            or hierarchical
-            or ranks
-            or design
-        ):
-            msg = (
-                "A report of forecasts in time order runs the Diebold–Mariano test and the model "
-                "confidence set; `test`, `rope`, `pooled`, `hierarchical`, `ranks` and design "
-                "keywords do not apply."
-            )
-            raise ValueError(msg)
-        return analyse_forecasts(
-            frame,
-            alpha=check_fraction("alpha", alpha),
-            correction=correction,
-            alternative=alternative,
-            random_state=random_state,
-            block_size=block_size,
-        )
-    if block_size is not None:
+    check_shared_keywords(
+        {"alpha": alpha, "ci": ci, "correction": correction, "alternative": alternative,
+         "nan_policy": nan_policy, "random_state": random_state},
+    )  # fmt: skip
+    kind = frame_kind(frame)
+    if block_size is not None and kind is not FrameKind.FORECASTS:
         msg = (
             "`block_size` is the mean block length of the model confidence set of forecasts "
             "in time order (a truth column 'y' and a date index, or "
             "`set_design(time_ordered=True)`); this frame holds no forecasts."
         )
         raise OptionError(msg, keyword="block_size")
-    if is_task_runs_frame(frame):
-        if test is not None or rope is not None or pooled or hierarchical or design:
-            msg = (
-                "A report of runs over tasks gives rliable's aggregates and the probability of "
-                "improvement; `test` and `rope` do not apply (nor pooled, hierarchical or the "
-                "CV design)."
-            )
-            raise ValueError(msg)
-        return analyse_task_runs(frame, ci=check_fraction("ci", ci), random_state=random_state)
+    asked = {"test": test, "rope": rope, "pooled": pooled, "hierarchical": hierarchical}
+    match kind:
+        case FrameKind.FORECASTS:
+            _refuse_for_forecasts(asked, ranks, design)
+            return analyse_forecasts(
+                frame, alpha=alpha, correction=correction, alternative=alternative,
+                random_state=random_state, block_size=block_size,
+            )  # fmt: skip
+        case FrameKind.TASK_RUNS:
+            if test is not None or rope is not None or pooled or hierarchical or design:
+                msg = (
+                    "A report of runs over tasks gives rliable's aggregates and the "
+                    "probability of improvement; `test` and `rope` do not apply (nor pooled, "
+                    "hierarchical or the CV design)."
+                )
+                raise ValueError(msg)
+            return analyse_task_runs(frame, ci=ci, random_state=random_state)
     check_report_options(frame, test, rope, alpha, ci, correction, alternative)
+    options = _Options(
+        test, rope, alpha, correction, alternative, ci, nan_policy, pooled, hierarchical,
+        random_state, cost, ranks,
+    )  # fmt: skip
+    return _analyse_scores(frame, options, design)
+
+
+@dataclass(frozen=True)
+class _Options:
+    """The report's keywords, checked, as one value for the analysis of a frame of scores."""
+
+    test: str | None
+    rope: Any
+    alpha: float
+    correction: str | None
+    alternative: str
+    ci: float
+    nan_policy: str
+    pooled: bool
+    hierarchical: bool
+    random_state: Any
+    cost: Any
+    ranks: bool
+
+
+def _refuse_for_forecasts(asked: dict[str, Any], ranks: bool, design: dict[str, Any]) -> None:
+    others = asked["rope"] is not None or asked["pooled"] or asked["hierarchical"]
+    if asked["test"] not in (None, "diebold_mariano") or others or ranks or design:
+        msg = (
+            "A report of forecasts in time order runs the Diebold–Mariano test and the model "
+            "confidence set; `test`, `rope`, `pooled`, `hierarchical`, `ranks` and design "
+            "keywords do not apply."
+        )
+        raise ValueError(msg)
+
+
+def _analyse_scores(frame: pd.DataFrame, o: _Options, design: dict[str, Any]) -> Analysis:
+    """The analysis of a frame of scores: models x splits, runs, items or data sets."""
     original, asked = frame, dict(design)  # pareto reads a cv_results_ frame's cost column
     frame, design = converted_search(frame, design)
-    benchmark = is_benchmark(frame)
-    if pooled and not benchmark:
+    kind = frame_kind(frame)
+    benchmark, items = kind.has_datasets, kind is FrameKind.ITEMS
+    if o.pooled and not benchmark:
         msg = "`pooled=True` pools over data sets: it needs a benchmark frame."
         raise ValueError(msg)
-    if hierarchical:
-        _check_hierarchical(benchmark, rope)
-    items = is_items(frame)
+    if o.hierarchical:
+        _check_hierarchical(benchmark, o.rope)
+    nan_policy, test = o.nan_policy, o.test
     with validated_once():
-        summary = (items_summary if items else summary_table)(frame, ci=ci, **design)
+        summary = (items_summary if items else summary_table)(frame, ci=o.ci, **design)
         known = summary.attrs["pdcompare"].get("design", {}).get("test_train_ratio") is not None
         runs = summary.attrs["pdcompare"].get("unit") == "run"
         if runs and nan_policy == "propagate":
@@ -429,45 +429,56 @@ def analyse(
         found: dict[str, Any] = {}
         if benchmark:
             found["friedman"] = friedman(frame, **common)
-        significance = _significance(frame, test, scope, correction, alternative, alpha, common)
-        if rope is not None and (runs or items):
-            found["equivalence"] = equivalence(frame, scope, rope=rope, alpha=alpha, **common)
-        elif hierarchical:
-            found["bayes"] = _hierarchical_family(frame, scope, rope, alpha, random_state, common)
-        elif rope is not None and (known or benchmark):
-            options = {"random_state": random_state} if benchmark else {"ci": ci}
-            found["bayes"] = bayes_module.bayes(
-                frame, scope, rope=rope, alpha=alpha, **options, **common
-            )
+        significance = _significance(
+            frame, test, scope, o.correction, o.alternative, o.alpha, common
+        )
+        found.update(_bayes_family(frame, scope, o, common, known, benchmark, runs or items))
         if test not in RANK_TESTS and not items:
             found["effect_sizes"] = effect_size(frame, scope, **common)
         if (not runs and (known or benchmark or items)) or (runs and test == "welch_ttest"):
             found["detectable"] = detectable_difference(frame, significance, **design)
-        if cost is not None:
-            found["pareto"] = pareto(
-                original, cost, alpha=alpha,
-                correction=default_correction("pareto", correction), **asked,
-            )  # fmt: skip
-        if pooled:
-            correction = default_correction("random_effects", correction)
-            found["pooled"] = random_effects(
-                frame, scope, alpha=alpha, correction=correction, **common
-            )
-        if ranks:
-            found["ranks"] = rank_sets.ranks(frame, random_state=random_state, **design)
+        found.update(_asked_extras(frame, original, asked, scope, o, common, design))
     return Analysis(
-        frame=frame,
-        benchmark=benchmark,
-        design_known=known,
-        summary=summary,
-        test=test,
-        family=family,
-        significance=significance,
-        rope=rope,
-        runs=runs,
-        fallback_test=fallback,
-        **found,
-    )
+        frame=frame, benchmark=benchmark, design_known=known, summary=summary, test=test,
+        family=family, significance=significance, rope=o.rope, runs=runs,
+        fallback_test=fallback, **found,
+    )  # fmt: skip
+
+
+def _bayes_family(frame, scope, o: _Options, common, known, benchmark, unpaired_or_items):
+    """The Bayesian (or, on runs and items, the equivalence) comparison of the family."""
+    if o.rope is not None and unpaired_or_items:
+        return {"equivalence": equivalence(frame, scope, rope=o.rope, alpha=o.alpha, **common)}
+    if o.hierarchical:
+        return {
+            "bayes": _hierarchical_family(frame, scope, o.rope, o.alpha, o.random_state, common)
+        }
+    if o.rope is not None and (known or benchmark):
+        options = {"random_state": o.random_state} if benchmark else {"ci": o.ci}
+        return {
+            "bayes": bayes_module.bayes(
+                frame, scope, rope=o.rope, alpha=o.alpha, **options, **common
+            )
+        }
+    return {}
+
+
+def _asked_extras(frame, original, asked, scope, o: _Options, common, design):
+    """What the report was asked for beyond the family: trade-offs, pooling, rank sets."""
+    found: dict[str, Any] = {}
+    if o.cost is not None:
+        found["pareto"] = pareto(
+            original, o.cost, alpha=o.alpha,
+            correction=default_correction("pareto", o.correction), **asked,
+        )  # fmt: skip
+    if o.pooled:
+        correction = default_correction("random_effects", o.correction)
+        found["pooled"] = random_effects(
+            frame, scope, alpha=o.alpha, correction=correction, **common
+        )
+    if o.ranks:
+        found["ranks"] = rank_sets.ranks(frame, random_state=o.random_state, **design)
+    return found
 
 
 def _default_test(known: bool, benchmark: bool, runs: bool) -> str:

@@ -8,13 +8,14 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import check_fraction, check_nan_policy, warn
+from pdcompare._validation import check_fraction, warn
 from pdcompare.compare._common import (
     check_test_options,
     missing_predictions,
     raw_alternative,
     warn_pairs,
 )
+from pdcompare.compare.calls import comparison
 from pdcompare.compare.margin import check_margin, core_margin, with_margin
 from pdcompare.inputs.attrs import stored_attr
 from pdcompare.inputs.predictions import score_predictions
@@ -40,7 +41,6 @@ def score_arrays(
 
     Returns ``(data, scores, positive, valid)``.
     """
-    check_nan_policy(nan_policy)
     data = score_predictions(predictions, y=y, pos_label=pos_label, test=test)
     keep, valid = missing_predictions(data.missing, data.names, involved, y, nan_policy)
     scores, positive = data.scores, data.positive
@@ -70,6 +70,7 @@ def _aucs(scores: np.ndarray, positive: np.ndarray, valid: np.ndarray):
     return auc, covariance
 
 
+@comparison("auc_ci")
 def auc_ci(
     predictions: pd.DataFrame,
     *,
@@ -169,6 +170,7 @@ def auc_ci(
     return results.model_result(data.names, table, meta).iloc[order]
 
 
+@comparison("delong")
 def delong(
     predictions: pd.DataFrame,
     a: Any = None,

@@ -18,6 +18,7 @@ from pdcompare._validation import (
     check_random_state,
 )
 from pdcompare.compare._common import seed_of
+from pdcompare.compare.calls import comparison
 from pdcompare.inputs.battles import BattlesData, battles_data
 from pdcompare.stats import _special as special
 from pdcompare.stats import bradley_terry as bt
@@ -193,6 +194,7 @@ def _percentiles(draws: np.ndarray, ci: float) -> tuple[np.ndarray, np.ndarray, 
     return low, high, n
 
 
+@comparison("bradley_terry")
 def bradley_terry(
     frame: pd.DataFrame,
     *,
@@ -283,6 +285,7 @@ def bradley_terry(
     return results.model_result(fit.data.names, columns, fit.meta).iloc[fit.order]
 
 
+@comparison("win_probability")
 def win_probability(
     frame: pd.DataFrame,
     *,
@@ -347,6 +350,7 @@ def win_probability(
     )
 
 
+@comparison("bradley_terry_z")
 def battles_pairwise(
     frame: pd.DataFrame,
     *,

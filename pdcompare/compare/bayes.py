@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import check_fraction, check_nan_policy, check_rope
+from pdcompare._validation import check_fraction, check_rope
 from pdcompare.compare._common import (
     CONSTANT_DIFFERENCE,
     IDENTICAL_SCORES,
@@ -22,13 +22,18 @@ from pdcompare.compare._common import (
     scores_meta,
     warn_pairs,
 )
+from pdcompare.compare.calls import comparison, frame_function
 from pdcompare.compare.signed_rank_bayes import signed_rank_bayes
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import require_ratio
+from pdcompare.inputs.kinds import FrameKind
 from pdcompare.stats import bayes as core
 
+K = FrameKind
 
+
+@comparison("bayes")
 def bayes(
     scores: pd.DataFrame,
     a: Any = None,
@@ -178,7 +183,7 @@ def bayes(
     """
     low, high = check_rope(rope)
     alpha = check_fraction("alpha", alpha)
-    data = scores_data(scores, paired_test="bayes", **design)
+    data = scores_data(scores, **design)
     if isinstance(data, BenchmarkData):
         refuse_one_dataset(data, "bayes")
         if ci is not None:
@@ -206,7 +211,6 @@ def bayes(
     ci = check_fraction("ci", 0.95 if ci is None else ci)
     ratio = require_ratio(data.design, "bayes", len(data.splits))
     i, j, scope = data.pairs(a, b)
-    check_nan_policy(nan_policy)
     data.nan_pairs(i, j, nan_policy)
     out = core.bayes_pairs(
         data.values,
@@ -239,6 +243,7 @@ def bayes(
     return results.pair_result(data.names, i, j, columns, meta)
 
 
+@frame_function("posterior", (K.SCORES,), nan_policies=("raise", "omit"))
 def posterior(
     scores: pd.DataFrame, a: Any, b: Any, *, nan_policy: str = "raise", **design: Any
 ) -> Any:
@@ -290,8 +295,7 @@ def posterior(
     >>> round(float(post.sf(0.0)), 3)  # P(rbf better), no ROPE
     0.773
     """
-    check_nan_policy(nan_policy, ("raise", "omit"))
-    data = scores_data(scores, paired_test="posterior", **design)
+    data = scores_data(scores, **design)
     refuse_benchmark(data, "posterior")
     ratio = require_ratio(data.design, "posterior", len(data.splits))
     i, j, _ = data.pairs(a, b)

@@ -11,7 +11,6 @@ import pandas as pd
 from pdcompare import results
 from pdcompare._validation import (
     check_fraction,
-    check_nan_policy,
     check_option,
     check_positive_int,
 )
@@ -23,7 +22,8 @@ from pdcompare.compare._common import (
     seed_of,
 )
 from pdcompare.compare.auc import score_arrays
-from pdcompare.inputs.items import is_items
+from pdcompare.compare.calls import comparison
+from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.predictions import predictions_data
 from pdcompare.inputs.scores import ALL_PAIRS, rank_order, select_pairs
 from pdcompare.stats.bootstrap import (
@@ -51,7 +51,6 @@ def _prediction_arrays(
     the involved models with a missing prediction, or all of them when the
     truth is missing, and warns; "raise" raises a ValueError naming them.
     """
-    check_nan_policy(nan_policy)
     data = predictions_data(predictions, y=y, labels_for=labels_for)
     keep, valid = missing_predictions(data.missing, data.names, involved, y, nan_policy)
     if keep is None:
@@ -97,6 +96,7 @@ def _distribution(predictions, y, nan_policy, metric, n_resamples, rng, involved
     return names, distribution
 
 
+@comparison("bootstrap")
 def bootstrap(
     predictions: pd.DataFrame,
     score: str | Callable = "accuracy",
@@ -205,6 +205,7 @@ def bootstrap(
     return frame.iloc[order]
 
 
+@comparison("accuracy_ci")
 def accuracy_ci(
     predictions: pd.DataFrame,
     *,
@@ -286,6 +287,7 @@ def accuracy_ci(
     return results.model_result(names, table, meta).iloc[order]
 
 
+@comparison("bootstrap_diff")
 def bootstrap_diff(
     predictions: pd.DataFrame,
     a: Any = None,
@@ -384,7 +386,7 @@ def bootstrap_diff(
       model_1 model_2  mean_diff  pvalue
     0  forest    tree      0.067   0.024
     """
-    if is_items(predictions):
+    if frame_kind(predictions) is FrameKind.ITEMS:
         return _items.bootstrap_diff(
             predictions,
             a,

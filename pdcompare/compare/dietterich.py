@@ -8,7 +8,6 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import check_nan_policy
 from pdcompare.compare._common import (
     check_test_options,
     raw_alternative,
@@ -16,6 +15,7 @@ from pdcompare.compare._common import (
     scores_meta,
     warn_pairs,
 )
+from pdcompare.compare.calls import comparison
 from pdcompare.inputs.data import scores_data
 from pdcompare.stats import dietterich
 
@@ -65,7 +65,7 @@ def _five_by_two_test(
     alpha, correction = check_test_options(
         alternative=alternative, alpha=alpha, correction=correction
     )
-    data = scores_data(scores, paired_test=method, **design)
+    data = scores_data(scores, **design)
     refuse_benchmark(data, method)
     alternative = raw_alternative(alternative, data.design.greater_is_better)
     order = _five_by_two_order(data.splits, method)
@@ -80,7 +80,6 @@ def _five_by_two_test(
         )
         raise ValueError(msg)
     i, j, scope = data.pairs(a, b)
-    check_nan_policy(nan_policy)
     propagate = data.nan_pairs(i, j, nan_policy) & (nan_policy == "propagate")
     values = np.take(data.values, order, axis=1).reshape(len(data.names), 5, 2)
     differences = values[i] - values[j]
@@ -115,6 +114,7 @@ def _five_by_two_test(
     return results.pair_result(data.names, i, j, columns, meta, correction=correction, alpha=alpha)
 
 
+@comparison("ttest_5x2cv")
 def ttest_5x2cv(
     scores: pd.DataFrame,
     a: Any = None,
@@ -215,6 +215,7 @@ def ttest_5x2cv(
     )
 
 
+@comparison("ftest_5x2cv")
 def ftest_5x2cv(
     scores: pd.DataFrame,
     a: Any = None,

@@ -11,16 +11,16 @@ import pandas as pd
 from pdcompare import results
 from pdcompare._validation import (
     check_fraction,
-    check_nan_policy,
     check_positive_int,
     warn,
 )
 from pdcompare.compare import items as _items
 from pdcompare.compare._common import refuse_one_dataset, scores_meta, seed_of, warn_pairs
+from pdcompare.compare.calls import comparison
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import require_ratio
-from pdcompare.inputs.items import is_items
+from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.stats import effect_size as core
 from pdcompare.stats.effect_size import MAGNITUDES, check_measure, cohen_dz_interval, effect_sizes
 from pdcompare.stats.items import clustered_paired_ttest
@@ -34,17 +34,6 @@ SYMBOLS = {
     "vargha_delaney": "A",
     "prob_superiority": "PS",
 }
-
-
-def is_paired(data: Any) -> bool:
-    """Whether unit k of one model goes with unit k of another (CV splits, data sets).
-
-    Scores and benchmark frames are paired; a runs frame (DESIGN section 17,
-    a design stored with ``paired=False``) is not: its rows are independent
-    samples of runs, NaN marks an absent run, the paired measures and the
-    paired t are refused and intervals resample each model's runs.
-    """
-    return bool(getattr(data.design, "paired", True))
 
 
 def thresholds(measure: str) -> dict[str, Any]:
@@ -90,7 +79,7 @@ def pair_effects(
         i,
         j,
         measure=measure,
-        paired=is_paired(data),
+        paired=data.design.paired,
         greater_is_better=data.design.greater_is_better,
         nan_policy=policy,
     )
@@ -104,6 +93,7 @@ def pair_effects(
     return out
 
 
+@comparison("effect_size")
 def effect_size(
     frame: pd.DataFrame,
     a: Any = None,
@@ -261,14 +251,13 @@ def effect_size(
     >>> round(float(d.mean() / d.std()), 3)
     1.589
     """
-    check_nan_policy(nan_policy)
-    items = is_items(frame)
+    items = frame_kind(frame) is FrameKind.ITEMS
     if items:
         data = _items.frame_data(frame, design, "effect_size")
     else:
         data = scores_data(frame, **design)
     refuse_one_dataset(data, "effect_size")
-    paired = is_paired(data)
+    paired = data.design.paired
     measure = core.check_measure(measure, paired=paired)
     # independent units: data sets, runs, or items without clusters
     across = isinstance(data, BenchmarkData) or not paired or (items and not data.clustered)
@@ -405,7 +394,7 @@ def effect_against_best(data: Any, measure: str | None) -> tuple[np.ndarray, np.
     row's model on the data sets where every model has a score, NaN on the
     best's own row. Returns ``(effect, codes, measure)``.
     """
-    measure = check_measure(measure, paired=is_paired(data))
+    measure = check_measure(measure, paired=data.design.paired)
     n_models = len(data.names)
     best = int(data.order[0])
     others = np.delete(np.arange(n_models), best)
@@ -418,7 +407,7 @@ def effect_against_best(data: Any, measure: str | None) -> tuple[np.ndarray, np.
             np.full(others.size, best),
             others,
             measure=measure,
-            paired=is_paired(data),
+            paired=data.design.paired,
             greater_is_better=data.design.greater_is_better,
         )
         effect[others] = out["effect_size"]

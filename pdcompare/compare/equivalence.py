@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import OptionError, check_nan_policy, check_rope
+from pdcompare._validation import OptionError, check_rope
 from pdcompare.compare import items as _items
 from pdcompare.compare._common import (
     check_test_options,
@@ -16,11 +16,11 @@ from pdcompare.compare._common import (
     scores_meta,
     warn_pairs,
 )
-from pdcompare.compare.effect_size import is_paired
+from pdcompare.compare.calls import comparison
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import require_ratio
-from pdcompare.inputs.items import is_items
+from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.stats import equivalence as core
 
 
@@ -47,6 +47,7 @@ def check_equivalence_rope(rope: Any) -> tuple[float, float]:
     return low, high
 
 
+@comparison("equivalence")
 def equivalence(
     frame: pd.DataFrame,
     a: Any = None,
@@ -154,7 +155,7 @@ def equivalence(
     >>> float(scores.cmp.bayes("rbf", "linear", rope=0.01)["prob_worse"].round(3).iloc[0])
     0.068
     """
-    if is_items(frame):
+    if frame_kind(frame) is FrameKind.ITEMS:
         rope = check_equivalence_rope(rope)
         return _items.equivalence(
             frame, a, b, rope=rope, alpha=alpha, correction=correction, **design
@@ -168,10 +169,9 @@ def equivalence(
             f"1 - 2*alpha, empty or inverted from 0.5 on); got {alpha!r}. Use 0.05."
         )
         raise OptionError(msg, keyword="alpha")
-    check_nan_policy(nan_policy)
     data = scores_data(frame, **design)
     refuse_one_dataset(data, "equivalence")
-    paired = is_paired(data)
+    paired = data.design.paired
     benchmark = isinstance(data, BenchmarkData)
     ratio = None
     if paired and not benchmark:

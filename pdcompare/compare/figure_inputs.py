@@ -29,8 +29,7 @@ from pdcompare.compare.pareto import pareto
 from pdcompare.compare.rank_sets import ranks
 from pdcompare.compare.summary import summary_table
 from pdcompare.inputs.data import validated_once
-from pdcompare.inputs.items import is_items
-from pdcompare.inputs.kinds import is_benchmark
+from pdcompare.inputs.kinds import FrameKind, frame_kind
 
 
 def posterior_inputs(
@@ -54,7 +53,6 @@ def posterior_inputs(
     import warnings
 
     import numpy as np
-
 
     check_nan_policy(nan_policy)
     with validated_once():
@@ -139,7 +137,7 @@ def simplex_inputs(
     without either, the best model against the runner-up (by mean rank).
     """
     check_option("test", test, ("signed_rank", "hierarchical"))
-    if not is_benchmark(frame):
+    if not frame_kind(frame).has_datasets:
         msg = (
             'plot("simplex") draws a Bayesian test across data sets: it needs a benchmark '
             'frame; for the folds of one data set use plot("posterior").'
@@ -164,7 +162,7 @@ def simplex_inputs(
 
 def intervals_inputs(frame: pd.DataFrame, *, ci: float = 0.95, **design: Any) -> pd.DataFrame:
     """The ``summary`` whose intervals ``plot("intervals")`` draws (clustered on items)."""
-    if is_items(frame):
+    if frame_kind(frame) is FrameKind.ITEMS:
         return items_summary(frame, ci=ci, **design)
     return summary_table(frame, ci=ci, **design)
 
@@ -187,6 +185,8 @@ def pareto_inputs(frame: pd.DataFrame, cost: Any, **options: Any) -> pd.DataFram
     'dominated'
     """
     return pareto(frame, cost, **options)
+
+
 def ranks_inputs(
     frame: pd.DataFrame,
     *,

@@ -17,6 +17,7 @@ from pdcompare._validation import (
     warn,
 )
 from pdcompare.compare._common import check_test_options, raw_alternative, seed_of, warn_pairs
+from pdcompare.compare.calls import comparison
 from pdcompare.inputs.predictions import predictions_data
 from pdcompare.inputs.scores import rank_order, select_pairs
 from pdcompare.stats.forecast import (
@@ -89,7 +90,6 @@ def loss_matrix(
         )
         raise ValueError(msg)
     if zero_one:
-
         correct, _ = correctness(data.y_true, data.y_pred, data.missing)
         return data.names, (~correct).astype(float), "zero_one"
     columns = [y, *data.names]
@@ -120,6 +120,7 @@ def loss_matrix(
     return data.names, losses, getattr(loss, "__name__", type(loss).__name__)
 
 
+@comparison("diebold_mariano")
 def diebold_mariano(
     predictions: pd.DataFrame,
     a: Any = None,
@@ -294,6 +295,7 @@ def diebold_mariano(
     return results.pair_result(names, i, j, columns, meta, correction=correction, alpha=alpha)
 
 
+@comparison("confidence_set")
 def confidence_set(
     predictions: pd.DataFrame,
     *,

@@ -25,16 +25,18 @@ from pdcompare._validation import (
     warnings_once,
 )
 from pdcompare.compare.auc import delong
+from pdcompare.compare.calls import comparison
 from pdcompare.compare.margin import check_margin
 from pdcompare.compare.paired import corrected_ttest, ttest
+from pdcompare.compare.registry import gate_tests
 from pdcompare.compare.unpaired import welch_ttest
 from pdcompare.inputs.attrs import with_attrs
 from pdcompare.inputs.data import scores_data, validated_once
-from pdcompare.inputs.kinds import is_benchmark
+from pdcompare.inputs.kinds import frame_kind
 from pdcompare.results import column_values, result_meta
 
-#: The tests a gate can rest on (those that take ``margin=``).
-GATE_TESTS = ("corrected_ttest", "ttest", "welch_ttest", "delong")
+#: The tests a gate can rest on (those that take ``margin=``): the registry's ``gates`` rows.
+GATE_TESTS = gate_tests()
 #: The outcomes of a gate, in the order of the command line's exit codes 0, 1, 2.
 OUTCOMES = ("non-inferior", "worse", "inconclusive")
 
@@ -53,7 +55,7 @@ def truth_column(frame: pd.DataFrame, y: Any = None) -> Any:
             msg = f"`y`: the truth column {y!r} is not a column of the frame."
             raise OptionError(msg, keyword="y")
         return y
-    return "y" if "y" in frame.columns and not is_benchmark(frame) else None
+    return "y" if "y" in frame.columns and not frame_kind(frame).has_datasets else None
 
 
 def gate_test(frame: pd.DataFrame, y: Any = None, **design: Any) -> str:
@@ -79,7 +81,7 @@ def gate_test(frame: pd.DataFrame, y: Any = None, **design: Any) -> str:
 
 
 def _refuse_benchmark(frame: pd.DataFrame) -> None:
-    if is_benchmark(frame):
+    if frame_kind(frame).has_datasets:
         msg = (
             "A gate compares two models on one evaluation; this is a benchmark frame (several "
             "data sets). Gate on one data set's scores frame (`df[name]`)."
@@ -87,6 +89,7 @@ def _refuse_benchmark(frame: pd.DataFrame) -> None:
         raise ValueError(msg)
 
 
+@comparison("gate")
 def gate(
     frame: pd.DataFrame,
     candidate: Any,

@@ -12,7 +12,6 @@ from pdcompare import results
 from pdcompare._validation import (
     OptionError,
     check_fraction,
-    check_nan_policy,
     check_positive_int,
     check_random_state,
     check_rope,
@@ -26,6 +25,7 @@ from pdcompare.compare._common import (
     warn_pairs,
 )
 from pdcompare.compare.bayes import decision_column
+from pdcompare.compare.calls import comparison
 from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
@@ -82,6 +82,7 @@ def _benchmark_folds(data: Any) -> None:
         raise ValueError(msg)
 
 
+@comparison("hierarchical")
 def hierarchical(
     scores: pd.DataFrame,
     a: Any = None,
@@ -278,7 +279,6 @@ def hierarchical(
     ratio = require_ratio(data.design, "hierarchical")
     rho = ratio / (1.0 + ratio)  # n_test / (n_test + n_train)
     i, j, scope = data.pairs(a, b)
-    check_nan_policy(nan_policy)
     incomplete = data.nan_pairs(i, j, nan_policy)
     run = np.ones(len(i), dtype=bool) if nan_policy == "omit" else ~incomplete
     out = hierarchical_pairs(

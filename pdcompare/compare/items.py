@@ -50,8 +50,7 @@ IDENTICAL_SCORES = (
     "`df[df.duplicated(keep=False)]` lists the models",
 )
 CONSTANT_DIFFERENCE = (
-    " have a score difference that is the same on every item (a point mass: p-values of 0 "
-    "or 1)",
+    " have a score difference that is the same on every item (a point mass: p-values of 0 or 1)",
     "`df.sub(df.loc[a]).nunique(axis=1) == 1` lists those of model `a`",
 )
 

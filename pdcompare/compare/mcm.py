@@ -21,11 +21,13 @@ import pandas as pd
 from pdcompare import results
 from pdcompare._validation import check_correction
 from pdcompare.compare._common import scores_meta
+from pdcompare.compare.calls import comparison
 from pdcompare.compare.ranks import _benchmark
 from pdcompare.stats import paired
 from pdcompare.stats.multitest import adjust_pvalues
 
 
+@comparison("mcm")
 def comparison_matrix(
     scores: pd.DataFrame,
     *,
@@ -146,9 +148,9 @@ def _wilcoxon_pvalues(values: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.nd
     p-value is NaN, and identical scores give 1.
     """
     upper = i < j
-    out = paired.wilcoxon(
-        values, i[upper], j[upper], nan_policy="omit", hodges_lehmann=False
-    )["pvalue"]
+    out = paired.wilcoxon(values, i[upper], j[upper], nan_policy="omit", hodges_lehmann=False)[
+        "pvalue"
+    ]
     m = len(values)
     lookup = np.full(m * m, np.nan)
     lookup[i[upper] * m + j[upper]] = out

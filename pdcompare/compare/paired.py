@@ -7,7 +7,6 @@ from typing import Any
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import check_nan_policy
 from pdcompare.compare import items as _items
 from pdcompare.compare._common import (
     CONSTANT_DIFFERENCE,
@@ -21,11 +20,12 @@ from pdcompare.compare._common import (
     warn_overlapping_splits,
     warn_pairs,
 )
+from pdcompare.compare.calls import comparison
 from pdcompare.compare.margin import check_margin, core_margin, with_margin
 from pdcompare.compare.power import attainable_pvalue
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import require_ratio
-from pdcompare.inputs.items import is_items, items_data, refuse_items
+from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.stats import paired
 
 
@@ -43,7 +43,7 @@ def _paired_test(
     margin: float | None = None,
 ) -> pd.DataFrame:
     """Validate, select the pairs, run one core test of ``stats.paired``, wrap the result."""
-    if is_items(scores):
+    if frame_kind(scores) is FrameKind.ITEMS:
         if margin is not None:
             design = {**design, "margin": margin}
         return _items_test(scores, test, a, b, alternative, alpha, correction, design)
@@ -51,9 +51,8 @@ def _paired_test(
     alpha, correction = check_test_options(
         alternative=alternative, alpha=alpha, correction=correction
     )
-    check_nan_policy(nan_policy)
     margin = check_margin(margin, alternative)
-    data = scores_data(scores, paired_test=test, **design)
+    data = scores_data(scores, **design)
     if test == "corrected_ttest":
         refuse_benchmark(data, test)
     refuse_one_dataset(data, test)
@@ -133,9 +132,7 @@ def _paired_test(
 
 
 def _items_test(frame, test, a, b, alternative, alpha, correction, design):
-    """An items frame's ``ttest``, ``wilcoxon`` or ``sign_test`` (``corrected_ttest`` refused)."""
-    if test == "corrected_ttest":
-        refuse_items(items_data(frame).design, test)
+    """An items frame's ``ttest``, ``wilcoxon`` or ``sign_test``."""
     options = {"alternative": alternative, "alpha": alpha, "correction": correction}
     if test == "ttest":
         return _items.ttest(frame, a, b, **options, **design)
@@ -146,6 +143,7 @@ def _items_test(frame, test, a, b, alternative, alpha, correction, design):
     return _items.rank_test(frame, test, a, b, **options, **design)
 
 
+@comparison("corrected_ttest")
 def corrected_ttest(
     scores: pd.DataFrame,
     a: Any = None,
@@ -260,6 +258,7 @@ def corrected_ttest(
     )
 
 
+@comparison("ttest")
 def ttest(
     scores: pd.DataFrame,
     a: Any = None,
@@ -371,6 +370,7 @@ def ttest(
     )
 
 
+@comparison("wilcoxon")
 def wilcoxon(
     scores: pd.DataFrame,
     a: Any = None,
@@ -465,6 +465,7 @@ def wilcoxon(
     )
 
 
+@comparison("sign_test")
 def sign_test(
     scores: pd.DataFrame,
     a: Any = None,

@@ -9,16 +9,18 @@ import pandas as pd
 
 from pdcompare._validation import check_keywords, check_option
 from pdcompare.compare import registry
-from pdcompare.compare.battles import battles_pairwise
+from pdcompare.compare.calls import frame_function
 from pdcompare.compare.mcm import comparison_matrix
 from pdcompare.compare.registry import pairwise_tests
-from pdcompare.inputs.attrs import pdcompare_attrs, stored_attr, with_attrs
-from pdcompare.inputs.battles import is_battles
-from pdcompare.inputs.benchmark import is_benchmark
+from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.frames import check_frame
+from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.stats.effect_size import PROBABILITY_MEASURES
 
 #: The columns of an equivalence result whose mirrored cell is the other one-sided test's.
+#: Every kind of frame whose models ``pairwise`` compares.
+_PAIRWISE_KINDS = tuple(kind for kind in FrameKind if kind is not FrameKind.RESULT)
+
 EQUIVALENCE_PARTNERS = {
     "statistic_low": "statistic_high",
     "statistic_high": "statistic_low",
@@ -27,6 +29,7 @@ EQUIVALENCE_PARTNERS = {
 }
 
 
+@frame_function("pairwise", _PAIRWISE_KINDS, correction_keyword="correction")
 def pairwise(
     scores: pd.DataFrame,
     test: str | None = None,
@@ -104,44 +107,45 @@ def pairwise(
     4  linear  2_poly      4.276       0.000
     5  3_poly  2_poly      3.851       0.001
     """
-    check_frame(scores)
-    if is_battles(scores):
-        if test not in (None, "bradley_terry"):
+    kind = frame_kind(scores, options.get("y", "y"))
+    if kind is FrameKind.BATTLES:
+        if test not in (None, "bradley_terry", "bradley_terry_z"):
             msg = (
                 f"`test={test!r}`: a battles frame is compared by the z test on its "
                 "Bradley–Terry ratings; leave `test` out (or pass 'bradley_terry')."
             )
             raise ValueError(msg)
         check_keywords(options, ("ties", "scale", "base"), "`pairwise` of a battles frame")
-        return battles_pairwise(scores, correction=correction, alpha=alpha, **options)
-    if scores.columns.nlevels == 1 and options.get("y", "y") in scores.columns:
-        return _prediction_pairwise(scores, test, correction, alpha, options)
-    benchmark = is_benchmark(scores)
-    stored = stored_attr(scores, "design") or {}
-    runs = stored.get("paired") is False
-    if stored.get("items"):  # an items frame: the clustered paired t over items by default
-        return _items_pairwise(scores, test, correction, alpha, options)
-    task_runs = benchmark and runs and scores.columns.nlevels == 2  # runs over tasks
+        test = None
     if test is None:
-        test = "wilcoxon" if benchmark else "welch_ttest" if runs else "corrected_ttest"
-        test = "prob_improvement" if task_runs else test
-    # The tests of a scores frame run on every frame of scores, where those that do not
-    # apply say why themselves (a benchmark frame's corrected t-test points to per_dataset);
-    # the tests of benchmark frames on a scores frame say that they need data sets.
-    kind = "task_runs" if task_runs else "benchmark" if benchmark else "scores"
-    allowed = tuple(dict.fromkeys(pairwise_tests("scores") + pairwise_tests(kind)))
-    if test not in allowed and test in pairwise_tests("benchmark"):
-        allowed += (test,)
+        test = registry.default_test(kind)
+    if test is None:  # predictions: labels or scores decide the test, so the caller does
+        msg = (
+            f"This frame has a truth column {options.get('y', 'y')!r}: it is a predictions "
+            "frame (one row per test sample, one column per model). Pass `test=`, one of "
+            f"{', '.join(map(repr, pairwise_tests('predictions')))} ('delong' for "
+            "scores such as probabilities, 'mcnemar' for predicted labels)."
+        )
+        raise ValueError(msg)
+    allowed = pairwise_tests(kind)
+    if kind in _SCORES_KINDS:
+        # The tests of every frame of scores are named here, and those that do not apply
+        # say why themselves (the corrected t-test on a benchmark frame points to
+        # per_dataset; the mean-rank tests on a scores frame say that they need data sets).
+        allowed = tuple(dict.fromkeys((*allowed, *_scores_tests())))
     spec = registry.check_pairwise_test(test, allowed)
     return _run_all_pairs(spec, scores, correction, alpha, options)
 
 
-def _items_pairwise(
-    frame: pd.DataFrame, test: str | None, correction: Any, alpha: float, options: dict
-) -> pd.DataFrame:
-    """Every pair of an items frame with one of its tests (default the clustered ``ttest``)."""
-    spec = registry.check_pairwise_test("ttest" if test is None else test, pairwise_tests("items"))
-    return _run_all_pairs(spec, frame, correction, alpha, options)
+#: The kinds of frames of scores (models x splits, runs or data sets).
+_SCORES_KINDS = (
+    FrameKind.SCORES, FrameKind.CV_RESULTS, FrameKind.BENCHMARK, FrameKind.RUNS,
+    FrameKind.TASK_RUNS,
+)  # fmt: skip
+
+
+def _scores_tests() -> tuple[str, ...]:
+    return (*pairwise_tests("scores"), *pairwise_tests("benchmark"))
 
 
 def _run_all_pairs(spec: Any, frame: pd.DataFrame, correction: Any, alpha: float, options: dict):
@@ -166,25 +170,6 @@ def _refuse_scope(test: str, options: dict[str, Any]) -> None:
                 f"`df.cmp.{test}({keyword}=...)` to compare chosen models."
             )
             raise TypeError(msg)
-
-
-def _prediction_pairwise(
-    frame: pd.DataFrame, test: str | None, correction: Any, alpha: float, options: dict
-) -> pd.DataFrame:
-    """Every pair of a predictions frame with one of its tests (no default: labels or scores)."""
-    tests = pairwise_tests("predictions")
-    if test is None:
-        msg = (
-            f"This frame has a truth column {options.get('y', 'y')!r}: it is a predictions "
-            "frame (one row per test sample, one column per model). Pass `test=`, one of "
-            f"{', '.join(map(repr, tests))} ('delong' for "
-            "scores such as probabilities, 'mcnemar' for predicted labels)."
-        )
-        raise ValueError(msg)
-    spec = registry.check_pairwise_test(test, tests)
-    _refuse_scope(test, options)
-    correction = registry.default_correction(test, correction)
-    return spec.run_all_pairs(frame, correction=correction, alpha=alpha, options=options)
 
 
 def matrix(
@@ -343,7 +328,6 @@ def _mirrored(frame: pd.DataFrame, value: str, meta: dict[str, Any]) -> Any:
     if value in ("mean_diff", "mean_loss_diff"):
         return -column.astype(float)
     if value == "effect_size":  # model_2 against model_1: the sign turns (1 - A for probabilities)
-
         if meta.get("measure") in PROBABILITY_MEASURES:
             return 1.0 - column.astype(float)
         return -column.astype(float)

@@ -18,14 +18,15 @@ import pandas as pd
 from pdcompare._validation import check_call_keywords, check_correction, check_fraction
 from pdcompare.compare.auc import auc_ci, delong
 from pdcompare.compare.bootstrap import accuracy_ci
+from pdcompare.compare.calls import comparison
 from pdcompare.compare.paired import corrected_ttest, ttest
 from pdcompare.compare.permutation import permutation_test
 from pdcompare.compare.summary import summary
 from pdcompare.compare.unpaired import welch_ttest
 from pdcompare.inputs.attrs import pdcompare_attrs, stored_attr, with_attrs
-from pdcompare.inputs.cv_results import cv_results_candidates, is_cv_results
+from pdcompare.inputs.cv_results import cv_results_candidates
 from pdcompare.inputs.frames import check_frame
-from pdcompare.inputs.kinds import is_benchmark
+from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.scores import ALL_PAIRS, SEARCH_KEYWORDS, converted_search
 from pdcompare.stats.multitest import adjust_pvalues
 
@@ -38,7 +39,7 @@ COLUMNS = ("score", "cost", "status", "dominated_by", "pvalue", "ci_low", "ci_hi
 
 def _frame_test(frame: pd.DataFrame, y: Any) -> tuple[str, Any, str]:
     """The frame's own one-sided test of "better": (name, function, kind of frame)."""
-    if is_benchmark(frame):
+    if frame_kind(frame).has_datasets:
         msg = (
             "`pareto` weighs the score of one evaluation against its cost; this is a benchmark "
             "frame (several data sets). Run it on the scores of one data set, or on a frame "
@@ -49,8 +50,10 @@ def _frame_test(frame: pd.DataFrame, y: Any) -> tuple[str, Any, str]:
     if frame.columns.nlevels == 1 and y in frame.columns:
         values = frame.drop(columns=[y])
         numeric = all(pd.api.types.is_float_dtype(values[c]) for c in values.columns)
-        return ("delong", delong, "predictions") if numeric else (
-            "permutation_test", permutation_test, "predictions"
+        return (
+            ("delong", delong, "predictions")
+            if numeric
+            else ("permutation_test", permutation_test, "predictions")
         )
     if design.get("items"):
         return "ttest", ttest, "items"
@@ -64,7 +67,7 @@ def _cost_values(
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """Each model's (mean) cost and, for per-split costs, the (models, splits) array of them."""
     if isinstance(cost, str):
-        if not is_cv_results(frame):
+        if frame_kind(frame) is not FrameKind.CV_RESULTS:
             msg = (
                 f"`cost`: a column name ({cost!r}) is read from a cv_results_ frame only; "
                 "on this frame pass a Series of one cost per model, or a frame of per-split "
@@ -175,6 +178,7 @@ def _adjusted_rows(p: np.ndarray, member: np.ndarray, correction: str | None) ->
     return out
 
 
+@comparison("pareto")
 def pareto(
     frame: pd.DataFrame,
     cost: Any,
@@ -296,9 +300,7 @@ def pareto(
         if rejected[m].any():
             status[m] = "dominated"
             continue
-        ahead = no_more[:, m] & (
-            (scored > scored[m]) | ((scored == scored[m]) & cheaper[:, m])
-        )
+        ahead = no_more[:, m] & ((scored > scored[m]) | ((scored == scored[m]) & cheaper[:, m]))
         front_cheaper = cheaper[:, m] & (status == "front")
         # An intersection of one-sided tests: significantly better than each, no correction.
         beats_all = bool(np.all(p[m, front_cheaper] < alpha))

@@ -8,16 +8,21 @@ from typing import Any
 import pandas as pd
 
 from pdcompare._validation import check_option, warn
+from pdcompare.compare.calls import frame_function
 from pdcompare.compare.pairwise import pairwise
 from pdcompare.compare.registry import BY_NAME, pairwise_tests
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
-from pdcompare.inputs.benchmark import DATASET, is_benchmark
+from pdcompare.inputs.benchmark import DATASET
 from pdcompare.inputs.frames import check_model_rows
+from pdcompare.inputs.kinds import FrameKind, frame_kind
+
+K = FrameKind
 
 #: The tests of one data set that ``per_dataset`` runs (DESIGN section 4): those of ``pairwise``.
 PER_DATASET_TESTS = pairwise_tests("scores")
 
 
+@frame_function("per_dataset", (K.BENCHMARK,), correction_keyword="correction")
 def per_dataset(
     scores: pd.DataFrame,
     test: str = "corrected_ttest",
@@ -86,7 +91,7 @@ def per_dataset(
     """
     check_option("test", test, PER_DATASET_TESTS)
     check_model_rows(scores)  # data sets as rows: "pass `df.T`", not "needs a benchmark"
-    if not is_benchmark(scores) or scores.columns.nlevels < 2:
+    if not frame_kind(scores).has_datasets or scores.columns.nlevels < 2:
         msg = (
             "`per_dataset` needs a benchmark frame with (dataset, split) columns: the fold "
             "scores of every data set (pdcompare.from_long(table, split=...), or "
@@ -117,4 +122,3 @@ def per_dataset(
     out = out.reset_index(drop=True)
     first.update(per_dataset=True, datasets=[str(d) for d in datasets])
     return with_attrs(out, first)
-

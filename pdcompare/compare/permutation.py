@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import check_nan_policy, check_positive_int, check_random_state
+from pdcompare._validation import check_positive_int, check_random_state
 from pdcompare.compare import items as _items
 from pdcompare.compare._common import (
     check_test_options,
@@ -19,9 +19,10 @@ from pdcompare.compare._common import (
     warn_overlapping_splits,
 )
 from pdcompare.compare.bootstrap import _prediction_arrays, score_metric_arrays
+from pdcompare.compare.calls import comparison
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.frames import check_frame
-from pdcompare.inputs.items import is_items
+from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.predictions import predictions_data
 from pdcompare.inputs.scores import ALL_PAIRS, rank_order, select_pairs
 from pdcompare.stats.auc import auc_swaps
@@ -36,6 +37,7 @@ from pdcompare.stats.permutation import (
 RANKED_SCORES = ("roc_auc", "average_precision")
 
 
+@comparison("permutation_test")
 def permutation_test(
     frame: pd.DataFrame,
     a: Any = None,
@@ -178,7 +180,7 @@ def permutation_test(
     863.0
     """
     check_frame(frame)
-    if is_items(frame):
+    if frame_kind(frame) is FrameKind.ITEMS:
         return _items.permutation_test(
             frame,
             a,
@@ -198,7 +200,6 @@ def permutation_test(
         alternative=alternative, alpha=alpha, correction=correction
     )
     n_resamples = check_positive_int("n_resamples", n_resamples)
-    check_nan_policy(nan_policy)
     rng = check_random_state(random_state)
     options = {
         "alternative": alternative,

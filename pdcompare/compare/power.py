@@ -19,15 +19,15 @@ from pdcompare import results
 from pdcompare._validation import (
     OptionError,
     check_fraction,
-    check_nan_policy,
     warn,
 )
 from pdcompare.compare import items as _items
 from pdcompare.compare._common import check_test_options, refuse_one_dataset, scores_meta
+from pdcompare.compare.calls import comparison
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import require_ratio
-from pdcompare.inputs.items import is_items
+from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.scores import index_of
 from pdcompare.stats import power as core
 from pdcompare.stats._moments import pair_moments
@@ -66,6 +66,7 @@ def _check_delta(delta: Any) -> float:
     return float(delta)
 
 
+@comparison("power")
 def power(
     scores: pd.DataFrame,
     a: Any = None,
@@ -190,7 +191,7 @@ def power(
     >>> round(float(stats.nct.sf(crit, 99, nc) + stats.nct.cdf(-crit, 99, nc)), 3)
     0.844
     """
-    if is_items(scores):
+    if frame_kind(scores) is FrameKind.ITEMS:
         return _items.power(
             scores,
             a,
@@ -205,7 +206,6 @@ def power(
     delta = _check_delta(delta)
     alpha, _ = check_test_options(alternative=alternative, alpha=alpha)
     target = check_fraction("target", target)
-    check_nan_policy(nan_policy)
     data = scores_data(scores, **design)
     if not data.design.paired:
         return _runs_power(data, a, b, delta, alpha, alternative, target, design)
@@ -418,7 +418,7 @@ def detectable_difference(
     >>> scores.cmp.power(delta=0.01, alpha=0.05 / 3)["mdd"].round(3).tolist()
     [0.044, 0.07, 0.183]
     """
-    if is_items(frame):
+    if frame_kind(frame) is FrameKind.ITEMS:
         return _items.detectable_difference(frame, result, target=target)
 
     meta = result.attrs.get("pdcompare", {})

@@ -11,13 +11,13 @@ import pandas as pd
 from pdcompare import results
 from pdcompare._validation import (
     apply_nan_policy,
-    check_nan_policy,
     warn,
 )
 from pdcompare.compare import items as _items
 from pdcompare.compare._common import check_test_options, raw_alternative, warn_pairs
+from pdcompare.compare.calls import comparison
 from pdcompare.inputs.attrs import with_attrs
-from pdcompare.inputs.items import is_items
+from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.predictions import label_blocks
 from pdcompare.inputs.scores import select_pairs
 from pdcompare.stats.predictions import CorrectnessBits, WeightedCorrectness, correctness
@@ -37,7 +37,6 @@ def _predictions(
     (all of them when the truth has a missing value); it is all False under
     "omit".
     """
-    check_nan_policy(nan_policy)
     data = label_blocks(predictions, y=y, models=models, labels_for=test)
     n_models = len(data.names)
     store = None
@@ -102,6 +101,7 @@ def _counts_column(counts):
     return counts if np.isnan(counts).any() else counts.astype(np.int64)
 
 
+@comparison("mcnemar")
 def mcnemar(
     predictions: pd.DataFrame,
     a: Any = None,
@@ -192,7 +192,7 @@ def mcnemar(
     >>> float(mcnemar([[0, 9], [8, 0]], exact=True).pvalue)
     1.0
     """
-    if is_items(predictions):
+    if frame_kind(predictions) is FrameKind.ITEMS:
         return _items.mcnemar(
             predictions,
             a,
@@ -256,6 +256,7 @@ def mcnemar(
     return results.pair_result(data.names, i, j, columns, meta, correction=p_adjust, alpha=alpha)
 
 
+@comparison("cochrans_q")
 def cochrans_q(
     predictions: pd.DataFrame,
     models: Sequence[Any] | None = None,
@@ -359,6 +360,7 @@ def cochrans_q(
     return with_attrs(frame, meta)
 
 
+@comparison("proportions_ztest")
 def proportions_ztest(
     predictions: pd.DataFrame,
     a: Any = None,

@@ -8,8 +8,9 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import check_nan_policy, check_option, warn
+from pdcompare._validation import check_option, warn
 from pdcompare.compare._common import check_test_options, per_dataset_fields, scores_meta
+from pdcompare.compare.calls import comparison
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import require_ratio
@@ -73,6 +74,7 @@ def _floor_zero_variances(
     return floored
 
 
+@comparison("random_effects")
 def random_effects(
     scores: pd.DataFrame,
     a: Any = None,
@@ -185,7 +187,6 @@ def random_effects(
     _needs_folds(data)
     ratio = require_ratio(data.design, "random_effects")
     i, j, scope = data.pairs(a, b)
-    check_nan_policy(nan_policy)
     incomplete = data.nan_pairs(i, j, nan_policy)
     effects, variances = _effects(data, i, j, ratio)
     if nan_policy != "omit":

@@ -19,16 +19,20 @@ from pdcompare import results
 from pdcompare._validation import check_fraction, check_positive_int, warn
 from pdcompare.compare._common import scores_meta, seed_of
 from pdcompare.compare.battles import rating_covariance
-from pdcompare.inputs.battles import battles_data, is_battles
+from pdcompare.compare.calls import comparison, frame_function
+from pdcompare.inputs.battles import battles_data
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import require_ratio
 from pdcompare.inputs.frames import check_frame
-from pdcompare.inputs.items import is_items, items_data
+from pdcompare.inputs.items import items_data
+from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.predictions import predictions_data
 from pdcompare.stats.items import cluster_sums
 from pdcompare.stats.predictions import correctness
 from pdcompare.stats.rank_sets import rank_confidence_sets
+
+K = FrameKind
 
 
 @dataclass(frozen=True)
@@ -162,11 +166,11 @@ def predictions_covariance(correct: np.ndarray) -> tuple[np.ndarray, np.ndarray]
 
 
 def _from_scores(frame: pd.DataFrame, y: Any, design: dict[str, Any]) -> Estimates:
-    if is_battles(frame):
+    if frame_kind(frame) is FrameKind.BATTLES:
         battles = battles_data(frame)
         estimate, cov = COVARIANCES["battles"][1](battles)
         return Estimates("battles", battles.names, estimate, cov, True, {"unit": "battles"})
-    if is_items(frame):
+    if frame_kind(frame) is FrameKind.ITEMS:
         data = items_data(frame)
         estimate, cov = items_covariance(data)
         meta = {**data.meta(), "design": data.design.to_attrs()}
@@ -246,6 +250,7 @@ def _check_models(names: pd.Index) -> None:
         raise ValueError(msg)
 
 
+@comparison("ranks")
 def ranks(
     frame: pd.DataFrame,
     *,
@@ -369,6 +374,7 @@ def _rank_table(
     return results.model_result(pd.Index(names, name="model"), columns, meta)
 
 
+@frame_function("top_set", (K.SCORES, K.BENCHMARK, K.RUNS, K.PREDICTIONS, K.ITEMS, K.BATTLES))
 def top_set(
     frame: pd.DataFrame,
     tau: int = 1,

@@ -8,8 +8,9 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import check_nan_policy, warn
+from pdcompare._validation import warn
 from pdcompare.compare._common import check_test_options, refuse_one_dataset, scores_meta
+from pdcompare.compare.calls import comparison
 from pdcompare.inputs.attrs import with_attrs
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
@@ -70,6 +71,7 @@ def _benchmark(frame: pd.DataFrame, test: str, **design: Any) -> BenchmarkData:
     return data
 
 
+@comparison("friedman")
 def friedman(
     scores: pd.DataFrame, *, nan_policy: str = "propagate", **design: Any
 ) -> pd.DataFrame:
@@ -137,7 +139,6 @@ def friedman(
     0.0408
     """
     data = _benchmark(scores, "friedman", **design)
-    check_nan_policy(nan_policy)
     kept = data.drop_incomplete(nan_policy, "friedman")
     values = data.values[:, kept] if nan_policy == "omit" else data.values
     out = core(values, greater_is_better=data.design.greater_is_better, nan_policy="propagate")
@@ -184,7 +185,6 @@ def rank_test(
     """Nemenyi's or Conover's mean-rank test of every pair (``pairwise(test=...)``)."""
     alpha, correction = check_test_options(alpha=alpha, correction=correction)
     data = _benchmark(scores, test, **design)
-    check_nan_policy(nan_policy)
     kept = data.drop_incomplete(nan_policy, test)
     values = data.values[:, kept] if nan_policy == "omit" else data.values
     i, j, scope = data.pairs(ALL_PAIRS)
@@ -201,3 +201,40 @@ def rank_test(
     meta["n_datasets"] = int(values.shape[1])
     columns = {name: out[name] for name in ("rank_diff", "statistic", "pvalue")}
     return results.pair_result(data.names, i, j, columns, meta, correction=correction, alpha=alpha)
+
+
+@comparison("nemenyi")
+def nemenyi(
+    scores: pd.DataFrame,
+    *,
+    alpha: float,
+    correction: str | None,
+    nan_policy: str = "propagate",
+    **design: Any,
+) -> pd.DataFrame:
+    """Nemenyi's test of every pair's mean ranks (``pairwise(test="nemenyi")``).
+
+    See :func:`rank_test`; the p-values are family-wise already (the
+    studentized range), so ``correction`` is None by default in ``pairwise``.
+    """
+    return rank_test(
+        scores, "nemenyi", alpha=alpha, correction=correction, nan_policy=nan_policy, **design
+    )
+
+
+@comparison("conover")
+def conover(
+    scores: pd.DataFrame,
+    *,
+    alpha: float,
+    correction: str | None,
+    nan_policy: str = "propagate",
+    **design: Any,
+) -> pd.DataFrame:
+    """Conover's test of every pair's mean ranks (``pairwise(test="conover")``).
+
+    See :func:`rank_test`; Holm-corrected in ``pairwise`` by default.
+    """
+    return rank_test(
+        scores, "conover", alpha=alpha, correction=correction, nan_policy=nan_policy, **design
+    )

@@ -1,13 +1,16 @@
 """One registry of tests: what every comparison is, which frames it takes, how it is named.
 
-Each public comparison has one row here: its name, the function that runs it,
-the frame kinds it takes, its family, the leading columns of its result, its
-names in captions and in the report's sentences, its default multiple-testing
-correction and the keyword that carries it, and whether ``pairwise(test=...)``,
-the report and the command line may run it. ``pairwise``, the report's
-analysis, the command line's choices, the captions of tables and pictures and
-the "which test when" page of the documentation all read this table, so a new
-test is one row here and one module of its own.
+Each public comparison has one row here: its name, the frame kinds it takes,
+its family, the leading columns of its result, its names in captions and in
+the report's sentences, its default multiple-testing correction and the
+keyword that carries it, and whether ``pairwise(test=...)``, the report and
+the command line may run it. ``pairwise``, the report's analysis, the command
+line's choices, the captions of tables and pictures and the "which test when"
+page of the documentation all read this table, so a new test is one row here
+and one module of its own, whose public function is declared with
+:func:`pdcompare.compare.calls.comparison` (which sets the row's ``function``
+and checks every call against the row). The table imports no family, so every
+family may read it.
 
 Frame kinds: ``"scores"`` (models x CV splits), ``"benchmark"`` (models x data
 sets), ``"runs"`` (independent runs, ``paired=False``), ``"predictions"`` (one
@@ -18,40 +21,22 @@ order), ``"items"`` (models x questions of an evaluation, DESIGN section 21) and
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pdcompare._validation import OptionError, check_call_keywords, check_option
-from pdcompare.compare import (
-    aggregates,
-    auc,
-    battles,
-    bayes,
-    bootstrap,
-    dietterich,
-    effect_size,
-    equivalence,
-    forecast,
-    gate,
-    hierarchical,
-    mcm,
-    paired,
-    pareto,
-    permutation,
-    power,
-    predictions,
-    random_effects,
-    rank_sets,
-    ranks,
-    unpaired,
-)
+from pdcompare._validation import NAN_POLICIES, OptionError, check_call_keywords, check_option
+from pdcompare.inputs.kinds import FrameKind, accepts
 from pdcompare.inputs.scores import ALL_PAIRS
 
+K = FrameKind
+
 #: Every frame kind a comparison can take.
-FRAME_KINDS = (
-    "scores", "benchmark", "runs", "predictions", "forecasts", "items", "battles", "task_runs",
+FRAME_KINDS = tuple(
+    kind.value
+    for kind in (
+        K.SCORES, K.BENCHMARK, K.RUNS, K.PREDICTIONS, K.FORECASTS, K.ITEMS, K.BATTLES, K.TASK_RUNS,
+    )
 )  # fmt: skip
 
 #: The leading columns of a t-test's result (section 4 of the design).
@@ -80,10 +65,10 @@ class Comparison:
     name : str
         The comparison's name: its public function, its ``pairwise(test=...)`` value,
         its command-line ``--test`` value and ``attrs["pdcompare"]["test"]``.
-    function : callable
-        The function that runs it on a frame.
-    kinds : tuple of str
-        The frame kinds it takes (``FRAME_KINDS``).
+    kinds : tuple of FrameKind
+        The frame kinds it takes (``FRAME_KINDS``); every other kind is refused
+        by :func:`comparison` before the function runs, with a sentence naming
+        what to use instead.
     family : str
         The family it belongs to ("t-test", "rank test", "Bayesian", ...).
     columns : tuple of str
@@ -102,18 +87,41 @@ class Comparison:
         Whether its function takes ``alpha``.
     scoped : bool
         Whether its function takes the scope (``a``, ``b``) after the frame.
-    pairwise : tuple of str
+    pairwise : tuple of FrameKind
         The frame kinds on which ``pairwise(test=...)`` runs it.
-    report : tuple of str
+    report : tuple of FrameKind
         The frame kinds on which the report and the command line may rest their
         frequentist paragraph on it (``test=``, ``--test``).
     needs : tuple of str
         Keywords it cannot run without (``rope`` for equivalence).
+    unpaired : bool
+        Whether it compares independent samples (runs): the tests named when a
+        paired test meets a runs frame.
+    overlap_sensitive : bool
+        Whether it assumes independent splits, so that it warns on overlapping ones
+        (repeated CV) and names ``corrected_ttest``.
+    gates : bool
+        Whether a release gate (``gate(test=...)``, ``pdcompare gate --test``) may use it.
+    own_picture : bool
+        Whether an all-pairs result of it on a benchmark frame draws its own picture
+        rather than the critical-difference diagram.
+    cli : tuple of FrameKind
+        The kinds of file (predictions, forecasts) on which the command line's
+        ``--test`` may name it; scores files take the ``report`` kinds.
+    default_on : tuple of FrameKind
+        The frame kinds on which it is ``pairwise()``'s test when none is named.
+    folds : bool
+        Whether it needs the fold scores of every data set (``(dataset, split)``
+        columns), not one score per data set.
+    nan_policies : tuple of str
+        The ``nan_policy`` values it takes.
+    function : callable
+        The public function that runs it on a frame; set by :func:`comparison`
+        where the function is defined.
     """
 
     name: str
-    function: Callable[..., Any]
-    kinds: tuple[str, ...]
+    kinds: tuple[FrameKind, ...]
     family: str
     columns: tuple[str, ...]
     label: str
@@ -123,9 +131,30 @@ class Comparison:
     correction_keyword: str | None = "correction"
     takes_alpha: bool = True
     scoped: bool = True
-    pairwise: tuple[str, ...] = ()
-    report: tuple[str, ...] = ()
+    pairwise: tuple[FrameKind, ...] = ()
+    report: tuple[FrameKind, ...] = ()
     needs: tuple[str, ...] = ()
+    unpaired: bool = False
+    overlap_sensitive: bool = False
+    gates: bool = False
+    own_picture: bool = False
+    cli: tuple[FrameKind, ...] = ()
+    default_on: tuple[FrameKind, ...] = ()
+    folds: bool = False
+    nan_policies: tuple[str, ...] = NAN_POLICIES
+    function: Callable[..., Any] | None = None
+
+    def accepts(self, kind: FrameKind) -> bool:
+        """Whether the comparison takes a frame of ``kind``.
+
+        Examples
+        --------
+        >>> BY_NAME["corrected_ttest"].accepts(FrameKind.CV_RESULTS)
+        True
+        >>> BY_NAME["corrected_ttest"].accepts(FrameKind.ITEMS)
+        False
+        """
+        return accepts(self.kinds, kind)
 
     def run_all_pairs(
         self, frame: Any, *, correction: str | None, alpha: float, options: Mapping[str, Any]
@@ -146,108 +175,114 @@ class Comparison:
         return self.function(frame, **keywords)
 
 
-_PAIRED = ("scores", "benchmark")
-_SCORES_LIKE = ("scores", "benchmark", "runs")
-_PREDICTIONS = ("predictions", "forecasts")
-_ITEMS_PAIRED = (*_PAIRED, "items")
+_PAIRED = (K.SCORES, K.BENCHMARK)
+_SCORES_LIKE = (K.SCORES, K.BENCHMARK, K.RUNS)
+_PREDICTIONS = (K.PREDICTIONS, K.FORECASTS)
+_ITEMS_PAIRED = (*_PAIRED, K.ITEMS)
+_ALL_SCORES = (*_SCORES_LIKE, K.ITEMS)
 
 #: The registry: one row per public comparison, in the order the outputs list them.
 TESTS: tuple[Comparison, ...] = (
     Comparison(
-        "corrected_ttest", paired.corrected_ttest, ("scores",), "t-test", T_COLUMNS,
+        "corrected_ttest", (K.SCORES,), "t-test", T_COLUMNS,
         label="corrected t-test (Nadeau–Bengio)",
         words="Nadeau–Bengio corrected resampled t-test",
-        pairwise=("scores",), report=("scores",),
+        pairwise=(K.SCORES,), report=(K.SCORES,), gates=True, default_on=(K.SCORES,),
     ),
     Comparison(
-        "ttest", paired.ttest, _ITEMS_PAIRED, "t-test", T_COLUMNS,
+        "ttest", _ITEMS_PAIRED, "t-test", T_COLUMNS,
         label="paired t-test (uncorrected)",
         words="plain paired t-test, uncorrected for CV",
         words_across="paired t-test across data sets",
-        pairwise=_ITEMS_PAIRED, report=_PAIRED,
+        pairwise=_ITEMS_PAIRED, report=_ITEMS_PAIRED, overlap_sensitive=True, gates=True,
+        default_on=(K.ITEMS,),
     ),
     Comparison(
-        "wilcoxon", paired.wilcoxon, _ITEMS_PAIRED, "rank test", RANK_COLUMNS,
+        "wilcoxon", _ITEMS_PAIRED, "rank test", RANK_COLUMNS,
         label="Wilcoxon signed-rank test",
         words="Wilcoxon signed-rank test",
         words_across="Wilcoxon signed-rank test across data sets",
-        pairwise=_ITEMS_PAIRED, report=_PAIRED,
+        pairwise=_ITEMS_PAIRED, report=_ITEMS_PAIRED, overlap_sensitive=True,
+        default_on=(K.BENCHMARK,),
     ),
     Comparison(
-        "sign_test", paired.sign_test, _ITEMS_PAIRED, "rank test", RANK_COLUMNS,
+        "sign_test", _ITEMS_PAIRED, "rank test", RANK_COLUMNS,
         label="sign test", words="sign test", words_across="sign test across data sets",
-        pairwise=_ITEMS_PAIRED, report=_PAIRED,
+        pairwise=_ITEMS_PAIRED, report=_ITEMS_PAIRED, overlap_sensitive=True,
     ),
     Comparison(
-        "nemenyi", functools.partial(ranks.rank_test, test="nemenyi"), ("benchmark",),
-        "mean-rank test", MEAN_RANK_COLUMNS,
+        "nemenyi", (K.BENCHMARK,), "mean-rank test", MEAN_RANK_COLUMNS,
         label="Nemenyi test", words="Nemenyi test of mean ranks",
         words_across="Nemenyi test of mean ranks",
         # Its p-values are family-wise already (the studentized range).
-        correction=None, scoped=False, pairwise=("benchmark",), report=("benchmark",),
+        correction=None, scoped=False, pairwise=(K.BENCHMARK,), report=(K.BENCHMARK,),
     ),
     Comparison(
-        "conover", functools.partial(ranks.rank_test, test="conover"), ("benchmark",),
-        "mean-rank test", MEAN_RANK_COLUMNS,
+        "conover", (K.BENCHMARK,), "mean-rank test", MEAN_RANK_COLUMNS,
         label="Conover test", words="Conover test of mean ranks",
         words_across="Conover test of mean ranks",
-        scoped=False, pairwise=("benchmark",), report=("benchmark",),
+        scoped=False, pairwise=(K.BENCHMARK,), report=(K.BENCHMARK,),
     ),
     Comparison(
-        "bayes", bayes.bayes, _PAIRED, "Bayesian", BAYES_COLUMNS,
+        "bayes", _PAIRED, "Bayesian", BAYES_COLUMNS,
         label="Bayesian correlated t-test",
         # Posterior probabilities: it decides at probability 1 - alpha, with no correction.
-        correction=None, correction_keyword=None, pairwise=_PAIRED,
+        correction=None, correction_keyword=None, pairwise=_PAIRED, own_picture=True,
     ),
     Comparison(
-        "hierarchical", hierarchical.hierarchical, ("benchmark",), "Bayesian", BAYES_COLUMNS,
+        "hierarchical", (K.BENCHMARK,), "Bayesian", BAYES_COLUMNS,
         label="hierarchical Bayesian correlated t-test",
-        correction=None, correction_keyword=None, pairwise=("benchmark",),
+        correction=None, correction_keyword=None, pairwise=(K.BENCHMARK,), own_picture=True,
+        folds=True,
     ),
     Comparison(
-        "ttest_5x2cv", dietterich.ttest_5x2cv, ("scores",), "5x2cv test", RANK_COLUMNS,
-        label="5x2cv paired t-test", pairwise=("scores",),
+        "ttest_5x2cv", (K.SCORES,), "5x2cv test", RANK_COLUMNS,
+        label="5x2cv paired t-test", pairwise=(K.SCORES,),
     ),
     Comparison(
-        "ftest_5x2cv", dietterich.ftest_5x2cv, ("scores",), "5x2cv test", RANK_COLUMNS,
-        label="5x2cv combined F-test", pairwise=("scores",),
+        "ftest_5x2cv", (K.SCORES,), "5x2cv test", RANK_COLUMNS,
+        label="5x2cv combined F-test", pairwise=(K.SCORES,),
     ),
     Comparison(
-        "equivalence", equivalence.equivalence, (*_SCORES_LIKE, "items"), "equivalence",
+        "equivalence", _ALL_SCORES, "equivalence",
         ("model_1", "model_2", "mean_diff", "statistic_low", "pvalue_low", "statistic_high",
          "pvalue_high", "pvalue", "pvalue_adj", "reject", "ci_low", "ci_high"),
-        label="equivalence test (TOST)", pairwise=(*_SCORES_LIKE, "items"), needs=("rope",),
+        label="equivalence test (TOST)", pairwise=_ALL_SCORES, needs=("rope",),
+        own_picture=True,
     ),
     Comparison(
-        "effect_size", effect_size.effect_size, _SCORES_LIKE, "effect size",
+        "effect_size", _ALL_SCORES, "effect size",
         ("model_1", "model_2", "mean_diff", "effect_size", "magnitude"),
         label="effect size",
         # It tests nothing: no p-value, no correction, no alpha.
         correction=None, correction_keyword=None, takes_alpha=False, pairwise=_SCORES_LIKE,
+        own_picture=True,
     ),
     Comparison(
-        "welch_ttest", unpaired.welch_ttest, _SCORES_LIKE, "unpaired test", T_COLUMNS,
+        "welch_ttest", _ALL_SCORES, "unpaired test", T_COLUMNS,
         label="Welch's t-test",
         words="Welch's unequal-variance t-test of independent runs",
         words_across="Welch's unequal-variance t-test of independent runs",
-        pairwise=_SCORES_LIKE, report=("runs",),
+        pairwise=_SCORES_LIKE, report=(K.RUNS,), unpaired=True, overlap_sensitive=True,
+        gates=True, default_on=(K.RUNS,),
     ),
     Comparison(
-        "mannwhitney", unpaired.mannwhitney, _SCORES_LIKE, "unpaired test", RANK_COLUMNS,
+        "mannwhitney", _ALL_SCORES, "unpaired test", RANK_COLUMNS,
         label="Mann–Whitney U test",
         words="Mann–Whitney U test of independent runs",
         words_across="Mann–Whitney U test of independent runs",
-        pairwise=_SCORES_LIKE, report=("runs",),
+        pairwise=_SCORES_LIKE, report=(K.RUNS,), unpaired=True, overlap_sensitive=True,
     ),
     Comparison(
-        "aso", unpaired.aso, _SCORES_LIKE, "unpaired test",
+        "aso", _ALL_SCORES, "unpaired test",
         ("model_1", "model_2", "mean_diff", "violation_ratio", "eps_min", "reject"),
         label="almost stochastic order",
         # The bound keeps its Bonferroni-adjusted level; `tau` and the level decide, not alpha.
-        correction="bonferroni", takes_alpha=False, pairwise=_SCORES_LIKE,
+        correction="bonferroni", takes_alpha=False, pairwise=_SCORES_LIKE, unpaired=True,
+        overlap_sensitive=True, own_picture=True,
     ),
     Comparison(
-        "gate", gate.gate, ("scores", "runs", "predictions"), "gate",
+        "gate", (K.SCORES, K.RUNS, K.PREDICTIONS, K.ITEMS), "gate",
         ("candidate", "baseline", "test", "mean_diff", "margin", "ci_low", "ci_high", "pvalue",
          "pvalue_worse", "outcome"),
         # One candidate against one baseline, by two one-sided tests: no family to correct.
@@ -255,124 +290,126 @@ TESTS: tuple[Comparison, ...] = (
         scoped=False, needs=("margin",),
     ),
     Comparison(
-        "pareto", pareto.pareto, ("scores", "runs", "predictions", "items"), "trade-off",
+        "pareto", (K.SCORES, K.RUNS, K.PREDICTIONS, K.ITEMS), "trade-off",
         ("score", "cost", "status", "dominated_by", "pvalue"),
         # Holm over the models that cost no more than the one decided, each decision at alpha.
         label="Pareto front of score against cost", scoped=False,
     ),
     Comparison(
-        "bradley_terry", battles.bradley_terry, ("battles",), "ratings",
+        "bradley_terry", (K.BATTLES,), "ratings",
         ("rating", "ci_low", "ci_high", "rank", "rank_low", "rank_high", "n_battles",
          "n_rounds"),
         label="Bradley–Terry ratings", correction=None, correction_keyword=None,
         takes_alpha=False, scoped=False,
     ),
     Comparison(
-        "bradley_terry_z", battles.battles_pairwise, ("battles",), "z-test",
+        "bradley_terry_z", (K.BATTLES,), "z-test",
         ("model_1", "model_2", "rating_diff", "se", "statistic", "pvalue", "pvalue_adj",
          "reject"),
-        # What pairwise() runs on a battles frame (compare/pairwise.py dispatches on the kind).
-        label="z test of Bradley–Terry ratings", scoped=False,
+        # What pairwise() runs on a battles frame.
+        label="z test of Bradley–Terry ratings", scoped=False, pairwise=(K.BATTLES,),
+        default_on=(K.BATTLES,),
     ),
     Comparison(
-        "win_probability", battles.win_probability, ("battles",), "ratings",
+        "win_probability", (K.BATTLES,), "ratings",
         ("model_1", "model_2", "prob", "ci_low", "ci_high"),
         label="Bradley–Terry win probability", correction=None, correction_keyword=None,
         takes_alpha=False, scoped=False,
     ),
     Comparison(
-        "mcnemar", predictions.mcnemar, ("predictions", "items"), "contingency test",
+        "mcnemar", (K.PREDICTIONS, K.ITEMS), "contingency test",
         ("model_1", "model_2", "only_1_correct", "only_2_correct", "statistic", "pvalue",
          "pvalue_adj", "reject"),
         # Its `correction` is the continuity correction; the multiple-testing one is p_adjust.
         label="McNemar's test", correction_keyword="p_adjust",
-        pairwise=("predictions", "items"),
+        pairwise=(K.PREDICTIONS, K.ITEMS), cli=(K.PREDICTIONS,),
     ),
     Comparison(
-        "cochrans_q", predictions.cochrans_q, ("predictions",), "contingency test",
+        "cochrans_q", (K.PREDICTIONS,), "contingency test",
         ("n_models", "statistic", "df", "pvalue"),
         label="Cochran's Q test", correction=None, correction_keyword=None, takes_alpha=False,
         scoped=False,
     ),
     Comparison(
-        "proportions_ztest", predictions.proportions_ztest, ("predictions",), "z-test",
+        "proportions_ztest", (K.PREDICTIONS,), "z-test",
         ("model_1", "model_2", "accuracy_1", "accuracy_2", "statistic", "pvalue", "pvalue_adj",
          "reject"),
-        label="two-proportion z-test", pairwise=("predictions",),
+        label="two-proportion z-test", pairwise=(K.PREDICTIONS,),
     ),
     Comparison(
-        "bootstrap_diff", bootstrap.bootstrap_diff, ("predictions", "items"), "bootstrap",
+        "bootstrap_diff", (K.PREDICTIONS, K.ITEMS), "bootstrap",
         ("model_1", "model_2", "mean_diff", "ci_low", "ci_high", "pvalue"),
-        label="paired bootstrap", pairwise=("predictions", "items"),
+        label="paired bootstrap", pairwise=(K.PREDICTIONS, K.ITEMS),
     ),
     Comparison(
-        "bootstrap", bootstrap.bootstrap, ("predictions",), "bootstrap",
+        "bootstrap", (K.PREDICTIONS,), "bootstrap",
         ("estimate", "se", "ci_low", "ci_high"),
         label="bootstrap interval", correction=None, correction_keyword=None,
         takes_alpha=False, scoped=False,
     ),
     Comparison(
-        "accuracy_ci", bootstrap.accuracy_ci, ("predictions",), "interval",
+        "accuracy_ci", (K.PREDICTIONS,), "interval",
         ("accuracy", "n", "ci_low", "ci_high"),
         label="accuracy interval", correction=None, correction_keyword=None,
         takes_alpha=False, scoped=False,
     ),
     Comparison(
-        "auc_ci", auc.auc_ci, ("predictions",), "AUC",
+        "auc_ci", (K.PREDICTIONS,), "AUC",
         ("auc", "se", "ci_low", "ci_high", "n_pos", "n_neg"),
         label="ROC AUC interval (DeLong)", correction=None, correction_keyword=None,
         takes_alpha=False, scoped=False,
     ),
     Comparison(
-        "delong", auc.delong, ("predictions",), "AUC",
+        "delong", (K.PREDICTIONS,), "AUC",
         ("model_1", "model_2", "auc_1", "auc_2", "auc_diff", "se", "statistic", "pvalue",
          "pvalue_adj", "reject", "ci_low", "ci_high"),
-        label="DeLong test", pairwise=("predictions",),
+        label="DeLong test", pairwise=(K.PREDICTIONS,), gates=True, cli=(K.PREDICTIONS,),
     ),
     Comparison(
-        "permutation_test", permutation.permutation_test,
-        ("predictions", "scores", "benchmark", "items"), "permutation test",
+        "permutation_test", (K.PREDICTIONS, K.SCORES, K.BENCHMARK, K.ITEMS), "permutation test",
         ("model_1", "model_2", "score_1", "score_2", "mean_diff", "pvalue", "pvalue_adj",
          "reject"),
-        label="paired permutation test", pairwise=("predictions", "items"),
+        label="paired permutation test", pairwise=(K.PREDICTIONS, K.ITEMS),
+        overlap_sensitive=True, cli=(K.PREDICTIONS,),
     ),
     Comparison(
-        "diebold_mariano", forecast.diebold_mariano, _PREDICTIONS, "forecast test",
+        "diebold_mariano", _PREDICTIONS, "forecast test",
         ("model_1", "model_2", "mean_loss_diff", "statistic", "df", "pvalue", "pvalue_adj",
          "reject"),
-        label="Diebold–Mariano test", pairwise=_PREDICTIONS,
+        label="Diebold–Mariano test", pairwise=_PREDICTIONS, cli=(K.FORECASTS,),
     ),
     Comparison(
-        "confidence_set", forecast.confidence_set, _PREDICTIONS, "forecast test",
+        "confidence_set", _PREDICTIONS, "forecast test",
         ("mean_loss", "pvalue", "in_set", "eliminated_at"),
         label="model confidence set", correction=None, correction_keyword=None,
-        takes_alpha=True, scoped=False,
+        takes_alpha=True, scoped=False, cli=(K.FORECASTS,),
     ),
     Comparison(
-        "friedman", ranks.friedman, ("benchmark",), "mean-rank test",
+        "friedman", (K.BENCHMARK, K.TASK_RUNS), "mean-rank test",
         ("n_models", "n_datasets", "statistic", "df", "pvalue", "f_statistic", "f_df1",
          "f_df2", "f_pvalue"),
         label="Friedman test", correction=None, correction_keyword=None, takes_alpha=False,
         scoped=False,
     ),
     Comparison(
-        "random_effects", random_effects.random_effects, ("benchmark",), "meta-analysis",
+        "random_effects", (K.BENCHMARK,), "meta-analysis",
         ("model_1", "model_2", "mean_diff", "se", "statistic", "pvalue", "pvalue_adj", "reject",
          "ci_low", "ci_high", "tau2", "i2", "pi_low", "pi_high"),
-        label="random-effects meta-analysis",
+        label="random-effects meta-analysis", own_picture=True, folds=True,
     ),
     Comparison(
-        "power", power.power, _ITEMS_PAIRED, "power",
+        "power", (*_ALL_SCORES,), "power",
         ("model_1", "model_2", "sd_diff"),
         label="power of the corrected t-test", correction=None, correction_keyword=None,
+        own_picture=True,
     ),
     Comparison(
-        "mcm", mcm.comparison_matrix, ("benchmark",), "comparison matrix",
+        "mcm", (K.BENCHMARK,), "comparison matrix",
         ("model_1", "model_2", "mean_diff", "wins", "ties", "losses", "pvalue"),
-        label="Multiple Comparison Matrix", correction=None, scoped=False,
+        label="Multiple Comparison Matrix", correction=None, scoped=False, own_picture=True,
     ),
     Comparison(
-        "ranks", rank_sets.ranks, ("scores", "benchmark", "runs", "predictions", "items"),
+        "ranks", (K.SCORES, K.BENCHMARK, K.RUNS, K.PREDICTIONS, K.ITEMS, K.BATTLES),
         "rank sets",
         ("estimate", "rank", "rank_low", "rank_high"),
         label="rank confidence sets (Mogstad et al.)", correction=None,
@@ -380,19 +417,19 @@ TESTS: tuple[Comparison, ...] = (
     ),
     # Runs over tasks (a benchmark frame with paired=False): rliable's estimates.
     Comparison(
-        "aggregate", aggregates.aggregate, ("task_runs",), "runs over tasks",
+        "aggregate", (K.TASK_RUNS,), "runs over tasks",
         ("estimate", "ci_low", "ci_high"),
         label="aggregate with stratified bootstrap intervals", correction=None,
         correction_keyword=None, takes_alpha=False, scoped=False,
     ),
     Comparison(
-        "prob_improvement", aggregates.prob_improvement, ("task_runs",), "runs over tasks",
+        "prob_improvement", (K.TASK_RUNS,), "runs over tasks",
         ("model_1", "model_2", "prob_improvement", "ci_low", "ci_high"),
         label="probability of improvement", correction=None, correction_keyword=None,
-        takes_alpha=False, pairwise=("task_runs",),
+        takes_alpha=False, pairwise=(K.TASK_RUNS,), default_on=(K.TASK_RUNS,),
     ),
     Comparison(
-        "performance_profile", aggregates.performance_profile, ("task_runs",),
+        "performance_profile", (K.TASK_RUNS,),
         "runs over tasks", (), label="performance profile", correction=None,
         correction_keyword=None, takes_alpha=False, scoped=False,
     ),
@@ -421,7 +458,7 @@ def pairwise_tests(kind: str) -> tuple[str, ...]:
     >>> pairwise_tests("predictions")[:4]
     ('mcnemar', 'proportions_ztest', 'bootstrap_diff', 'delong')
     """
-    return tuple(test.name for test in TESTS if kind in test.pairwise)
+    return tuple(test.name for test in TESTS if accepts(test.pairwise, FrameKind(kind)))
 
 
 def report_tests(kind: str) -> tuple[str, ...]:
@@ -432,7 +469,29 @@ def report_tests(kind: str) -> tuple[str, ...]:
     >>> report_tests("scores")
     ('corrected_ttest', 'ttest', 'wilcoxon', 'sign_test')
     """
-    return tuple(test.name for test in TESTS if kind in test.report)
+    return tuple(test.name for test in TESTS if accepts(test.report, FrameKind(kind)))
+
+
+def default_test(kind: str) -> str | None:
+    """The test ``pairwise()`` runs on a frame of this kind when none is named (None: no default).
+
+    Examples
+    --------
+    >>> default_test("scores"), default_test("cv_results"), default_test("predictions")
+    ('corrected_ttest', 'corrected_ttest', None)
+    """
+    found = [test.name for test in TESTS if accepts(test.default_on, FrameKind(kind))]
+    return found[0] if found else None
+
+
+def gate_tests() -> tuple[str, ...]:
+    """The tests a release gate may use (``gate(test=...)``, ``pdcompare gate --test``)."""
+    return tuple(test.name for test in TESTS if test.gates)
+
+
+def cli_tests(kind: str) -> tuple[str, ...]:
+    """The tests the command line's ``--test`` may name on a predictions or forecasts file."""
+    return tuple(test.name for test in TESTS if FrameKind(kind) in test.cli)
 
 
 def default_correction(test: str, correction: str | None = "default") -> str | None:
@@ -477,4 +536,7 @@ def check_pairwise_test(test: str, allowed: tuple[str, ...]) -> Comparison:
 
 def rows_by_kind() -> Mapping[str, tuple[str, ...]]:
     """For the documentation: the comparisons of each frame kind, in the registry's order."""
-    return {kind: tuple(t.name for t in TESTS if kind in t.kinds) for kind in FRAME_KINDS}
+    return {
+        kind: tuple(t.name for t in TESTS if accepts(t.kinds, FrameKind(kind)))
+        for kind in FRAME_KINDS
+    }

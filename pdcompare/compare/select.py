@@ -11,13 +11,17 @@ import pandas as pd
 from pdcompare import results
 from pdcompare._validation import check_fraction, check_option, check_rope
 from pdcompare.compare._common import refuse_benchmark
+from pdcompare.compare.calls import frame_function, refusal
 from pdcompare.inputs.attrs import stored_attr
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import require_ratio, resolve_design
+from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.scores import converted_search, scores_frame
 from pdcompare.stats import bayes as core
 from pdcompare.stats.paired import paired_ttest
 from pdcompare.stats.summary import summarize
+
+K = FrameKind
 
 #: The rules of ``select`` and ``refit_rule``.
 RULES = ("best", "one_se", "not_worse", "equivalent")
@@ -100,6 +104,7 @@ def _complexity(by: Any, names: pd.Index, params: dict | None) -> np.ndarray:
         raise TypeError(msg) from None
 
 
+@frame_function("select", (K.SCORES, K.RUNS, K.ITEMS))
 def select(
     scores: pd.DataFrame,
     rule: str = "one_se",
@@ -208,8 +213,9 @@ def select(
         msg = "`rope` is needed by the 'equivalent' rule: the half-width of practical equivalence."
         raise ValueError(msg)
     converted, _ = converted_search(scores, {"metric": metric})
-    asking = None if rule == "best" else f"select(rule={rule!r})"
-    data = scores_data(converted, paired_test=asking, **design)
+    if rule != "best" and frame_kind(converted) is FrameKind.RUNS:
+        raise ValueError(refusal(f"select(rule={rule!r})", FrameKind.RUNS, (FrameKind.SCORES,)))
+    data = scores_data(converted, **design)
     refuse_benchmark(data, "select")
     # "best" needs no design, but its interval is the corrected one whenever it is known.
     if rule == "best":
@@ -404,7 +410,6 @@ def refit_rule(
         msg = "`rope` is needed by the 'equivalent' rule: the half-width of practical equivalence."
         raise ValueError(msg)
     if design:
-
         resolve_design(None, **design)  # a bad design fails now, not inside fit
 
     def choose(cv_results: dict) -> int:

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import check_nan_policy, check_positive_int, check_random_state
+from pdcompare._validation import check_positive_int, check_random_state
 from pdcompare.compare._common import decision_column, scores_meta, seed_of
 from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.stats.signed_rank_bayes import signed_rank_pairs, signed_rank_samples
@@ -57,7 +57,6 @@ def signed_rank_bayes(
     )
     rng = check_random_state(random_state)
     i, j, scope = data.pairs(a, b)
-    check_nan_policy(nan_policy)
     data.nan_pairs(i, j, nan_policy)
     out = signed_rank_pairs(
         data.values,

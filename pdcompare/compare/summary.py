@@ -11,6 +11,7 @@ import pandas as pd
 from pdcompare import results
 from pdcompare._validation import OptionError, check_fraction, warn
 from pdcompare.compare import items as _items
+from pdcompare.compare.calls import frame_function
 from pdcompare.compare.effect_size import (
     SYMBOLS,
     effect_against_best,
@@ -19,14 +20,18 @@ from pdcompare.compare.effect_size import (
 )
 from pdcompare.compare.ranks import benchmark_summary
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
-from pdcompare.inputs.benchmark import BenchmarkData, is_benchmark
+from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import resolve_design
-from pdcompare.inputs.items import is_items, set_items_design
+from pdcompare.inputs.items import set_items_design
+from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.scores import scores_frame, validate_scores
 from pdcompare.stats.summary import summarize
 
+K = FrameKind
 
+
+@frame_function("scores", (K.SCORES, K.BENCHMARK, K.RUNS, K.TASK_RUNS, K.ITEMS))
 def scores(
     frame: pd.DataFrame,
     metric: str | None = None,
@@ -182,7 +187,7 @@ def set_design(
         greater_is_better=greater_is_better,
         paired=paired,
     )
-    if not design.paired and is_benchmark(scores) and scores.columns.nlevels == 1:
+    if not design.paired and frame_kind(scores).has_datasets and scores.columns.nlevels == 1:
         msg = (
             "`paired=False` makes a runs frame (models x runs of one data set) or, on a "
             "`(dataset, split)` frame, a runs-over-tasks frame; this benchmark frame has one "
@@ -209,6 +214,7 @@ def _time_ordered(frame: pd.DataFrame, time_ordered: Any) -> pd.DataFrame:
     return with_attrs(frame.copy(), {**meta, "design": design})
 
 
+@frame_function("summary", (K.SCORES, K.BENCHMARK, K.RUNS, K.TASK_RUNS, K.ITEMS))
 def summary(
     scores: pd.DataFrame, ci: float = 0.95, *, measure: str | None = None, **design: Any
 ) -> pd.DataFrame:
@@ -282,7 +288,7 @@ def summary(
     >>> plain.loc["a", ["ci_low", "ci_high"]].round(3).tolist()
     [0.726, 0.974]
     """
-    if is_items(scores):
+    if frame_kind(scores) is FrameKind.ITEMS:
         return _items.summary(scores, ci, **design)
     frame = summary_table(scores, ci, measure=measure, **design)
     meta = pdcompare_attrs(frame)

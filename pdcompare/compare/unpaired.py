@@ -18,7 +18,6 @@ import pandas as pd
 from pdcompare import results
 from pdcompare._validation import (
     check_fraction,
-    check_nan_policy,
     check_positive_int,
     check_random_state,
     warn,
@@ -31,6 +30,7 @@ from pdcompare.compare._common import (
     warn_overlapping_splits,
     warn_pairs,
 )
+from pdcompare.compare.calls import comparison
 from pdcompare.compare.margin import check_margin, core_margin, with_margin
 from pdcompare.inputs.data import scores_data
 from pdcompare.stats import aso as core
@@ -72,7 +72,6 @@ def _unpaired_test(
     alpha, correction = check_test_options(
         alternative=alternative, alpha=alpha, correction=correction
     )
-    check_nan_policy(nan_policy)
     margin = check_margin(margin, alternative)
     data = scores_data(scores, **design)
     warn_overlapping_splits(data, test)
@@ -129,6 +128,7 @@ def _unpaired_test(
     return results.pair_result(data.names, i, j, columns, meta, correction=correction, alpha=alpha)
 
 
+@comparison("welch_ttest")
 def welch_ttest(
     scores: pd.DataFrame,
     a: Any = None,
@@ -240,6 +240,7 @@ def welch_ttest(
     )
 
 
+@comparison("mannwhitney")
 def mannwhitney(
     scores: pd.DataFrame,
     a: Any = None,
@@ -334,6 +335,7 @@ def mannwhitney(
     )
 
 
+@comparison("aso")
 def aso(
     scores: pd.DataFrame,
     a: Any = None,

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pdcompare.inputs.attrs import ATTRS_KEY, pdcompare_attrs, with_attrs
+from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.frames import check_frame
 
 #: ``attrs["pdcompare"]["kind"]`` of a battles frame.
@@ -143,21 +143,6 @@ def from_battles(
         win_counts.reshape(m, m), index=models, columns=pd.Index(models.copy(), name="model")
     )
     return with_attrs(frame, {"kind": BATTLES, "ties": tie_counts.tolist()})
-
-
-def is_battles(frame: pd.DataFrame) -> bool:
-    """Whether ``frame`` is a battles frame (made by :func:`from_battles`).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> table = pd.DataFrame({"model_a": ["x"], "model_b": ["y"], "winner": ["x"]})
-    >>> is_battles(from_battles(table)), is_battles(pd.DataFrame({"s": [0.9]}))
-    (True, False)
-    """
-    check_frame(frame)
-    stored = frame.attrs.get(ATTRS_KEY)
-    return isinstance(stored, dict) and stored.get("kind") == BATTLES
 
 
 def battles_data(frame: pd.DataFrame) -> BattlesData:

@@ -14,7 +14,7 @@ from pdcompare._validation import OptionError, apply_nan_policy, warn
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.design import resolve_design
 from pdcompare.inputs.frames import check_model_rows
-from pdcompare.inputs.kinds import DATASET, is_benchmark
+from pdcompare.inputs.kinds import DATASET, frame_kind
 from pdcompare.inputs.long import numeric_scores, repeated_keys, require_columns
 from pdcompare.inputs.runs import runs_from_long
 from pdcompare.inputs.scores import ScoresData, row_means, validate_scores
@@ -257,7 +257,7 @@ def means(frame: pd.DataFrame) -> pd.DataFrame:
     a        0.85  0.65
     b        0.60  0.90
     """
-    if not is_benchmark(frame):
+    if not frame_kind(frame).has_datasets:
         check_model_rows(frame)  # data sets as rows: "pass `df.T`", not "needs a benchmark"
         msg = (
             "`means` needs a benchmark frame: columns `(dataset, split)` (a MultiIndex whose "
@@ -348,7 +348,6 @@ def from_long(
     0.25
     """
     if not paired:  # a runs frame: one data set, one column per run
-
         return runs_from_long(
             table,
             model=model,

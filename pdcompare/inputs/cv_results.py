@@ -161,9 +161,7 @@ def _names(params: Sequence[dict[str, Any]], digits: int) -> list[str]:
         if len(present) == 1 and isinstance(p[present[0]], str):
             names.append(_format_value(p[present[0]], digits))
         elif present:
-            names.append(
-                ", ".join(f"{k[cut:]}={_format_value(p[k], digits)}" for k in present)
-            )
+            names.append(", ".join(f"{k[cut:]}={_format_value(p[k], digits)}" for k in present))
         else:
             names.append("default")
     return names

@@ -15,18 +15,15 @@ from typing import Any
 import pandas as pd
 
 from pdcompare.inputs.attrs import stored_attr
-from pdcompare.inputs.battles import is_battles
 from pdcompare.inputs.benchmark import benchmark_data
-from pdcompare.inputs.cv_results import cv_results_candidates, is_cv_results
+from pdcompare.inputs.cv_results import cv_results_candidates
 from pdcompare.inputs.design import resolve_design
 from pdcompare.inputs.frames import check_frame
-from pdcompare.inputs.items import SPLIT_TESTS, refuse_items
-from pdcompare.inputs.kinds import is_benchmark
+from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.scores import (
     SEARCH_KEYWORDS,
     ScoresData,
     check_score_values,
-    refuse_runs,
     refuse_search_keywords,
     validate_scores,
     warn_negated_losses,
@@ -64,14 +61,8 @@ def _keyword_key(value: Any) -> Any:
     return value
 
 
-def scores_data(
-    frame: pd.DataFrame, *, paired_test: str | None = None, **keywords: Any
-) -> ScoresData:
+def scores_data(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
     """Validate a scores (or ``cv_results_``) frame and resolve its design.
-
-    ``paired_test`` names the paired test asking (``"ttest"``, ``"bayes"``):
-    a runs frame (design ``paired=False``) is then refused with a message
-    naming the unpaired tests.
 
     A benchmark frame (columns named "dataset") gives its
     :class:`~pdcompare.inputs.benchmark.BenchmarkData`: per-data-set means,
@@ -92,16 +83,12 @@ def scores_data(
             # The frame is kept with its arrays, so that its id cannot be reused in the block.
             cache[key] = (frame, _read(frame, **keywords))
         data = cache[key][1]
-    if paired_test is not None:
-        refuse_runs(data.design, paired_test)
-        if paired_test in SPLIT_TESTS:
-            refuse_items(data.design, paired_test)
     return data
 
 
 def _read(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
     check_frame(frame)
-    if is_battles(frame):
+    if frame_kind(frame) is FrameKind.BATTLES:
         msg = (
             "This is a battles frame (wins of row over column, from `from_battles`), not "
             "scores: rate it with `bradley_terry()`, `win_probability()` or `pairwise()`."
@@ -109,7 +96,7 @@ def _read(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
         raise ValueError(msg)
     search = {key: keywords.pop(key, None) for key in SEARCH_KEYWORDS}
     stored = stored_attr(frame, "design")
-    if is_cv_results(frame):
+    if frame_kind(frame) is FrameKind.CV_RESULTS:
         # Straight to arrays: the names are unique and the scores float by construction.
         found = cv_results_candidates(frame, **search)
         check_score_values(found.values, found.names, found.splits)
@@ -119,7 +106,7 @@ def _read(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
             names=found.names, values=found.values, splits=found.splits, design=design
         )
     refuse_search_keywords(frame, search)
-    if is_benchmark(frame):
+    if frame_kind(frame).has_datasets:
         data = benchmark_data(frame, **keywords)
         warn_negated_losses(data.values, data.design)
         return data

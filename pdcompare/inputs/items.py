@@ -669,39 +669,6 @@ def _mapped(columns: pd.Index, mapping: Any, keyword: str) -> np.ndarray:
     return found.to_numpy()
 
 
-#: The tests of CV splits that an items frame refuses, naming ``ttest``.
-SPLIT_TESTS = ("corrected_ttest", "bayes", "posterior", "ttest_5x2cv", "ftest_5x2cv")
-
-
-def refuse_items(design: Design, test: str) -> None:
-    """Raise for a test of CV splits (``corrected_ttest``, ``bayes``, 5x2cv) on an items frame."""
-    if design.items:
-        msg = (
-            f"`{test}` corrects for CV splits that share training data, but this is an items "
-            "frame (its columns are questions scored for every model, sharing no training "
-            "data). Use `ttest` (paired over items, clustered when the frame has clusters)."
-        )
-        raise ValueError(msg)
-
-
-def is_items(frame: Any) -> bool:
-    """Whether ``frame`` is an items frame (its design says ``items=True``).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> is_items(pd.DataFrame({"x": [1.0]}))
-    False
-    """
-    if not isinstance(frame, pd.DataFrame):
-        return False
-    stored = frame.attrs.get(ATTRS_KEY)
-    if not isinstance(stored, dict):
-        return False
-    design = stored.get("design")
-    return isinstance(design, dict) and bool(design.get("items"))
-
-
 @dataclass(frozen=True)
 class ItemsData(ScoresData):
     """A validated items frame as arrays: the scores, and the clusters, tasks and samples.

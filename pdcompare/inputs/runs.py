@@ -18,7 +18,7 @@ import pandas as pd
 from pdcompare._validation import OptionError, warn
 from pdcompare.inputs.attrs import stored_attr, with_attrs
 from pdcompare.inputs.design import Design, resolve_design
-from pdcompare.inputs.kinds import DATASET, is_benchmark
+from pdcompare.inputs.kinds import DATASET, frame_kind
 from pdcompare.inputs.long import numeric_scores, repeated_keys, require_columns
 from pdcompare.inputs.scores import validate_scores
 
@@ -145,7 +145,7 @@ def task_runs_data(frame: pd.DataFrame, what: str, **keywords: Any) -> TaskRuns:
     >>> task_runs_data(frame, "aggregate").cube.shape
     (2, 1, 2)
     """
-    if not (is_benchmark(frame) and frame.columns.nlevels == 2):
+    if not (frame_kind(frame).has_datasets and frame.columns.nlevels == 2):
         msg = _not_task_runs(what)
         raise ValueError(msg)
     design = resolve_design(stored_attr(frame, "design"), **keywords)

@@ -19,11 +19,10 @@ from pdcompare._validation import (
 )
 from pdcompare.inputs.cv_results import (
     cv_results_to_scores,
-    is_cv_results,
 )
 from pdcompare.inputs.design import Design
 from pdcompare.inputs.frames import check_frame, check_model_rows
-from pdcompare.inputs.kinds import is_benchmark
+from pdcompare.inputs.kinds import FrameKind, frame_kind
 
 #: Passed as ``a`` by ``pairwise`` to ask a test for every pair of models.
 ALL_PAIRS = object()
@@ -70,36 +69,35 @@ def row_means(values: np.ndarray) -> np.ndarray:
         return np.where(counts > 0, totals / np.maximum(counts, 1), np.nan)
 
 
-#: The tests of a predictions frame, named when one is passed where scores are expected.
-PREDICTION_TESTS = (
-    "mcnemar",
-    "cochrans_q",
-    "proportions_ztest",
-    "accuracy_ci",
-    "bootstrap",
-    "bootstrap_diff",
-)
+def predictions_frame_message(frame: pd.DataFrame, y: Any = "y", asking: str = "") -> str:
+    """Why a frame with a truth column is not scores, and which tests compare predictions.
+
+    ``asking`` names the function that wanted scores ("`ttest`").
+    """
+    takes = f", which {asking} takes" if asking else ""
+    msg = (
+        f"This frame has a truth column {y!r}: it looks like a predictions frame (one row per "
+        "test sample, one column of predictions per model), not a scores frame (one row "
+        f"per model, one column per CV split){takes}. Compare predictions with `mcnemar` "
+        "(labels), `delong` (scores), `permutation_test`, `bootstrap_diff` or `accuracy_ci`; "
+        "forecasts in time order with `diebold_mariano` and `confidence_set`."
+    )
+    truth = frame[y]
+    continuous = pd.api.types.is_numeric_dtype(truth) and truth.nunique() > 2
+    if continuous and not isinstance(frame.index, pd.DatetimeIndex | pd.PeriodIndex):
+        # The report reads forecasts by their date index; one read back from a file lost it.
+        msg += (
+            " A report of forecasts needs rows in time order: a date index, or "
+            "`df.cmp.set_design(time_ordered=True)` on forecasts read back with an "
+            "integer index."
+        )
+    return msg
 
 
 def _refuse_other_kinds(frame: pd.DataFrame) -> None:
     """A predictions frame is refused; models as columns are warned about (DESIGN §2)."""
     if frame.columns.nlevels == 1 and "y" in frame.columns:
-        msg = (
-            "This frame has a truth column 'y': it looks like a predictions frame (one row per "
-            "test sample, one column of predictions per model), not a scores frame (one row "
-            "per model, one column per CV split). Compare predictions with "
-            f"{', '.join(PREDICTION_TESTS)}; forecasts in time order with diebold_mariano "
-            "and confidence_set."
-        )
-        truth = frame["y"]
-        continuous = pd.api.types.is_numeric_dtype(truth) and truth.nunique() > 2
-        if continuous and not isinstance(frame.index, pd.DatetimeIndex | pd.PeriodIndex):
-            # The report reads forecasts by their date index; one read back from a file lost it.
-            msg += (
-                " A report of forecasts needs rows in time order: a date index, or "
-                "`df.cmp.set_design(time_ordered=True)` on forecasts read back with an "
-                "integer index."
-            )
+        msg = predictions_frame_message(frame)
         cli = (
             "This file has a truth column 'y': it is a file of predictions (one row per test "
             "sample, one column of predictions per model), not of scores. Compare "
@@ -120,10 +118,23 @@ def _refuse_other_kinds(frame: pd.DataFrame) -> None:
 
 def validate_scores(frame: pd.DataFrame) -> np.ndarray:
     """Check a scores frame and return its values (models x splits) as float64."""
+    check_scores_labels(frame)
+    _refuse_other_kinds(frame)
+    values = _numeric_values(frame)
+    check_score_values(values, frame.index, frame.columns)
+    return values
+
+
+def check_scores_labels(frame: pd.DataFrame) -> None:
+    """The checks of a frame of scores that read its labels only: models as rows, unique labels.
+
+    They come first on every frame of scores (models x splits, runs or data
+    sets), also where a test then refuses the frame's kind, so that a frame
+    built the wrong way round hears "pass `df.T`" rather than "use another test".
+    """
     check_frame(frame)
     check_model_rows(frame)
     _refuse_empty(frame.shape)
-    _refuse_other_kinds(frame)
     check_unique_labels(frame.index, hint="give each model its own index label")
     _refuse_missing_split_labels(frame.columns)
     check_unique_labels(
@@ -142,9 +153,6 @@ def validate_scores(frame: pd.DataFrame) -> np.ndarray:
             "to `per_dataset(test=...)`."
         )
         raise ValueError(msg)
-    values = _numeric_values(frame)
-    check_score_values(values, frame.index, frame.columns)
-    return values
 
 
 def _refuse_missing_split_labels(columns: pd.Index) -> None:
@@ -170,7 +178,7 @@ def _refuse_missing_split_labels(columns: pd.Index) -> None:
     msg = (
         f"Split labels must not be missing; the column at position {positions[0]} "
         f"(counting from 0) has none (None or NaN){more}. Give every split "
-        "a label, e.g. `df.columns = [f\"split{k}\" for k in range(df.shape[1])]`."
+        'a label, e.g. `df.columns = [f"split{k}" for k in range(df.shape[1])]`.'
     )
     raise ValueError(msg)
 
@@ -339,7 +347,11 @@ def refuse_search_keywords(frame: pd.DataFrame, given: dict[str, Any]) -> None:
     """``metric``, ``names`` or ``iteration`` on a frame that is not ``cv_results_``: an error."""
     if all(value is None for value in given.values()):
         return
-    kind = "a benchmark frame (data sets as columns)" if is_benchmark(frame) else "a scores frame"
+    kind = (
+        "a benchmark frame (data sets as columns)"
+        if frame_kind(frame).has_datasets
+        else "a scores frame"
+    )
     msg = (
         "`metric`, `names` and `iteration` apply to cv_results_ frames (with a `params` "
         f"column and `split<i>_test_<metric>` columns); this frame is already {kind}."
@@ -355,7 +367,7 @@ def scores_frame(
 ) -> pd.DataFrame:
     """The scores frame for ``frame``: converted from ``cv_results_``, or a copy of it."""
     check_frame(frame)
-    if is_cv_results(frame):
+    if frame_kind(frame) is FrameKind.CV_RESULTS:
         return cv_results_to_scores(frame, metric=metric, names=names, iteration=iteration)
     refuse_search_keywords(frame, {"metric": metric, "names": names, "iteration": iteration})
     return frame.copy()
@@ -373,29 +385,10 @@ def converted_search(
     check_frame(frame)
     search = {key: value for key, value in options.items() if key in SEARCH_KEYWORDS}
     rest = {key: value for key, value in options.items() if key not in SEARCH_KEYWORDS}
-    if not is_cv_results(frame):
+    if frame_kind(frame) is not FrameKind.CV_RESULTS:
         refuse_search_keywords(frame, search)
         return frame, rest
     return cv_results_to_scores(frame, **search), rest
-
-
-#: The tests that compare runs as independent samples, named when a paired test meets a runs frame.
-UNPAIRED_TESTS = ("welch_ttest", "mannwhitney", "aso")
-
-
-def refuse_runs(design: Design, test: str) -> None:
-    """Raise for a paired test on a runs frame (a design with ``paired=False``)."""
-    if design.paired:
-        return
-    names = ", ".join(f"`{name}`" for name in UNPAIRED_TESTS)
-    msg = (
-        f"`{test}` is a paired test: it compares two models split by split, but this is a "
-        "runs frame (its design says paired=False: run k of one model has nothing to do "
-        f"with run k of another). Use the unpaired tests {names}, for example "
-        "`df.cmp.pairwise(test='welch_ttest')`; or `set_design(paired=True)` if the "
-        "columns are CV splits shared by every model."
-    )
-    raise ValueError(msg)
 
 
 def warn_negated_losses(values: np.ndarray, design: Design) -> None:
@@ -431,8 +424,10 @@ def looks_like_seeds(columns: pd.Index) -> bool:
     >>> looks_like_seeds(pd.Index(["split0", "seed1"]))
     False
     """
-    return columns.nlevels == 1 and len(columns) > 0 and all(
-        str(label).lower().startswith(_SEED_PREFIXES) for label in columns
+    return (
+        columns.nlevels == 1
+        and len(columns) > 0
+        and all(str(label).lower().startswith(_SEED_PREFIXES) for label in columns)
     )
 
 

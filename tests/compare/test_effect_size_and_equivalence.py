@@ -222,16 +222,6 @@ def _runs():
     return frame.cmp.set_design(paired=False)
 
 
-@pytest.fixture
-def unpaired(monkeypatch):
-    """Treat every frame as a runs frame: the flag the design's ``paired=False`` will set."""
-    from pdcompare.compare import effect_size, equivalence
-
-    monkeypatch.setattr(effect_size, "is_paired", lambda data: False)
-    monkeypatch.setattr(equivalence, "is_paired", lambda data: False)
-
-
-@pytest.mark.usefixtures("unpaired")
 def test_runs_default_to_cliff_delta_and_refuse_the_paired_measures():
     runs = _runs()
     res = runs.cmp.effect_size("a", "b")
@@ -247,7 +237,6 @@ def test_runs_default_to_cliff_delta_and_refuse_the_paired_measures():
     assert ci["ci_low"].iloc[0] < ci["effect_size"].iloc[0] < ci["ci_high"].iloc[0]
 
 
-@pytest.mark.usefixtures("unpaired")
 def test_equivalence_on_runs_is_welch_as_statsmodels():
     runs = _runs()
     res = runs.cmp.equivalence("a", "b", rope=0.03, correction=None)

@@ -6,7 +6,8 @@ import pytest
 from frames import simulated_battles
 
 import pdcompare
-from pdcompare.inputs.battles import battles_data, is_battles
+from pdcompare.inputs.battles import battles_data
+from pdcompare.inputs.kinds import FrameKind, frame_kind
 
 
 def test_counts_equal_a_written_out_tally():
@@ -31,7 +32,7 @@ def test_counts_equal_a_written_out_tally():
             wins[j, i] += 1
     np.testing.assert_array_equal(frame.to_numpy(), wins)
     np.testing.assert_array_equal(frame.attrs["pdcompare"]["ties"], ties)
-    assert is_battles(frame)
+    assert frame_kind(frame) is FrameKind.BATTLES
     assert names == sorted(names)
     data = battles_data(frame)
     assert data.n_battles.sum() == 2 * len(table)

@@ -8,7 +8,8 @@ from numpy.testing import assert_allclose
 
 import pdcompare
 from pdcompare import PdcompareWarning
-from pdcompare.inputs.items import is_items, items_data
+from pdcompare.inputs.items import items_data
+from pdcompare.inputs.kinds import FrameKind, frame_kind
 
 
 def test_from_items_means_counts_and_variances_against_a_group_by():
@@ -23,7 +24,7 @@ def test_from_items_means_counts_and_variances_against_a_group_by():
     assert np.all(data.samples == 4)
     assert data.n_clusters == 8
     assert data.clustered
-    assert is_items(frame)
+    assert frame_kind(frame) is FrameKind.ITEMS
     assert frame.attrs["pdcompare"]["design"]["items"] is True
 
 

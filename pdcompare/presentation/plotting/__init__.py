@@ -17,7 +17,8 @@ from typing import Any
 import pandas as pd
 
 from pdcompare._validation import check_option
-from pdcompare.inputs.items import is_items
+from pdcompare.compare.registry import BY_NAME
+from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.scores import converted_search
 from pdcompare.presentation.plotting import (  # noqa: F401  (register kinds)
     aggregates,
@@ -50,19 +51,6 @@ from pdcompare.presentation.shown import is_matrix
 from pdcompare.results import result_info
 
 __all__ = ["folds_data", "forest_data", "is_matrix", "plot"]
-
-#: Tests whose all-pairs results across data sets keep their own picture (the others,
-#: rank and significance tests, draw the critical-difference diagram).
-_OWN_PICTURE = (
-    "bayes",
-    "mcm",
-    "hierarchical",
-    "effect_size",
-    "equivalence",
-    "power",
-    "aso",
-    "random_effects",
-)
 
 
 def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: Any):
@@ -122,42 +110,48 @@ def plot(frame: pd.DataFrame, kind: str | None = None, *, ax=None, **options: An
         raise TypeError(msg)
     if kind != "pareto":  # pareto reads its cost from a cv_results_ frame's own columns
         frame, options = converted_search(frame, options)
-    info = result_info(frame)
     if kind is None and is_matrix(frame):
         return plot_matrix(frame, ax=ax, **options)
-    if info.kind == "result":
-        test = info.test
-        # One pair of a Bayesian test across data sets: its posterior in the triangle
-        # (kind="shrinkage" draws a hierarchical result's data sets).
-        samples_of = None
-        if info.method == "signed_rank" and info.scope == "pair":
-            from pdcompare.compare.signed_rank_bayes import simplex_samples as samples_of
-        elif test == "hierarchical" and (kind == "simplex" or (kind is None and len(frame) == 1)):
-            from pdcompare.compare.hierarchical import simplex_samples as samples_of
-        if samples_of is not None:
-
-            samples = samples_of(frame, options.pop("n_points", 3000))
-            return draw_simplex(frame, samples, ax=ax, **options)
-        all_pairs = info.unit == "dataset" and info.scope == "all_pairs"
-        if all_pairs and test not in _OWN_PICTURE and kind is None:
-            return cd.plot_cd(frame, ax=ax, **options)
-        if test == "hierarchical" and kind not in (None, "shrinkage"):
-            msg = (
-                f"`kind`: a hierarchical result draws kind=None, 'simplex' (one pair) or "
-                f"'shrinkage'; got {kind!r}."
-            )
-            raise ValueError(msg)
-        if kind is not None and kind in _SCORES_KINDS:
-            msg = f"`kind`: {kind!r} draws a scores frame; a result frame draws with kind=None."
-            raise ValueError(msg)
-        if test not in _RESULT_KINDS:
-            msg = f"No plot for results of {test!r}; plot the scores frame instead."
-            raise ValueError(msg)
-        return _RESULT_KINDS[test](frame, ax=ax, **options)
-    if kind is None and is_items(frame):
-        kind = "intervals"  # an items frame's picture: each model's clustered interval
+    match frame_kind(frame):
+        case FrameKind.RESULT:
+            return _plot_result(frame, kind, ax, options)
+        case FrameKind.ITEMS if kind is None:
+            kind = "intervals"  # an items frame's picture: each model's clustered interval
     if kind is None:
         msg = f"`kind` is needed for a scores frame: one of {', '.join(map(repr, _SCORES_KINDS))}."
         raise ValueError(msg)
     check_option("kind", kind, tuple(_SCORES_KINDS))
     return _SCORES_KINDS[kind](frame, ax=ax, **options)
+
+
+def _plot_result(frame: pd.DataFrame, kind: str | None, ax: Any, options: dict[str, Any]):
+    """The picture that suits a result frame's test."""
+    info = result_info(frame)
+    test = info.test
+    # One pair of a Bayesian test across data sets: its posterior in the triangle
+    # (kind="shrinkage" draws a hierarchical result's data sets).
+    samples_of = None
+    if info.method == "signed_rank" and info.scope == "pair":
+        from pdcompare.compare.signed_rank_bayes import simplex_samples as samples_of
+    elif test == "hierarchical" and (kind == "simplex" or (kind is None and len(frame) == 1)):
+        from pdcompare.compare.hierarchical import simplex_samples as samples_of
+    if samples_of is not None:
+        samples = samples_of(frame, options.pop("n_points", 3000))
+        return draw_simplex(frame, samples, ax=ax, **options)
+    all_pairs = info.unit == "dataset" and info.scope == "all_pairs"
+    own_picture = test in BY_NAME and BY_NAME[test].own_picture
+    if all_pairs and not own_picture and kind is None:
+        return cd.plot_cd(frame, ax=ax, **options)
+    if test == "hierarchical" and kind not in (None, "shrinkage"):
+        msg = (
+            f"`kind`: a hierarchical result draws kind=None, 'simplex' (one pair) or "
+            f"'shrinkage'; got {kind!r}."
+        )
+        raise ValueError(msg)
+    if kind is not None and kind in _SCORES_KINDS:
+        msg = f"`kind`: {kind!r} draws a scores frame; a result frame draws with kind=None."
+        raise ValueError(msg)
+    if test not in _RESULT_KINDS:
+        msg = f"No plot for results of {test!r}; plot the scores frame instead."
+        raise ValueError(msg)
+    return _RESULT_KINDS[test](frame, ax=ax, **options)

@@ -9,8 +9,8 @@ import pandas as pd
 
 from pdcompare._validation import check_option, check_positive_int
 from pdcompare.compare.figure_inputs import intervals_inputs, pvalue_inputs
-from pdcompare.inputs.benchmark import is_benchmark
 from pdcompare.inputs.data import scores_data
+from pdcompare.inputs.kinds import frame_kind
 from pdcompare.presentation.labels import alpha_label, format_pvalue, method_label, value_label
 from pdcompare.presentation.plotting._base import (
     _annotated_heatmap,
@@ -119,7 +119,9 @@ def plot_folds(
     >>> plt.close(fig)
     """
     full = folds_data(frame, n_splits=None, greater_is_better=greater_is_better)
-    unit, units = ("data set", "data sets") if is_benchmark(frame) else ("CV split", "splits")
+    unit, units = (
+        ("data set", "data sets") if frame_kind(frame).has_datasets else ("CV split", "splits")
+    )
     order = full.index.tolist()
     shown, note = top_models(order, top)
     colours = model_colours(order)

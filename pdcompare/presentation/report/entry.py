@@ -31,7 +31,7 @@ from pdcompare._validation import (
 from pdcompare.compare.aggregates import TaskRunsAnalysis
 from pdcompare.compare.analysis import Analysis, ForecastAnalysis, analyse
 from pdcompare.inputs.attrs import read_only
-from pdcompare.inputs.battles import is_battles
+from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.presentation.labels import (
     PYTHON,
     Spelling,
@@ -65,6 +65,7 @@ def _unknown_design() -> str:
         f"often. Pass the design ({words.design_keywords()}{where}) for the corrected test."
     )
 
+
 #: Default number of models with lines of their own.
 DEFAULT_TOP = 10
 
@@ -76,22 +77,11 @@ def _select_report(result: pd.DataFrame) -> str:
     lines = [
         "pdcompare report: choosing a model",
         "==================================",
-        f"Rule: {info.rule}; best mean: {info.best}; "
-        f"selected: {join_names(chosen)}.",
+        f"Rule: {info.rule}; best mean: {info.best}; selected: {join_names(chosen)}.",
         info.get("reason", ""),
         f"Eligible under the rule, simplest first: {join_names(eligible)}.",
     ]
     return "\n".join(line for line in lines if line) + "\n"
-
-
-def _refuse_result(frame: pd.DataFrame) -> None:
-    test = result_info(frame).test
-    msg = (
-        f"report() reads a scores, cv_results_ or benchmark frame; this is the result frame "
-        f"of {test!r}. Call report() on the frame of scores the result came from "
-        "(or style()/plot() on the result)."
-    )
-    raise ValueError(msg)
 
 
 def report(
@@ -257,21 +247,16 @@ def report(
             frame, baseline=baseline, candidate=candidate, margin=margin, alpha=alpha,
             test=test, format=format, **design,
         )  # fmt: skip
-    if is_battles(frame):
-        # A battles frame: Bradley–Terry ratings, rank sets and the pairs told apart.
-        check_keywords(design, ("ties",), "The report of a battles frame")
-        return battles_report(
-            frame, alpha=alpha, correction=correction, ci=ci, top=top,
-            random_state=random_state, format=format, **design,
-        )  # fmt: skip
-    info = result_info(frame)
-    if info.kind == "result":
-        if info.test == "select":
-            return _select_report(frame)
-        if info.test == "ranks":
-            shown = len(frame) if top is None else check_positive_int("top", top)
-            return "\n".join(rank_set_lines(frame, shown)) + "\n"
-        _refuse_result(frame)
+    match frame_kind(frame):
+        case FrameKind.BATTLES:
+            # A battles frame: Bradley–Terry ratings, rank sets and the pairs told apart.
+            check_keywords(design, ("ties",), "The report of a battles frame")
+            return battles_report(
+                frame, alpha=alpha, correction=correction, ci=ci, top=top,
+                random_state=random_state, format=format, **design,
+            )  # fmt: skip
+        case FrameKind.RESULT:
+            return _result_report(frame, top)
     top = len(frame) if top is None else check_positive_int("top", top, minimum=2)
     check_option("format", format, ("text", "markdown", "html"))
     with warnings_once():
@@ -293,6 +278,22 @@ def report(
             **design,
         )
         return report_text(analysis, top=top, format=format)
+
+
+def _result_report(frame: pd.DataFrame, top: int | None) -> str:
+    """The words of a result frame that has them (a selection, rank sets); others are refused."""
+    info = result_info(frame)
+    if info.test == "select":
+        return _select_report(frame)
+    if info.test == "ranks":
+        shown = len(frame) if top is None else check_positive_int("top", top)
+        return "\n".join(rank_set_lines(frame, shown)) + "\n"
+    msg = (
+        f"report() reads a scores, cv_results_ or benchmark frame; this is the result frame "
+        f"of {info.test!r}. Call report() on the frame of scores the result came from "
+        "(or style()/plot() on the result)."
+    )
+    raise ValueError(msg)
 
 
 def report_text(

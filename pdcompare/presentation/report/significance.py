@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from pdcompare.compare.analysis import Analysis
+from pdcompare.compare.registry import BY_NAME
 from pdcompare.presentation.labels import (
     BENCHMARK_REPORT_TEST_NAMES,
     REPORT_TEST_NAMES,
@@ -22,9 +23,6 @@ from pdcompare.presentation.labels import p_equals as _pvalue
 from pdcompare.presentation.report import items as item_words
 from pdcompare.presentation.report.pairs import family_words, left_out_line, shown_pairs
 from pdcompare.presentation.report.rows import Rows, in_names, rows_of
-
-#: The tests whose detectable difference is their own (the paired t's, corrected or not).
-_T_TESTS = ("corrected_ttest", "ttest")
 
 
 def _interval_text(low: float, high: float, level: float) -> str | None:
@@ -80,7 +78,8 @@ def _detectable_words(analysis: Analysis, result: Rows, shown: np.ndarray) -> li
     # The figure is the (corrected) paired t's: beside a rank test, say whose it is.
     test = result.info.test
     runs = getattr(analysis, "runs", False)  # the unit already names Welch's t-test
-    if test in _T_TESTS or runs or item_words.is_items_result(result.info):
+    paired_t = test in BY_NAME and BY_NAME[test].family == "t-test"
+    if paired_t or runs or item_words.is_items_result(result.info):
         whose = ""
     else:
         whose = " for a paired t" if analysis.benchmark else " for the corrected t-test"
