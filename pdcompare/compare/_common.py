@@ -17,6 +17,7 @@ from pdcompare._validation import (
     warn,
 )
 from pdcompare.compare.registry import BY_NAME
+from pdcompare.inputs.attrs import shared
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.design import overlapping_splits
 from pdcompare.results import result_meta
@@ -302,7 +303,9 @@ def per_dataset_fields(
     ``pairs`` (``[model_1, model_2]`` of every pair), ``datasets`` (their
     labels) and, for every table of shape (pairs, data sets), its rows as
     lists of floats with None where a value is missing (JSON has no NaN, and
-    None compares equal after a save). :func:`pdcompare.shrinkage` reads them.
+    None compares equal after a save), shared by the frames pandas derives
+    from the result (see :func:`~pdcompare.inputs.attrs.shared`).
+    :func:`pdcompare.shrinkage` reads them.
 
     Examples
     --------
@@ -312,12 +315,13 @@ def per_dataset_fields(
     """
     labels = np.asarray(names, dtype=object)
     fields: dict[str, Any] = {
-        "pairs": [[labels[a], labels[b]] for a, b in zip(i, j, strict=True)],
-        "datasets": list(datasets),
+        "pairs": shared([[labels[a], labels[b]] for a, b in zip(i, j, strict=True)]),
+        "datasets": shared(list(datasets)),
     }
     for key, values in tables.items():
         values = np.asarray(values, dtype=float)
-        fields[key] = [[None if np.isnan(x) else x for x in row] for row in values.tolist()]
+        # shared by pandas' copies of the result: not deep-copied on every column read
+        fields[key] = shared(np.where(np.isnan(values), None, values).tolist())
     return fields
 
 

@@ -26,7 +26,7 @@ from pdcompare.compare._common import (
 )
 from pdcompare.compare.bayes import decision_column
 from pdcompare.compare.calls import comparison
-from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.inputs.attrs import pdcompare_attrs, shared
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import require_ratio
@@ -376,7 +376,8 @@ def _columns(
     fields = per_dataset_fields(data.names, i, j, data.splits, **tables)
     if len(i) == 1:  # the posterior draws of the one pair, for its simplex picture
         draws = out["draws"][0] if run[0] else np.full((3, 0), np.nan)
-        fields["draws"] = {"delta0": draws[0], "sigma0": draws[1], "nu": draws[2]}
+        # shared by pandas' copies of the result: 9000 numbers, not deep-copied per column read
+        fields["draws"] = shared({"delta0": draws[0], "sigma0": draws[1], "nu": draws[2]})
     columns = {name: values[name] for name in names[:4]}
     columns["decision"] = decision_column(data.names, i, j, codes)
     columns["rhat"] = values["rhat"]

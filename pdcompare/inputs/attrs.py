@@ -60,8 +60,8 @@ def jsonable(value: Any) -> Any:
     {'rope': [-0.01, 0.01], 'n': 3, 'x': [1.5, nan]}
     """
     kind = type(value)
-    if kind in _PLAIN or kind is _SharedMetadata:  # shared: made JSON-able when it was built
-        return value
+    if kind in _PLAIN or kind is _SharedMetadata or kind is _SharedList:
+        return value  # shared ones were made JSON-able when they were built
     if kind is list or kind is tuple:
         if _PLAIN.issuperset(map(type, value)):  # a row of numbers or names: no recursion
             return list(value)
@@ -111,21 +111,35 @@ class _SharedMetadata(dict):
         return self
 
 
-def shared(meta: dict[str, Any]) -> dict[str, Any]:
-    """``meta``, JSON-able, as a dict that pandas' copies of a frame share (read only).
+class _SharedList(list):
+    """A list of metadata that pandas' copies of a frame share (read only); JSON's list."""
+
+    def __deepcopy__(self, memo: dict) -> _SharedList:
+        return self
+
+
+def shared(meta: dict[str, Any] | list) -> dict[str, Any] | list:
+    """``meta``, JSON-able, as a dict or list that pandas' copies of a frame share (read only).
 
     For large entries of a frame's metadata (an items frame's sample counts
-    per cell): pandas deep-copies ``attrs`` into every frame it derives, and
-    this dict is not copied. It equals a plain dict of the same entries, and
-    :func:`with_attrs` keeps it as it is.
+    per cell, a result's values per pair and data set, posterior draws):
+    pandas deep-copies ``attrs`` into every frame it derives (every column
+    read), and these are not copied. They equal a plain dict or list of the
+    same entries, JSON writes them as one (and reads back a plain one), and
+    :func:`with_attrs` keeps them as they are.
 
     Examples
     --------
     >>> design = shared({"models": ("a", "b")})
     >>> copy.deepcopy(design) is design, design == {"models": ["a", "b"]}
     (True, True)
+    >>> rows = shared([np.array([0.5, 1.0])])
+    >>> copy.deepcopy(rows) is rows, rows == [[0.5, 1.0]]
+    (True, True)
     """
-    return _SharedMetadata(jsonable(meta))
+    if isinstance(meta, Mapping):
+        return _SharedMetadata(jsonable(meta))
+    return _SharedList(jsonable(meta))
 
 
 def read_only(frame: pd.DataFrame) -> pd.DataFrame:
