@@ -43,10 +43,10 @@ from scipy import special
 
 import pdcompare
 
-# The CV machinery of the main validity study (same directory).
+# The CV machinery shared with the main validity study (same directory).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _bench import study_main
-from validity import (
+from _validity_common import (
     K_FOLDS,
     N_REPEATS,
     POPULATIONS,

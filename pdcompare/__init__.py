@@ -24,6 +24,7 @@ Every method is also a function of the frame:
 
 from pdcompare import accessor as _accessor  # noqa: F401  (registers DataFrame.cmp)
 from pdcompare._validation import PdcompareWarning
+from pdcompare._version import __version__ as __version__
 from pdcompare.compare.aggregates import aggregate, performance_profile, prob_improvement
 from pdcompare.compare.auc import auc_ci, delong
 from pdcompare.compare.battles import bradley_terry, win_probability
@@ -126,7 +127,6 @@ __all__ = [
     "wilcoxon",
     "win_probability",
 ]
-__version__ = "0.1.0"
 
 
 def __getattr__(name):

@@ -141,6 +141,12 @@ def run(args: argparse.Namespace) -> str:
     design.pop("metric", None)
     if isinstance(analysis, TaskRunsAnalysis):
         return task_runs_output(analysis, title, args)
+    return _analysis_output(analysis, title, args, design)
+
+
+def _analysis_output(analysis: Any, title: str, args: argparse.Namespace, design: dict) -> str:
+    """The summary, the pairwise table, the rank sets, the report, the figure and documents."""
+    bayes = args.test == "bayes"
     scores, summary, pairwise = analysis.frame, analysis.summary, analysis.significance
     benchmark, test = analysis.benchmark, analysis.test
     text = speak_cli(report_text(analysis, top=args.top, words=COMMAND_LINE))
@@ -148,7 +154,7 @@ def run(args: argparse.Namespace) -> str:
     correction = info.correction or (
         "family-wise p-values" if test == "nemenyi" else "no correction"
     )
-    direction = "higher" if result_info(summary).greater_is_better else "lower"
+    direction = "higher" if result_info(summary).direction else "lower"
     names = BENCHMARK_REPORT_TEST_NAMES if benchmark else REPORT_TEST_NAMES
     top = len(summary) if args.top is None else args.top
     shown_models = set(summary.index[:top])
@@ -172,15 +178,7 @@ def run(args: argparse.Namespace) -> str:
         rest = plural(int((~in_top).sum()), "more pair", "more pairs")
         parts.append(f"({rest}; --top 0 shows them all)")
     if analysis.ranks is not None:
-        ranks = analysis.ranks
-        heading = (
-            "Rank sets (95% simultaneous, best first; covariance: "
-            f"{result_info(ranks).covariance})"
-        )
-        parts += ["", heading, table_text(ranks.iloc[:top])]
-        if len(ranks) > top:
-            rest = plural(len(ranks) - top, "more model", "more models")
-            parts.append(f"({rest}; --top 0 shows them all)")
+        parts += _rank_sets_lines(analysis.ranks, top)
     parts += ["", text]
     if args.plot:
         if benchmark:
@@ -193,6 +191,18 @@ def run(args: argparse.Namespace) -> str:
         parts.append(f"Figure saved to {args.plot}")
     parts += write_documents(args, analysis_document(analysis, args.top))
     return "\n".join(parts).rstrip("\n") + "\n"
+
+
+def _rank_sets_lines(ranks: pd.DataFrame, top: int) -> list[str]:
+    """The table of the rank sets of the best ``top`` models, under its heading."""
+    heading = (
+        f"Rank sets (95% simultaneous, best first; covariance: {result_info(ranks).covariance})"
+    )
+    lines = ["", heading, table_text(ranks.iloc[:top])]
+    if len(ranks) > top:
+        rest = plural(len(ranks) - top, "more model", "more models")
+        lines.append(f"({rest}; --top 0 shows them all)")
+    return lines
 
 
 def _may_hold_truth(args: argparse.Namespace) -> bool:

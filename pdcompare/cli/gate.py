@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from pdcompare.cli.options import (
+    GATE_OPTIONS,
     Parser,
+    add_options,
     check_output_paths,
     folds,
     fraction,
-    non_negative,
     one_line,
 )
 from pdcompare.compare.gate import GATE_TESTS, gate
@@ -75,14 +76,7 @@ def build_gate_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("source", metavar="FILE", help="scores, runs or predictions file")
-    parser.add_argument("--candidate", required=True, help="the model to release")
-    parser.add_argument("--baseline", required=True, help="the model it replaces")
-    parser.add_argument(
-        "--margin",
-        required=True,
-        type=non_negative,
-        help="how much worse the candidate may be, in the units of the score",
-    )
+    add_options(parser, GATE_OPTIONS)
     parser.add_argument("--cv", type=folds, help="k of the k-fold CV of the scores")
     parser.add_argument("--test-size", type=fraction, help="test fraction of each split")
     parser.add_argument(

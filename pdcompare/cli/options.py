@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
+from typing import Any
 
-from pdcompare import __version__
 from pdcompare._validation import check_correction
+from pdcompare._version import __version__
 from pdcompare.compare.analysis import BENCHMARK_REPORT_TESTS, REPORT_TESTS
+from pdcompare.compare.registry import cli_tests
 from pdcompare.compare.select import RULES
 from pdcompare.presentation.report import DEFAULT_TOP
 
 EXIT_USAGE = 2
 
 #: The tests of a predictions file, and of a forecasts file, on the command line.
-PREDICTION_CLI_TESTS = ("delong", "mcnemar", "permutation_test")
-FORECAST_CLI_TESTS = ("diebold_mariano", "confidence_set")
+PREDICTION_CLI_TESTS = cli_tests("predictions")
+FORECAST_CLI_TESTS = cli_tests("forecasts")
 
 
 _EPILOG = """\
@@ -40,48 +45,6 @@ in its first column.
 Without --cv or --test-size the design is unknown and the (too optimistic)
 plain t-test is used. Commas, tabs (.tsv) and semicolons separate columns.
 """
-
-
-#: Keywords of the library and the options that give them here. An error or warning that
-#: carries its keyword (``OptionError.keyword``) is named by this table, field by field;
-#: one that carries ``cli_message`` says it in these words already.
-_OPTIONS = (
-    ("cv=, test_size=, or n_train= with n_test=", "--cv or --test-size"),
-    ("`cv=` (the same cv as the search), `test_size=`, or `n_train=` with `n_test=`", "--cv"),
-    ("`greater_is_better=False`", "--lower-is-better"),
-    ("`cost`", "--cost"),
-    ("`hierarchical=True`", "--hierarchical"),
-    ("`pairwise(test='nemenyi')`", "--test nemenyi"),
-    ("`correction='shaffer'`", "--correction shaffer"),
-    *(
-        (f"`{keyword}{suffix}`", option)
-        for keyword, option in (
-            ("metric", "--metric"),
-            ("model", "--model-col"),
-            ("dataset", "--dataset-col"),
-            ("split", "--split-col"),
-            ("score", "--score-col"),
-            ("cv", "--cv"),
-            ("test_size", "--test-size"),
-            ("rope", "--rope"),
-            ("alpha", "--alpha"),
-            ("correction", "--correction"),
-            ("top", "--top"),
-            ("by", "--by"),
-            ("test", "--test"),
-            ("iteration", "--iteration"),
-            ("item", "--item-col"),
-            ("cluster", "--cluster-col"),
-            ("sample", "--sample-col"),
-            ("task", "--task-col"),
-            ("margin", "--margin"),
-            ("block_size", "--block-size"),
-            ("candidate", "--candidate"),
-            ("baseline", "--baseline"),
-        )
-        for suffix in ("=", "")
-    ),
-)
 
 
 class Parser(argparse.ArgumentParser):
@@ -165,8 +128,367 @@ def _correction(text: str) -> str | None:
         raise argparse.ArgumentTypeError(msg) from None
 
 
+@dataclass(frozen=True)
+class Option:
+    """One option of a parser: its flags, its group, the keyword it gives, argparse's settings.
+
+    ``keyword`` is the library's keyword the option gives (``--model-col`` gives
+    ``model=``); ``gives`` is the value a flag gives it (``--lower-is-better``
+    gives ``greater_is_better=False``). Messages that name the keyword name the
+    option instead (:func:`option_words`).
+    """
+
+    flags: tuple[str, ...]
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    group: str | None = None
+    keyword: str | None = None
+    gives: Any = None
+
+
+_GROUPS = {
+    "design": None,  # mutually exclusive: --cv or --test-size
+    "choose": "choosing a model (cv_results_ files)",
+    "long": "several data sets (a long file, one row per score)",
+    "items": "questions of an evaluation (a long file, one row per model, item and sample; "
+    "--model-col and --score-col as above)",
+    "preds": "predictions (one row per test sample, a truth column, one column per model)",
+    "duels": "battles (a long file, one row per battle)",
+}
+
+_TESTS = (
+    *dict.fromkeys(REPORT_TESTS + BENCHMARK_REPORT_TESTS),
+    "bayes",
+    *PREDICTION_CLI_TESTS,
+    *FORECAST_CLI_TESTS,
+)
+
+#: The options of ``pdcompare``, in the order of ``--help`` (each group's in its own).
+OPTIONS = (
+    Option(
+        ("source",),
+        {
+            "metavar": "FILE|demo",
+            "help": "CSV or parquet file of fold scores or of cv_results_; 'demo' for the "
+            "bundled data",
+        },
+    ),
+    Option(
+        ("--cv",),
+        {"type": folds, "metavar": "K", "help": "the scores come from K-fold CV"},
+        "design",
+        "cv",
+    ),
+    Option(
+        ("--test-size",),
+        {
+            "type": fraction,
+            "metavar": "F",
+            "help": "fraction of the data in each test split (ShuffleSplit-like designs)",
+        },
+        "design",
+        "test_size",
+    ),
+    Option(
+        ("--rope",),
+        {
+            "type": non_negative,
+            "metavar": "R",
+            "help": "half-width of the region of practical equivalence, in the units of the "
+            "score; adds the Bayesian test (correlated t-test; signed-rank test across data sets)",
+        },
+        keyword="rope",
+    ),
+    Option(
+        ("--hierarchical",),
+        {
+            "action": "store_true",
+            "help": "with --rope on --long data (folds of every data set) and --cv or "
+            "--test-size: the Bayesian verdicts from the hierarchical test, which keeps every "
+            "data set's folds, instead of the signed-rank test of the per-data-set means "
+            "(seconds per pair)",
+        },
+        keyword="hierarchical",
+        gives=True,
+    ),
+    Option(
+        ("--cost",),
+        {
+            "metavar": "COLUMN",
+            "help": "add the trade-off against a cost: a column of a cv_results_ file "
+            "(mean_fit_time, mean_score_time), or of a scores file, one cost per model "
+            "(the column is then no split): which models are worth their cost",
+        },
+        keyword="cost",
+    ),
+    Option(
+        ("--ranks",),
+        {
+            "action": "store_true",
+            "help": "add the table of each model's 95%% simultaneous rank confidence set "
+            "(Mogstad et al. 2024); the report says which models may be the best without it",
+        },
+    ),
+    Option(
+        ("--correction",),
+        {
+            "type": _correction,
+            "default": "default",
+            "metavar": "NAME",
+            "help": "multiple-testing correction: holm (default; none for nemenyi), "
+            "bonferroni, fdr_bh, shaffer, ... or none",
+        },
+        keyword="correction",
+    ),
+    Option(
+        ("--alpha",),
+        {"type": fraction, "default": 0.05, "metavar": "A", "help": "significance level (0.05)"},
+        keyword="alpha",
+    ),
+    Option(
+        ("--test",),
+        {
+            "choices": _TESTS,
+            "help": "pairwise test (default: corrected_ttest when the design is known, else "
+            "ttest; wilcoxon across data sets; nemenyi and conover need --long data). bayes "
+            "prints the Bayesian test's table (needs --rope, and --cv or --test-size for one "
+            "data set); --rope alone adds the Bayesian test to the report. A predictions "
+            "file: delong (default for numeric scores), mcnemar (default for labels) or "
+            "permutation_test; a forecasts file: confidence_set (default) or diebold_mariano",
+        },
+        keyword="test",
+    ),
+    Option(
+        ("--metric",),
+        {"metavar": "NAME", "help": "metric of a multi-metric cv_results_"},
+        keyword="metric",
+    ),
+    Option(
+        ("--lower-is-better",),
+        {"action": "store_true", "help": "scores are losses (lower is better)"},
+        keyword="greater_is_better",
+        gives=False,
+    ),
+    Option(
+        ("--plot",),
+        {
+            "metavar": "FILE.png",
+            "help": "also save a figure (folds, correlation, intervals; the "
+            "critical-difference diagram for --long data; the choice for --select)",
+        },
+    ),
+    Option(
+        ("--html",),
+        {
+            "metavar": "FILE.html",
+            "help": "also write the report as one self-contained HTML page (tables, inline "
+            "figures)",
+        },
+    ),
+    Option(
+        ("--markdown",),
+        {
+            "metavar": "FILE.md",
+            "help": "also write the report as Markdown (pipe tables), for a pull request or a log",
+        },
+    ),
+    Option(
+        ("--top",),
+        {
+            "type": _top,
+            "default": DEFAULT_TOP,
+            "metavar": "N",
+            "help": f"models with lines of their own in tables and report ({DEFAULT_TOP}); "
+            "0 for all",
+        },
+        keyword="top",
+    ),
+    Option(
+        ("--transpose",),
+        {
+            "action": "store_true",
+            "help": "the models are the columns (one column of fold scores per model)",
+        },
+    ),
+    Option(
+        ("--benchmark",),
+        {
+            "action": "store_true",
+            "help": "the columns are data sets: one score per model and data set "
+            "(what bench.cmp.means().to_csv() writes)",
+        },
+    ),
+    Option(("--version",), {"action": "version", "version": f"%(prog)s {__version__}"}),
+    Option(
+        ("--select",),
+        {
+            "choices": RULES,
+            "metavar": "RULE",
+            "help": f"choose a model by a rule: {', '.join(RULES)} (needs --by)",
+        },
+        "choose",
+    ),
+    Option(
+        ("--by",),
+        {
+            "metavar": "PARAM",
+            "help": "the parameter that orders the models by complexity, simplest = smallest",
+        },
+        "choose",
+        "by",
+    ),
+    Option(
+        ("--descending",),
+        {"action": "store_true", "help": "larger --by values are simpler"},
+        "choose",
+    ),
+    Option(("--long",), {"action": "store_true", "help": "the file is a long table"}, "long"),
+    Option(
+        ("--model-col",),
+        {"default": "model", "metavar": "COL", "help": "(model)"},
+        "long",
+        "model",
+    ),
+    Option(
+        ("--dataset-col",),
+        {"default": "dataset", "metavar": "COL", "help": "(dataset)"},
+        "long",
+        "dataset",
+    ),
+    Option(
+        ("--split-col",),
+        {"metavar": "COL", "help": "(none: one score per data set)"},
+        "long",
+        "split",
+    ),
+    Option(
+        ("--score-col",),
+        {"default": "score", "metavar": "COL", "help": "(score)"},
+        "long",
+        "score",
+    ),
+    Option(
+        ("--items",),
+        {"action": "store_true", "help": "the file is a long table of item scores"},
+        "items",
+    ),
+    Option(
+        ("--item-col",), {"default": "item", "metavar": "COL", "help": "(item)"}, "items", "item"
+    ),
+    Option(
+        ("--cluster-col",),
+        {"metavar": "COL", "help": "(none: items are independent)"},
+        "items",
+        "cluster",
+    ),
+    Option(
+        ("--sample-col",),
+        {"metavar": "COL", "help": "(none: one row per model and item)"},
+        "items",
+        "sample",
+    ),
+    Option(("--task-col",), {"metavar": "COL", "help": "(none: one task)"}, "items", "task"),
+    Option(
+        ("--y",),
+        {
+            "metavar": "COLUMN",
+            "help": "the truth column of a predictions or forecasts file (default: a column "
+            "named y; a file with one is read as predictions, never as scores)",
+        },
+        "preds",
+    ),
+    Option(
+        ("--forecasts",),
+        {
+            "action": "store_true",
+            "help": "the file holds forecasts in time order: the time in the first column, the "
+            "observed values in the truth column (the model confidence set and "
+            "Diebold–Mariano)",
+        },
+        "preds",
+    ),
+    Option(
+        ("--block-size",),
+        {
+            "type": _block_size,
+            "metavar": "N",
+            "help": "with --forecasts: the mean length, in time points, of the blocks the "
+            "model confidence set resamples (default round(n^(1/3)), at least 2; 1 resamples "
+            "single rows)",
+        },
+        "preds",
+        "block_size",
+    ),
+    Option(
+        ("--battles",),
+        {"action": "store_true", "help": "Bradley–Terry ratings of battles"},
+        "duels",
+    ),
+    Option(
+        ("--model-a-col",), {"default": "model_a", "metavar": "COL", "help": "(model_a)"}, "duels"
+    ),
+    Option(
+        ("--model-b-col",), {"default": "model_b", "metavar": "COL", "help": "(model_b)"}, "duels"
+    ),
+    Option(
+        ("--winner-col",), {"default": "winner", "metavar": "COL", "help": "(winner)"}, "duels"
+    ),
+    Option(
+        ("--ties",),
+        {"choices": ["half", "davidson"], "default": "half", "help": "(half)"},
+        "duels",
+    ),
+    Option(
+        ("--runs",),
+        {
+            "action": "store_true",
+            "help": "the splits are independent runs (seeds), not shared CV splits: with "
+            "--long and a data-set (task) column, runs over tasks (rliable's aggregates); "
+            "otherwise a runs frame (unpaired tests)",
+        },
+        "long",
+    ),
+)
+
+#: The options of ``pdcompare gate`` that give keywords the main command has no option for.
+GATE_OPTIONS = (
+    Option(
+        ("--candidate",), {"required": True, "help": "the model to release"}, None, "candidate"
+    ),
+    Option(("--baseline",), {"required": True, "help": "the model it replaces"}, None, "baseline"),
+    Option(
+        ("--margin",),
+        {
+            "required": True,
+            "type": non_negative,
+            "help": "how much worse the candidate may be, in the units of the score",
+        },
+        None,
+        "margin",
+    ),
+)
+
+#: The one mapping of the library's keywords to the options that give them.
+KEYWORD_OPTIONS: Mapping[str, Option] = MappingProxyType(
+    {option.keyword: option for option in (*OPTIONS, *GATE_OPTIONS) if option.keyword}
+)
+
+
+def add_options(parser: argparse.ArgumentParser, options: Iterable[Option]) -> None:
+    """Add ``options`` to ``parser`` in their order, each to its group (made on first use)."""
+    groups: dict[str | None, Any] = {None: parser}
+    for option in options:
+        if option.group not in groups:
+            title = _GROUPS[option.group]
+            groups[option.group] = (
+                parser.add_mutually_exclusive_group()
+                if title is None
+                else parser.add_argument_group(title)
+            )
+        groups[option.group].add_argument(*option.flags, **option.settings)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The command-line parser of ``pdcompare``.
+    """The command-line parser of ``pdcompare``, from the table :data:`OPTIONS`.
 
     Returns
     -------
@@ -186,205 +508,92 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "source",
-        metavar="FILE|demo",
-        help="CSV or parquet file of fold scores or of cv_results_; 'demo' for the bundled data",
-    )
-    design = parser.add_mutually_exclusive_group()
-    design.add_argument("--cv", type=folds, metavar="K", help="the scores come from K-fold CV")
-    design.add_argument(
-        "--test-size",
-        type=fraction,
-        metavar="F",
-        help="fraction of the data in each test split (ShuffleSplit-like designs)",
-    )
-    parser.add_argument(
-        "--rope",
-        type=non_negative,
-        metavar="R",
-        help="half-width of the region of practical equivalence, in the units of the score; "
-        "adds the Bayesian test (correlated t-test; signed-rank test across data sets)",
-    )
-    parser.add_argument(
-        "--hierarchical",
-        action="store_true",
-        help="with --rope on --long data (folds of every data set) and --cv or --test-size: "
-        "the Bayesian verdicts from the hierarchical test, which keeps every data set's folds, "
-        "instead of the signed-rank test of the per-data-set means (seconds per pair)",
-    )
-    parser.add_argument(
-        "--cost",
-        metavar="COLUMN",
-        help="add the trade-off against a cost: a column of a cv_results_ file "
-        "(mean_fit_time, mean_score_time), or of a scores file, one cost per model "
-        "(the column is then no split): which models are worth their cost",
-    )
-    parser.add_argument(
-        "--ranks",
-        action="store_true",
-        help="add each model's 95%% simultaneous rank confidence set and which models may be "
-        "the best (Mogstad et al. 2024)",
-    )
-    parser.add_argument(
-        "--correction",
-        type=_correction,
-        default="default",
-        metavar="NAME",
-        help="multiple-testing correction: holm (default; none for nemenyi), bonferroni, "
-        "fdr_bh, shaffer, ... or none",
-    )
-    parser.add_argument(
-        "--alpha", type=fraction, default=0.05, metavar="A", help="significance level (0.05)"
-    )
-    parser.add_argument(
-        "--test",
-        choices=(
-            *dict.fromkeys(REPORT_TESTS + BENCHMARK_REPORT_TESTS),
-            "bayes",
-            *PREDICTION_CLI_TESTS,
-            *FORECAST_CLI_TESTS,
-        ),
-        help="pairwise test (default: corrected_ttest when the design is known, else ttest; "
-        "wilcoxon across data sets; nemenyi and conover need --long data). bayes prints the "
-        "Bayesian test's table (needs --rope, and --cv or --test-size for one data set); "
-        "--rope alone adds the Bayesian test to the report. A predictions file: delong "
-        "(default for numeric scores), mcnemar (default for labels) or permutation_test; "
-        "a forecasts file: confidence_set (default) or diebold_mariano",
-    )
-    parser.add_argument("--metric", metavar="NAME", help="metric of a multi-metric cv_results_")
-    parser.add_argument(
-        "--lower-is-better", action="store_true", help="scores are losses (lower is better)"
-    )
-    parser.add_argument(
-        "--plot",
-        metavar="FILE.png",
-        help="also save a figure (folds, correlation, intervals; the critical-difference "
-        "diagram for --long data; the choice for --select)",
-    )
-    parser.add_argument(
-        "--html",
-        metavar="FILE.html",
-        help="also write the report as one self-contained HTML page (tables, inline figures)",
-    )
-    parser.add_argument(
-        "--markdown",
-        metavar="FILE.md",
-        help="also write the report as Markdown (pipe tables), for a pull request or a log",
-    )
-    parser.add_argument(
-        "--top",
-        type=_top,
-        default=DEFAULT_TOP,
-        metavar="N",
-        help=f"models with lines of their own in tables and report ({DEFAULT_TOP}); 0 for all",
-    )
-    parser.add_argument(
-        "--transpose",
-        action="store_true",
-        help="the models are the columns (one column of fold scores per model)",
-    )
-    parser.add_argument(
-        "--benchmark",
-        action="store_true",
-        help="the columns are data sets: one score per model and data set "
-        "(what bench.cmp.means().to_csv() writes)",
-    )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    choose = parser.add_argument_group("choosing a model (cv_results_ files)")
-    choose.add_argument(
-        "--select",
-        choices=RULES,
-        metavar="RULE",
-        help=f"choose a model by a rule: {', '.join(RULES)} (needs --by)",
-    )
-    choose.add_argument(
-        "--by",
-        metavar="PARAM",
-        help="the parameter that orders the models by complexity, simplest = smallest",
-    )
-    choose.add_argument("--descending", action="store_true", help="larger --by values are simpler")
-    long = parser.add_argument_group("several data sets (a long file, one row per score)")
-    long.add_argument("--long", action="store_true", help="the file is a long table")
-    long.add_argument("--model-col", default="model", metavar="COL", help="(model)")
-    long.add_argument("--dataset-col", default="dataset", metavar="COL", help="(dataset)")
-    long.add_argument("--split-col", metavar="COL", help="(none: one score per data set)")
-    long.add_argument("--score-col", default="score", metavar="COL", help="(score)")
-    items = parser.add_argument_group(
-        "questions of an evaluation (a long file, one row per model, item and sample; "
-        "--model-col and --score-col as above)"
-    )
-    items.add_argument(
-        "--items", action="store_true", help="the file is a long table of item scores"
-    )
-    items.add_argument("--item-col", default="item", metavar="COL", help="(item)")
-    items.add_argument("--cluster-col", metavar="COL", help="(none: items are independent)")
-    items.add_argument("--sample-col", metavar="COL", help="(none: one row per model and item)")
-    items.add_argument("--task-col", metavar="COL", help="(none: one task)")
-    preds = parser.add_argument_group(
-        "predictions (one row per test sample, a truth column, one column per model)"
-    )
-    preds.add_argument(
-        "--y",
-        metavar="COLUMN",
-        help="the truth column of a predictions or forecasts file (default: a column named y; "
-        "a file with one is read as predictions, never as scores)",
-    )
-    preds.add_argument(
-        "--forecasts",
-        action="store_true",
-        help="the file holds forecasts in time order: the time in the first column, the "
-        "observed values in the truth column (the model confidence set and Diebold–Mariano)",
-    )
-    preds.add_argument(
-        "--block-size",
-        type=_block_size,
-        metavar="N",
-        help="with --forecasts: the mean length, in time points, of the blocks the model "
-        "confidence set resamples (default round(n^(1/3)), at least 2; 1 resamples single rows)",
-    )
-    duels = parser.add_argument_group("battles (a long file, one row per battle)")
-    duels.add_argument("--battles", action="store_true", help="Bradley–Terry ratings of battles")
-    duels.add_argument("--model-a-col", default="model_a", metavar="COL", help="(model_a)")
-    duels.add_argument("--model-b-col", default="model_b", metavar="COL", help="(model_b)")
-    duels.add_argument("--winner-col", default="winner", metavar="COL", help="(winner)")
-    duels.add_argument("--ties", choices=["half", "davidson"], default="half", help="(half)")
-    long.add_argument(
-        "--runs",
-        action="store_true",
-        help="the splits are independent runs (seeds), not shared CV splits: with --long and "
-        "a data-set (task) column, runs over tasks (rliable's aggregates); otherwise a runs "
-        "frame (unpaired tests)",
-    )
+    add_options(parser, OPTIONS)
     return parser
+
+
+#: A keyword in backticks: ```cv```, ```cv=```, ```correction='shaffer'```.
+_KEYWORD = re.compile(r"`(?P<keyword>\w+)(?:=(?P<value>[^`]*))?`")
+
+
+def option_words(keyword: str, value: str | None = None) -> str | None:
+    """The option that gives ``keyword`` (with ``value``, as a command line spells it).
+
+    None when no option gives it (or a flag gives another value).
+
+    Examples
+    --------
+    >>> option_words("cv"), option_words("model"), option_words("correction", "'shaffer'")
+    ('--cv', '--model-col', '--correction shaffer')
+    >>> option_words("greater_is_better", "False"), option_words("hierarchical", "True")
+    ('--lower-is-better', '--hierarchical')
+    >>> option_words("greater_is_better", "True"), option_words("nan_policy")
+    (None, None)
+    """
+    option = KEYWORD_OPTIONS.get(keyword)
+    if option is None:
+        return None
+    flag = option.flags[0]
+    if not value:
+        return flag
+    if option.settings.get("action") == "store_true":
+        return flag if value == repr(option.gives) else None
+    return f"{flag} {value.strip(chr(39) + chr(34))}"
 
 
 def speak_cli(text: str) -> str:
     """``text`` of the library (a message, a report) with its keywords named as options.
 
-    Each keyword in backticks becomes the option that gives it (``cv=`` ->
-    ``--cv``); nothing else of the sentence changes. Sentences whose advice
-    differs on the command line are written for it where they are made
-    (``cli_message`` of errors and warnings, ``report_text(words=COMMAND_LINE)``).
+    Each keyword in backticks that an option gives becomes that option
+    (:data:`KEYWORD_OPTIONS`: ``cv=`` -> ``--cv``); nothing else of the
+    sentence changes. Sentences whose advice differs on the command line are
+    written for it where they are made (``cli_message`` of errors and
+    warnings, ``report_text(words=COMMAND_LINE)``).
 
     Examples
     --------
     >>> speak_cli("`alpha` must be strictly between 0 and 1; got 1.5.")
     '--alpha must be strictly between 0 and 1; got 1.5.'
-    >>> speak_cli("Pass `metric=` to choose one.")
-    'Pass --metric to choose one.'
+    >>> speak_cli("Pass `metric=` to choose one; `nan_policy` stays.")
+    'Pass --metric to choose one; `nan_policy` stays.'
     """
-    for keyword, option in _OPTIONS:
-        text = text.replace(keyword, option)
-    return text
+
+    def named(match: re.Match[str]) -> str:
+        return option_words(match["keyword"], match["value"]) or match[0]
+
+    return _KEYWORD.sub(named, text)
 
 
 def one_line(error: BaseException | Warning) -> str:
-    """An error or warning as one line in the command line's words (its ``cli_message``)."""
-    # An error or warning about a keyword may carry its own command-line words.
-    text = " ".join((getattr(error, "cli_message", None) or str(error)).split())
+    """An error or warning as one line in the command line's words.
+
+    Its ``cli_message`` when it has one (written for the command line).
+    Otherwise its message, where every keyword named in backticks is the
+    option that gives it (:func:`speak_cli`); the keyword the error carries
+    (``keyword``, of :class:`~pdcompare._validation.OptionError` and of
+    warnings) leads the line as its option when the sentence does not name it.
+
+    Examples
+    --------
+    >>> from pdcompare._validation import OptionError
+    >>> one_line(OptionError("`test='delong'` does not fit a scores frame.", keyword="test"))
+    '--test delong does not fit a scores frame.'
+    >>> one_line(OptionError("must be below 0.5; got 0.6.", keyword="alpha"))
+    '--alpha: must be below 0.5; got 0.6.'
+    >>> one_line(OptionError("Bad.", keyword="cv", cli_message="Pass --cv or --test-size."))
+    'Pass --cv or --test-size.'
+    """
+    cli_message = getattr(error, "cli_message", None)
+    if cli_message:
+        return " ".join(cli_message.split())
+    text = " ".join(str(error).split())
     if isinstance(error, KeyError):
         text = text.strip("'\"")
+    keyword = getattr(error, "keyword", None)
+    named = [match for match in _KEYWORD.finditer(text) if match["keyword"] == keyword]
+    if keyword in KEYWORD_OPTIONS and not named:
+        # The keyword at fault, by its field, where the sentence does not name it.
+        text = f"{option_words(keyword)}: {text}"
     return speak_cli(text) or type(error).__name__
 
 

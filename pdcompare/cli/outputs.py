@@ -100,12 +100,10 @@ def plot_result(result: pd.DataFrame, path: str, top: int | None = None) -> None
 def load_file(args: argparse.Namespace) -> tuple[pd.DataFrame, str]:
     """The frame the command line compares, and the title of its output."""
     if args.source == "demo" and not Path("demo").exists():
-
         title = "Bundled data: the scikit-learn grid-search example (4 SVC kernels, ROC AUC)"
         return load_grid_search_scores(), title
     title = f"File: {args.source}"
     if args.items:
-
         if args.long or args.transpose or args.benchmark:
             msg = (
                 "--items reads a long table of item scores; leave out --long, --transpose "
@@ -124,7 +122,6 @@ def load_file(args: argparse.Namespace) -> tuple[pd.DataFrame, str]:
         )
         return frame, title
     if args.long:
-
         if args.transpose or args.benchmark:
             msg = "--transpose and --benchmark read wide tables; --long reads a long one"
             raise ValueError(msg)

@@ -92,7 +92,7 @@ def _refuse_other_options(args: argparse.Namespace, kind: str) -> None:
         raise ValueError(msg)
 
 
-def is_scores(frame: pd.DataFrame, truth: Any) -> bool:
+def holds_scores(frame: pd.DataFrame, truth: Any) -> bool:
     """Whether the models' columns hold numeric scores rather than predicted labels.
 
     Labels take only values the truth takes; numbers outside them (a
@@ -101,7 +101,7 @@ def is_scores(frame: pd.DataFrame, truth: Any) -> bool:
     Examples
     --------
     >>> frame = pd.DataFrame({"y": [0, 1, 1], "a": [0.2, 0.9, 0.6], "b": [0, 1, 0]})
-    >>> is_scores(frame, "y"), is_scores(frame[["y", "b"]], "y")
+    >>> holds_scores(frame, "y"), holds_scores(frame[["y", "b"]], "y")
     (True, False)
     """
     models = frame.drop(columns=[truth])
@@ -152,7 +152,7 @@ def predictions_output(args: argparse.Namespace, table: pd.DataFrame, truth: Any
             "column); the tests of predictions here compare classifiers"
         )
         raise ValueError(msg)
-    scores = is_scores(table, truth)
+    scores = holds_scores(table, truth)
     test = args.test or ("delong" if scores else "mcnemar")
     if test not in PREDICTION_CLI_TESTS:
         msg = (

@@ -37,14 +37,13 @@ from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
 from pdcompare.compare.forecast import confidence_set, diebold_mariano
 from pdcompare.compare.hierarchical import hierarchical
-from pdcompare.compare.items import summary as items_summary
 from pdcompare.compare.pairwise import pairwise
 from pdcompare.compare.pareto import pareto
 from pdcompare.compare.power import detectable_difference
 from pdcompare.compare.random_effects import random_effects
 from pdcompare.compare.ranks import friedman
 from pdcompare.compare.registry import BY_NAME, default_correction, report_tests
-from pdcompare.compare.summary import summary_table
+from pdcompare.compare.summary import items_summary, summary_table
 from pdcompare.inputs.data import validated_once
 from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.scores import ALL_PAIRS, converted_search
@@ -114,6 +113,11 @@ class Analysis:
         ``pareto`` of the frame against the cost asked for.
     ranks : pandas.DataFrame or None
         ``ranks()`` of the frame (simultaneous rank sets), when asked for.
+    rank_sets : pandas.DataFrame or None
+        The simultaneous 95% rank sets the report's "may be the best" reads,
+        always (``rank_sets.report_rank_sets``; the same frame as
+        :attr:`ranks` when asked for); None where the frame's covariance is
+        unknown or the models are too many.
     """
 
     frame: pd.DataFrame
@@ -134,6 +138,7 @@ class Analysis:
     fallback_test: bool = False
     pareto: pd.DataFrame | None = None
     ranks: pd.DataFrame | None = None
+    rank_sets: pd.DataFrame | None = None
 
     @property
     def best(self) -> Any:
@@ -438,6 +443,11 @@ def _analyse_scores(frame: pd.DataFrame, o: _Options, design: dict[str, Any]) ->
         if (not runs and (known or benchmark or items)) or (runs and test == "welch_ttest"):
             found["detectable"] = detectable_difference(frame, significance, **design)
         found.update(_asked_extras(frame, original, asked, scope, o, common, design))
+        found["rank_sets"] = found.get("ranks")
+        if found["rank_sets"] is None:
+            found["rank_sets"] = rank_sets.report_rank_sets(
+                frame, random_state=o.random_state, **design
+            )
     return Analysis(
         frame=frame, benchmark=benchmark, design_known=known, summary=summary, test=test,
         family=family, significance=significance, rope=o.rope, runs=runs,

@@ -16,6 +16,7 @@ from pdcompare._validation import (
     check_fraction,
     check_option,
     check_random_state,
+    warn,
 )
 from pdcompare.compare._common import seed_of
 from pdcompare.compare.calls import comparison
@@ -67,16 +68,38 @@ def _refuse_infinite(data: BattlesData) -> None:
     np.logical_or.at(wins, strong, (beats * outside).sum(axis=1) > 0)
     parts = []
     for group in range(k):
-        members = _shown(names[strong == group])
+        inside = strong == group
+        members = _shown(names[inside])
+        against = round(float((beats + beats.T)[inside][:, ~inside].sum()))
+        count = f"all {against:,} of {'its' if inside.sum() == 1 else 'their'} battles with them"
         if not loses[group]:
-            parts.append(f"{{{members}}} only won against the others")
+            parts.append(f"{{{members}}} only won against the others ({count})")
         elif not wins[group]:
-            parts.append(f"{{{members}}} only lost against the others")
+            parts.append(f"{{{members}}} only lost against the others ({count})")
     msg = (
         f"No finite Bradley–Terry rating: {'; '.join(parts)}, so their ratings would run to "
         "infinity. Add battles they lost (won), or leave them out of the table."
     )
     raise ValueError(msg)
+
+
+def _refuse_davidson(data: BattlesData) -> None:
+    """The OptionError for battles whose Davidson fit runs to infinity (ties bound no rating)."""
+    names = data.names
+    if data.wins.sum() == 0:
+        reason = "every battle is a tie, so the rate of ties ν would be infinite"
+    else:
+        never_lost = names[(data.wins.sum(axis=0) == 0) & (data.wins.sum(axis=1) > 0)]
+        never_won = names[(data.wins.sum(axis=1) == 0) & (data.wins.sum(axis=0) > 0)]
+        one_sided = [f"{_shown(never_lost)} never lost"] if len(never_lost) else []
+        one_sided += [f"{_shown(never_won)} never won"] if len(never_won) else []
+        reason = (
+            f"{' and '.join(one_sided) or 'no cycle of wins outweighs the ties'}; Davidson's "
+            "ties do not bound the ratings (with two models π_A/π_B = wins/losses), so ν and "
+            "the ratings would run to infinity"
+        )
+    msg = f"`ties='davidson'` has no finite fit for these battles: {reason}. Use `ties='half'`."
+    raise OptionError(msg, keyword="ties")
 
 
 def _check_options(ties, scale, base, init, anchor, names) -> tuple[float, float, float]:
@@ -133,6 +156,8 @@ def _fit(frame, *, ties, scale, base, init, anchor, ci, n_resamples, random_stat
         )
         raise OptionError(msg, keyword="ties")
     _refuse_infinite(data)
+    if davidson and not bt.davidson_finite(data.wins, data.ties):
+        _refuse_davidson(data)
     m = len(data.names)
     params, info, ok = bt.newton(data.wins[None], data.ties[None], davidson=davidson)
     if not ok[0]:
@@ -242,7 +267,11 @@ def bradley_terry(
         confidence sets from the inverse Fisher information, DESIGN 22),
         ``n_battles`` (ties included) and ``n_rounds``: the bootstrap rounds
         the interval rests on (a round in which a model only won or only lost
-        has no finite rating for it and leaves it out).
+        has no finite rating for it and leaves it out); ``interval``:
+        ``"bootstrap"``, or ``"fisher"`` for a model whose pairs are all
+        unanimous (or of one battle each): resampling redraws its battles
+        unchanged, so its interval is the normal one, rating ± z·se from the
+        inverse Fisher information, and a warning names it.
 
     Examples
     --------
@@ -266,6 +295,9 @@ def bradley_terry(
     )
     ci = fit.meta["ci"]
     low, high, n_rounds = _percentiles(fit.draws, ci)
+    fisher = bt.unanimous_models(fit.data.wins, fit.data.ties)
+    if fisher.any():
+        low, high = _fisher_intervals(fit, fisher, low, high, anchor)
     rank, rank_low, rank_high = rank_confidence_sets(
         fit.rating,
         fit.covariance,
@@ -281,8 +313,32 @@ def bradley_terry(
         "rank_high": rank_high.astype(np.int64),
         "n_battles": fit.data.n_battles.round().astype(np.int64),
         "n_rounds": n_rounds.astype(np.int64),
+        "interval": np.where(fisher, "fisher", "bootstrap"),
     }
     return results.model_result(fit.data.names, columns, fit.meta).iloc[fit.order]
+
+
+def _fisher_intervals(fit: _Fit, fisher, low, high, anchor) -> tuple[np.ndarray, np.ndarray]:
+    """Normal intervals (rating ± z·se, inverse Fisher information) for the models ``fisher``.
+
+    Their pairs are all unanimous, so every bootstrap round redraws the same
+    battles for them and the percentile interval has no width. Warns naming them.
+    """
+    cov = fit.covariance
+    variance = np.diag(cov).copy()
+    if anchor is not None:  # the variance of R_i − R_anchor
+        k = fit.data.names.get_loc(anchor[0])
+        variance = variance + cov[k, k] - 2 * cov[:, k]
+    half = special.ndtri((1 + fit.meta["ci"]) / 2) * np.sqrt(np.maximum(variance, 0.0))
+    low = np.where(fisher, fit.rating - half, low)
+    high = np.where(fisher, fit.rating + half, high)
+    names = _shown(fit.data.names[fisher])
+    warn(
+        f"Every pair of {names} is unanimous or of one battle, so resampling cannot vary "
+        "their battles: their intervals are normal ones from the Fisher information "
+        "(column `interval`)."
+    )
+    return low, high
 
 
 @comparison("win_probability")

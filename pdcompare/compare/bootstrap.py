@@ -14,21 +14,24 @@ from pdcompare._validation import (
     check_option,
     check_positive_int,
 )
-from pdcompare.compare import items as _items
 from pdcompare.compare._common import (
     check_test_options,
     missing_predictions,
     raw_alternative,
+    scores_meta,
     seed_of,
 )
 from pdcompare.compare.auc import score_arrays
 from pdcompare.compare.calls import comparison
+from pdcompare.compare.items import frame_data, prediction_keywords, sided_pairs
 from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.predictions import predictions_data
 from pdcompare.inputs.scores import ALL_PAIRS, rank_order, select_pairs
+from pdcompare.stats import items as items_core
 from pdcompare.stats.bootstrap import (
     INTERVAL_METHODS,
     PROPORTION_METHODS,
+    BootstrapDistribution,
     accuracy_interval,
     check_random_state,
     paired_bootstrap,
@@ -387,7 +390,7 @@ def bootstrap_diff(
     0  forest    tree      0.067   0.024
     """
     if frame_kind(predictions) is FrameKind.ITEMS:
-        return _items.bootstrap_diff(
+        return _items_bootstrap_diff(
             predictions,
             a,
             b,
@@ -439,3 +442,66 @@ def bootstrap_diff(
         models=[names[k] for k in order],
     )
     return results.pair_result(names, i, j, columns, meta, correction=correction, alpha=alpha)
+
+
+def _items_bootstrap_diff(
+    frame: pd.DataFrame,
+    a: Any = None,
+    b: Any = None,
+    *,
+    alternative: str = "two-sided",
+    n_resamples: int = 1000,
+    ci: float = 0.95,
+    method: str = "percentile",
+    alpha: float = 0.05,
+    correction: str | None = "holm",
+    random_state: Any = None,
+    **options: Any,
+) -> pd.DataFrame:
+    """Cluster bootstrap of the mean item difference, every pair asked.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdcompare
+    >>> wide = pd.DataFrame([[1, 1, 1, 0, 1, 1, 0, 1, 1, 1],
+    ...                      [1, 0, 1, 0, 1, 0, 0, 1, 0, 1]], index=["a", "b"])
+    >>> out = bootstrap_diff(wide.cmp.set_design(items=True), "a", "b", random_state=0)
+    >>> float(out["mean_diff"].iloc[0]), bool(out["ci_low"].iloc[0] >= 0)
+    (0.3, True)
+    """
+    alpha, correction = check_test_options(
+        alternative=alternative, alpha=alpha, correction=correction
+    )
+    n_resamples = check_positive_int("n_resamples", n_resamples, minimum=2)
+    ci = check_fraction("ci", ci)
+    check_option("method", method, INTERVAL_METHODS)
+    rng = check_random_state(random_state)
+    options = prediction_keywords(
+        options, "bootstrap_diff", "the bootstrap resamples the mean item score"
+    )
+    data = frame_data(frame, options, "bootstrap_diff")
+    i, j, scope, asked, alternative = sided_pairs(data, a, b, alternative)
+    replicates = items_core.cluster_bootstrap(
+        data.values, data.cluster, data.n_clusters, n_resamples=n_resamples, random_state=rng
+    )
+    distribution = BootstrapDistribution(
+        estimate=data.values.mean(axis=1),
+        replicates=replicates,
+        greater_is_better=data.design.greater_is_better,
+    )
+    columns = distribution.differences(i, j, confidence=ci, alternative=alternative, method=method)
+    meta = scores_meta(
+        "bootstrap_diff",
+        data,
+        scope,
+        alternative=alternative,
+        asked_alternative=asked,
+        alpha=alpha,
+        correction=correction,
+        ci=ci,
+        method=method,
+        n_resamples=n_resamples,
+        random_state=seed_of(random_state),
+    )
+    return results.pair_result(data.names, i, j, columns, meta, correction=correction, alpha=alpha)

@@ -30,6 +30,7 @@ from pdcompare.compare._common import ALTERNATIVES
 from pdcompare.compare.registry import BY_NAME, TESTS
 from pdcompare.inputs.frames import check_frame
 from pdcompare.inputs.kinds import FrameKind, accepts, deciding
+from pdcompare.inputs.predictions import WeightedPredictions
 from pdcompare.inputs.scores import check_scores_labels, predictions_frame_message
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -220,7 +221,8 @@ def checked_call(function: F, name: str, kinds: Sequence[FrameKind], **checks: A
     @functools.wraps(function)
     def call(*args: Any, **kwargs: Any) -> Any:
         frame = args[0] if args else kwargs.get(first)
-        check_frame(frame)
+        if not isinstance(frame, WeightedPredictions):
+            check_frame(frame)
         check_shared_keywords(kwargs, none_allowed=none_allowed, **checks)
         truth = kwargs.get("y")
         truth = "y" if truth is None else truth

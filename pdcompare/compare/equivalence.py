@@ -9,7 +9,6 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare._validation import OptionError, check_rope
-from pdcompare.compare import items as _items
 from pdcompare.compare._common import (
     check_test_options,
     refuse_one_dataset,
@@ -17,11 +16,14 @@ from pdcompare.compare._common import (
     warn_pairs,
 )
 from pdcompare.compare.calls import comparison
+from pdcompare.compare.items import frame_data
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import require_ratio
 from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.stats import equivalence as core
+from pdcompare.stats import items as items_core
+from pdcompare.stats.equivalence import _tost
 
 
 def check_equivalence_rope(rope: Any) -> tuple[float, float]:
@@ -157,7 +159,7 @@ def equivalence(
     """
     if frame_kind(frame) is FrameKind.ITEMS:
         rope = check_equivalence_rope(rope)
-        return _items.equivalence(
+        return _items_equivalence(
             frame, a, b, rope=rope, alpha=alpha, correction=correction, **design
         )
 
@@ -227,3 +229,65 @@ def equivalence(
     )
     columns = {name: out[name] for name in names}
     return results.pair_result(data.names, i, j, columns, meta, correction=correction, alpha=alpha)
+
+
+def _items_equivalence(
+    frame: pd.DataFrame,
+    a: Any = None,
+    b: Any = None,
+    *,
+    rope: Any,
+    alpha: float = 0.05,
+    correction: str | None = "holm",
+    **design: Any,
+) -> pd.DataFrame:
+    """TOST over items with the clustered standard error and ``C − 1`` degrees of freedom.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> import pdcompare
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.integers(0, 2, 400)
+    >>> framed = pd.DataFrame([x, x], index=["a", "b"]).cmp.set_design(items=True)
+    >>> equivalence(framed.iloc[:, :-1], "a", "b", rope=0.05)["mean_diff"].tolist()
+    [0.0]
+    """
+    low, high = check_rope(rope)  # given with a width by ``pdcompare.equivalence``
+    if not low < high:
+        msg = f"`rope` must have a width for an equivalence test; got {rope!r}."
+        raise OptionError(msg, keyword="rope")
+    alpha, correction = check_test_options(alpha=alpha, correction=correction)
+    design.pop("nan_policy", None)
+    data = frame_data(frame, design, "equivalence")
+    i, j, scope = data.pairs(a, b)
+    out = items_core.clustered_paired_ttest(
+        data.values, data.cluster, data.n_clusters, i, j, clustered=data.clustered
+    )
+    found = _tost(out["mean_diff"], out["se"], out["df"], low, high, alpha)
+    meta = scores_meta(
+        "equivalence",
+        data,
+        scope,
+        rope=(low, high),
+        method="clustered_t" if data.clustered else "paired_t",
+        reject_means="equivalent",
+        alpha=alpha,
+        correction=correction,
+    )
+    columns = {
+        name: found[name]
+        for name in (
+            "mean_diff",
+            "statistic_low",
+            "pvalue_low",
+            "statistic_high",
+            "pvalue_high",
+            "pvalue",
+        )
+    }
+    frame_out = results.pair_result(
+        data.names, i, j, columns, meta, correction=correction, alpha=alpha
+    )
+    return frame_out.assign(ci_low=found["ci_low"], ci_high=found["ci_high"])

@@ -22,12 +22,11 @@ from pdcompare._validation import (
 )
 from pdcompare.compare import bayes as bayes_module
 from pdcompare.compare.hierarchical import hierarchical
-from pdcompare.compare.items import summary as items_summary
 from pdcompare.compare.mcm import comparison_matrix
 from pdcompare.compare.pairwise import matrix, pairwise
 from pdcompare.compare.pareto import pareto
 from pdcompare.compare.rank_sets import ranks
-from pdcompare.compare.summary import summary_table
+from pdcompare.compare.summary import items_summary, summary_table
 from pdcompare.inputs.data import validated_once
 from pdcompare.inputs.kinds import FrameKind, frame_kind
 

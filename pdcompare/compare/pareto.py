@@ -196,11 +196,12 @@ def pareto(
     better on the score (the frame's one-sided test, ``alternative="better"``,
     corrected over the models that cost no more than it); ``"front"`` when no
     model is better on the point estimates at no more cost and it is
-    significantly better than every cheaper front model (each at ``alpha``:
-    an intersection of one-sided tests needs no correction); ``"ambiguous"``
-    otherwise: dominated on the point estimates but not significantly, or on
-    the point front but not significantly better than a cheaper front model
-    (its extra cost buys nothing the data can show). "Not dominated" is not
+    significantly better than every cheaper model on the point front (front
+    or ambiguous; ``correction`` over them), so that a dearer model truly no
+    better than a cheaper one is "front" at most ``alpha`` of the time;
+    ``"ambiguous"`` otherwise: dominated on the point estimates but not
+    significantly, or on the point front but not significantly better than a
+    cheaper model on it (its extra cost buys nothing the data can show). "Not dominated" is not
     "as good": an ambiguous model may be worse, undetectably so.
 
     Parameters
@@ -221,7 +222,9 @@ def pareto(
     alpha : float, default 0.05
         Level of every decision.
     correction : str or None, default "holm"
-        Correction over the models that cost no more than the one decided.
+        Correction over the models that cost no more than the one decided,
+        and over the cheaper models on the point front a "front" model must
+        beat.
     y : str, default "y"
         The truth column of a predictions frame.
     **design
@@ -285,7 +288,7 @@ def pareto(
         no_more = ranked_cost[:, None] <= ranked_cost[None, :]  # [k, m]: k costs no more than m
         cheaper = ranked_cost[:, None] < ranked_cost[None, :]
     else:
-        lower = _cost_is_lower(per_split * sign, models, scores.columns, alpha, design, kind)
+        lower = _cost_is_lower(per_split * sign, models, scores, alpha, design, kind)
         no_more = cheaper = lower
     np.fill_diagonal(no_more, False)
     np.fill_diagonal(cheaper, False)
@@ -295,16 +298,7 @@ def pareto(
     adjusted = _adjusted_rows(p.T, no_more.T, correction)
     rejected = adjusted < alpha
     order = np.argsort(sign * mean_cost, kind="stable")
-    status = np.empty(len(models), dtype=object)
-    for m in order:
-        if rejected[m].any():
-            status[m] = "dominated"
-            continue
-        ahead = no_more[:, m] & ((scored > scored[m]) | ((scored == scored[m]) & cheaper[:, m]))
-        front_cheaper = cheaper[:, m] & (status == "front")
-        # An intersection of one-sided tests: significantly better than each, no correction.
-        beats_all = bool(np.all(p[m, front_cheaper] < alpha))
-        status[m] = "ambiguous" if ahead.any() or not beats_all else "front"
+    status = _statuses(order, rejected, no_more, cheaper, scored, p, alpha, correction)
     names = [str(name) for name in models]  # one pass over the (Arrow) names
     dominated_by = [
         "; ".join(names[k] for k in np.flatnonzero(rejected[m])) for m in range(len(models))
@@ -339,7 +333,35 @@ def pareto(
         "design": meta.get("design", {}),
         "unit": meta.get("unit"),
     }
+    for key in ("clustered", "cluster_name", "n_clusters", "n_items"):  # an items frame's words
+        if key in meta:
+            info[key] = meta[key]
     return with_attrs(out, info)
+
+
+def _statuses(order, rejected, no_more, cheaper, scored, p, alpha, correction) -> np.ndarray:
+    """Each model's status, deciding in order of cost, cheapest first (DESIGN 25 and 35).
+
+    "front" needs no model better on the point estimates at no more cost, and the
+    model significantly better than every cheaper model on the point front (front
+    or ambiguous, not dominated), ``correction`` (Holm) over them: a dearer model
+    truly no better than a cheaper ambiguous one is then "front" at most alpha of
+    the time.
+    """
+    status = np.empty(scored.size, dtype=object)
+    point_front = np.zeros(scored.size, dtype=bool)
+    for m in order:
+        ahead = no_more[:, m] & ((scored > scored[m]) | ((scored == scored[m]) & cheaper[:, m]))
+        point_front[m] = not ahead.any()
+        if rejected[m].any():
+            status[m] = "dominated"
+            continue
+        rivals = np.flatnonzero(cheaper[:, m] & point_front & (status != "dominated"))
+        beats_all = rivals.size == 0 or bool(
+            np.all(adjust_pvalues(p[m, rivals], correction) < alpha)
+        )
+        status[m] = "front" if point_front[m] and beats_all else "ambiguous"
+    return status
 
 
 def _score_intervals(scores, models, test, kind, alpha, y, design):
@@ -356,10 +378,23 @@ def _score_intervals(scores, models, test, kind, alpha, y, design):
 
 
 def _cost_is_lower(
-    costs: np.ndarray, models: pd.Index, columns: pd.Index, alpha: float, design: dict, kind: str
+    costs: np.ndarray,
+    models: pd.Index,
+    scores: pd.DataFrame,
+    alpha: float,
+    design: dict,
+    kind: str,
 ) -> np.ndarray:
-    """[k, m]: the per-split costs of k are significantly lower than m's (one-sided, paired)."""
-    frame = pd.DataFrame(-costs, index=models, columns=columns)  # lower cost: "greater" here
+    """[k, m]: the per-split costs of k are significantly lower than m's (one-sided, paired).
+
+    The costs share the scores' splits, so they are tested with the scores frame's
+    design (stored or given): its CV design for the corrected t, its items.
+    """
+    frame = pd.DataFrame(-costs, index=models, columns=scores.columns)  # lower cost: "greater"
+    meta = pdcompare_attrs(scores)
+    if "design" in meta:
+        meta["design"] = {**meta["design"], "greater_is_better": True}
+        frame = with_attrs(frame, meta)
     function = corrected_ttest if kind == "scores" else ttest
     options = {key: value for key, value in design.items() if key != "greater_is_better"}
     result = function(frame, ALL_PAIRS, alternative="greater", correction=None, **options)

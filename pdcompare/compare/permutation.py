@@ -10,7 +10,6 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare._validation import check_positive_int, check_random_state
-from pdcompare.compare import items as _items
 from pdcompare.compare._common import (
     check_test_options,
     raw_alternative,
@@ -20,11 +19,13 @@ from pdcompare.compare._common import (
 )
 from pdcompare.compare.bootstrap import _prediction_arrays, score_metric_arrays
 from pdcompare.compare.calls import comparison
+from pdcompare.compare.items import frame_data, prediction_keywords, sided_pairs
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.frames import check_frame
 from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.predictions import predictions_data
 from pdcompare.inputs.scores import ALL_PAIRS, rank_order, select_pairs
+from pdcompare.stats import items as items_core
 from pdcompare.stats.auc import auc_swaps
 from pdcompare.stats.metrics import get_metric, roc_auc_columns
 from pdcompare.stats.permutation import (
@@ -181,7 +182,7 @@ def permutation_test(
     """
     check_frame(frame)
     if frame_kind(frame) is FrameKind.ITEMS:
-        return _items.permutation_test(
+        return _items_permutation_test(
             frame,
             a,
             b,
@@ -345,3 +346,80 @@ def _on_scores(frame, a, b, design, **options):
     return results.pair_result(
         data.names, i, j, columns, meta, correction=options["correction"], alpha=options["alpha"]
     )
+
+
+def _items_permutation_test(
+    frame: pd.DataFrame,
+    a: Any = None,
+    b: Any = None,
+    *,
+    n_resamples: int = 9999,
+    alternative: str = "two-sided",
+    alpha: float = 0.05,
+    correction: str | None = "holm",
+    random_state: Any = None,
+    **options: Any,
+) -> pd.DataFrame:
+    """Sign flips of whole clusters (of items without clusters), every pair asked.
+
+    The statistic is the mean item difference; exact when ``2**k <=
+    n_resamples``, ``k`` the clusters whose summed difference is non-zero.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdcompare
+    >>> wide = pd.DataFrame([[1, 1, 1, 0, 1, 1, 0, 1, 1, 1],
+    ...                      [1, 0, 1, 0, 1, 0, 0, 1, 0, 1]], index=["a", "b"])
+    >>> out = permutation_test(wide.cmp.set_design(items=True), "a", "b")
+    >>> float(out["mean_diff"].iloc[0]), float(out["pvalue"].iloc[0])  # 2 of 2**3 flips
+    (0.3, 0.25)
+    """
+    alpha, correction = check_test_options(
+        alternative=alternative, alpha=alpha, correction=correction
+    )
+    n_resamples = check_positive_int("n_resamples", n_resamples)
+    rng = check_random_state(random_state)
+    options = prediction_keywords(
+        options, "permutation_test", "the statistic is the mean item score"
+    )
+    data = frame_data(frame, options, "permutation_test")
+    i, j, scope, asked, alternative = sided_pairs(data, a, b, alternative)
+    sums, _ = items_core.cluster_sums(data.values, data.cluster, data.n_clusters)
+    out = {
+        "statistic": np.empty(len(i)),
+        "pvalue": np.empty(len(i)),
+        "exact": np.empty(len(i), bool),
+    }
+    step = max(1, (1 << 24) // max(data.n_clusters * 8, 1))
+    for start in range(0, len(i), step):
+        part = slice(start, start + step)
+        found = sign_flip_test(
+            sums[i[part]] - sums[j[part]],
+            n_resamples=n_resamples,
+            alternative=alternative,
+            random_state=rng,
+            n_units=np.full(len(i[part]), float(data.n_items)),
+        )
+        for key in out:
+            out[key][part] = found[key]
+    means = data.values.mean(axis=1)
+    meta = scores_meta(
+        "permutation_test",
+        data,
+        scope,
+        alternative=alternative,
+        asked_alternative=asked,
+        alpha=alpha,
+        correction=correction,
+        n_resamples=n_resamples,
+        random_state=seed_of(random_state),
+        exact=bool(out["exact"].all()),
+    )
+    columns = {
+        "score_1": means[i],
+        "score_2": means[j],
+        "mean_diff": out["statistic"],
+        "pvalue": out["pvalue"],
+    }
+    return results.pair_result(data.names, i, j, columns, meta, correction=correction, alpha=alpha)

@@ -19,16 +19,19 @@ from pdcompare import results
 from pdcompare._validation import (
     OptionError,
     check_fraction,
+    check_option,
+    check_positive_int,
     warn,
 )
-from pdcompare.compare import items as _items
 from pdcompare.compare._common import check_test_options, refuse_one_dataset, scores_meta
 from pdcompare.compare.calls import comparison
+from pdcompare.compare.items import frame_data, items_frame, within_part
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import require_ratio
 from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.scores import index_of
+from pdcompare.stats import items as items_core
 from pdcompare.stats import power as core
 from pdcompare.stats._moments import pair_moments
 from pdcompare.stats._signed_rank import extreme_pvalue, min_signed_rank_pvalue
@@ -192,7 +195,7 @@ def power(
     0.844
     """
     if frame_kind(scores) is FrameKind.ITEMS:
-        return _items.power(
+        return _items_power(
             scores,
             a,
             b,
@@ -419,7 +422,7 @@ def detectable_difference(
     [0.044, 0.07, 0.183]
     """
     if frame_kind(frame) is FrameKind.ITEMS:
-        return _items.detectable_difference(frame, result, target=target)
+        return _items_detectable_difference(frame, result, target=target)
 
     meta = result.attrs.get("pdcompare", {})
     target = check_fraction("target", target)
@@ -482,3 +485,127 @@ def _positions(names: pd.Index, labels: np.ndarray) -> np.ndarray:
     if found is None or (found < 0).any():  # absent, or a missing name: pandas' own rules
         return names.get_indexer(labels)
     return found
+
+
+def _items_power(
+    frame: pd.DataFrame,
+    a: Any = None,
+    b: Any = None,
+    *,
+    delta: float,
+    alpha: float = 0.05,
+    alternative: str = "two-sided",
+    target: float = 0.8,
+    n_samples: int | None = None,
+    **design: Any,
+) -> pd.DataFrame:
+    """Power of the clustered paired t over items, and the items and clusters it would need.
+
+    Columns ``model_1, model_2, sd_diff, n_items, n_clusters, design_effect,
+    power, mdd, n_items_needed, n_clusters_needed``. ``n_samples=K′``
+    rescales the within-item part of the variance by ``K/K′``: with ``W``
+    the samples' share of ``var(d_i)`` (each model's within-item variance
+    over its samples per item, averaged over items, summed over the two
+    models), ``se′² = max(se² − W/n, 0) + W·K/(K′ n)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> import pdcompare
+    >>> rng = np.random.default_rng(0)
+    >>> wide = pd.DataFrame(rng.integers(0, 2, (2, 200)), index=["a", "b"])
+    >>> out = power(wide.cmp.set_design(items=True), "a", "b", delta=0.1)
+    >>> int(out["n_items"].iloc[0]), bool(0 < out["power"].iloc[0] < 1)
+    (200, True)
+    """
+    if isinstance(delta, bool) or not isinstance(delta, int | float | np.floating):
+        msg = f"`delta` must be a number (a true difference in score units); got {delta!r}."
+        raise TypeError(msg)
+    check_option("alternative", alternative, ("two-sided", "greater", "less", "better", "worse"))
+    alpha = check_fraction("alpha", alpha)
+    target = check_fraction("target", target)
+    design.pop("nan_policy", None)
+    data = frame_data(frame, design, "power")
+    i, j, scope = data.pairs(a, b)
+    out = items_core.clustered_paired_ttest(
+        data.values, data.cluster, data.n_clusters, i, j, clustered=data.clustered
+    )
+    se = out["se"]
+    sd_diff = out["sd_diff"]
+    if n_samples is not None:
+        n_samples = check_positive_int("n_samples", n_samples)
+        if data.samples is None:
+            msg = (
+                "`n_samples`: this frame has one sample per item, so it cannot tell how much "
+                "of the variance more samples would remove; build it with "
+                "`from_items(..., sample=...)` from several samples per item."
+            )
+            raise OptionError(msg, keyword="n_samples")
+        # var(d_i) = between + within/K: the between part kept (never below 0, which a
+        # noisy estimate can reach), the within part rescaled by K/K'.
+        k = float(data.samples.mean())
+        within = within_part(data, i, j)
+        n = data.n_items
+        scale = k / n_samples
+        se = np.sqrt(np.maximum(se**2 - within / n, 0.0) + within * scale / n)
+        sd_diff = np.sqrt(np.maximum(sd_diff**2 - within, 0.0) + within * scale)
+    tail = "two-sided" if alternative == "two-sided" else "greater"
+    found = items_core.items_power(
+        delta, se, data.n_items, data.n_clusters, alpha=alpha, alternative=tail, target=target
+    )
+    meta = scores_meta(
+        "power",
+        data,
+        scope,
+        delta=float(delta),
+        alpha=alpha,
+        alternative=alternative,
+        target=target,
+        n_samples=n_samples,
+    )
+    columns = {
+        "sd_diff": sd_diff,
+        "n_items": np.full(len(i), data.n_items),
+        "n_clusters": np.full(len(i), data.n_clusters),
+        "design_effect": out["design_effect"],
+        "power": found["power"],
+        "mdd": found["mdd"],
+        "n_items_needed": found["n_items_needed"],
+        "n_clusters_needed": found["n_clusters_needed"],
+    }
+    return results.pair_result(data.names, i, j, columns, meta)
+
+
+def _items_detectable_difference(
+    frame: pd.DataFrame, result: pd.DataFrame, *, target: float = 0.8
+) -> np.ndarray:
+    """What these items could detect for each row of a family's result, at ``alpha/m``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> import pdcompare
+    >>> rng = np.random.default_rng(0)
+    >>> framed = pd.DataFrame(rng.integers(0, 2, (3, 200)), index=list("abc")).cmp.set_design(
+    ...     items=True)
+    >>> family = pdcompare.ttest(framed)
+    >>> detectable_difference(framed, family).shape
+    (2,)
+    """
+    meta = result.attrs.get("pdcompare", {})
+    target = check_fraction("target", target)
+    data = items_frame(frame)
+    first = data.names.get_indexer(results.column_values(result, "model_1"))
+    second = data.names.get_indexer(results.column_values(result, "model_2"))
+    out = items_core.clustered_paired_ttest(
+        data.values, data.cluster, data.n_clusters, first, second, clustered=data.clustered
+    )
+    m = max(len(result), 1)
+    alpha = float(meta.get("alpha", 0.05)) / m
+    tail = "two-sided" if meta.get("alternative", "two-sided") == "two-sided" else "greater"
+    found = items_core.items_power(
+        0.0, out["se"], data.n_items, data.n_clusters, alpha=alpha, alternative=tail, target=target
+    )
+    return np.asarray(found["mdd"], dtype=float)

@@ -10,16 +10,18 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare._validation import (
+    OptionError,
     apply_nan_policy,
     warn,
 )
-from pdcompare.compare import items as _items
-from pdcompare.compare._common import check_test_options, raw_alternative, warn_pairs
+from pdcompare.compare._common import check_test_options, raw_alternative, scores_meta, warn_pairs
 from pdcompare.compare.calls import comparison
+from pdcompare.compare.items import binary_items, frame_data
 from pdcompare.inputs.attrs import with_attrs
 from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.predictions import label_blocks
 from pdcompare.inputs.scores import select_pairs
+from pdcompare.stats import items as items_core
 from pdcompare.stats.predictions import CorrectnessBits, WeightedCorrectness, correctness
 
 
@@ -193,7 +195,7 @@ def mcnemar(
     1.0
     """
     if frame_kind(predictions) is FrameKind.ITEMS:
-        return _items.mcnemar(
+        return _items_mcnemar(
             predictions,
             a,
             b,
@@ -486,3 +488,55 @@ def proportions_ztest(
         models=models,
     )
     return results.pair_result(data.names, i, j, columns, meta, correction=correction, alpha=alpha)
+
+
+def _items_mcnemar(
+    frame: pd.DataFrame,
+    a: Any = None,
+    b: Any = None,
+    *,
+    alpha: float = 0.05,
+    p_adjust: str | None = "holm",
+    exact: bool | None = None,
+    **options: Any,
+) -> pd.DataFrame:
+    """Exact McNemar test of every pair asked on binary items (see :func:`pdcompare.mcnemar`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdcompare
+    >>> wide = pd.DataFrame([[1, 1, 1, 0, 1, 1, 0, 1, 1, 1],
+    ...                      [1, 0, 1, 0, 1, 0, 0, 1, 0, 1]], index=["a", "b"])
+    >>> mcnemar(wide.cmp.set_design(items=True), "a", "b")[["only_1_correct", "pvalue"]]
+       only_1_correct  pvalue
+    0             3.0    0.25
+    """
+    alpha, p_adjust = check_test_options(
+        alpha=alpha, correction=p_adjust, correction_keyword="p_adjust"
+    )
+    if exact is False:
+        msg = "`exact=False`: on an items frame McNemar's test is always exact (binomial)."
+        raise OptionError(msg, keyword="exact")
+    options.pop("correction", None)  # the continuity correction: no use to the exact test
+    data = frame_data(frame, options, "mcnemar")
+    correct = binary_items(data, "mcnemar")
+    i, j, scope = data.pairs(a, b)
+    only_1, only_2 = items_core.discordant_counts(correct, i, j)
+    statistic, pvalue = items_core.exact_mcnemar(only_1, only_2)
+    meta = scores_meta(
+        "mcnemar",
+        data,
+        scope,
+        alpha=alpha,
+        correction=p_adjust,
+        exact=True,
+        alternative="two-sided",
+    )
+    columns = {
+        "only_1_correct": only_1,
+        "only_2_correct": only_2,
+        "statistic": statistic,
+        "pvalue": pvalue,
+    }
+    return results.pair_result(data.names, i, j, columns, meta, correction=p_adjust, alpha=alpha)

@@ -8,6 +8,7 @@ step-down (Mogstad, Romano, Shaikh & Wilhelm 2024).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,7 +17,13 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import check_fraction, check_positive_int, warn
+from pdcompare._validation import (
+    OptionError,
+    PdcompareWarning,
+    check_fraction,
+    check_positive_int,
+    warn,
+)
 from pdcompare.compare._common import scores_meta, seed_of
 from pdcompare.compare.battles import rating_covariance
 from pdcompare.compare.calls import comparison, frame_function
@@ -53,6 +60,10 @@ class Estimates:
         Whether a higher estimate is better.
     meta : dict
         What the result records about the frame (design, unit, ...).
+    df : float or None
+        The degrees of freedom of ``covariance`` when it is a sample
+        covariance of few units (``DEGREES_OF_FREEDOM``): the rank sets'
+        draws are then studentised. None: normal draws.
     """
 
     kind: str
@@ -61,6 +72,7 @@ class Estimates:
     covariance: np.ndarray
     greater_is_better: bool
     meta: dict[str, Any] = field(default_factory=dict)
+    df: float | None = None
 
 
 def _complete_splits(data: Any, what: str) -> np.ndarray:
@@ -80,6 +92,42 @@ def _complete_splits(data: Any, what: str) -> np.ndarray:
             f"(NaN) for some model; the rank sets use the {int(complete.sum())} complete ones."
         )
     return values[:, complete]
+
+
+def _complete_count(data: Any) -> int:
+    """How many splits (data sets) every model has a score on."""
+    return int((~np.isnan(np.asarray(data.values, dtype=float)).any(axis=0)).sum())
+
+
+def covariance_df(kind: str, data: Any) -> float | None:
+    """The degrees of freedom of a frame kind's Σ̂, by ``DEGREES_OF_FREEDOM``.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> covariance_df("scores", SimpleNamespace(values=np.ones((3, 10))))
+    9.0
+    >>> covariance_df("items", SimpleNamespace(clustered=True, n_clusters=12))
+    11.0
+    >>> covariance_df("runs", None) is None
+    True
+    """
+    rule = DEGREES_OF_FREEDOM.get(kind)
+    return None if rule is None else float(rule(data))
+
+
+#: Frame kind -> the degrees of freedom of its Σ̂, a sample covariance of few units: the
+#: rank sets' draws are studentised on them (Wishart draws, DESIGN section 35). Kinds
+#: left out keep normal draws: a runs frame's diagonal of each model's own s²/n (one
+#: df per model, not one Wishart), predictions (thousands of rows) and battles (the
+#: inverse Fisher information, no sample covariance).
+DEGREES_OF_FREEDOM: dict[str, Callable[[Any], float]] = {
+    "scores": lambda data: _complete_count(data) - 1,  # k splits
+    "benchmark": lambda data: _complete_count(data) - 1,  # N data sets
+    "items": lambda data: (
+        data.n_clusters - 1 if data.clustered else np.asarray(data.values).shape[1] - 1
+    ),  # C clusters, else n items
+}
 
 
 def scores_covariance(data: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -174,7 +222,10 @@ def _from_scores(frame: pd.DataFrame, y: Any, design: dict[str, Any]) -> Estimat
         data = items_data(frame)
         estimate, cov = items_covariance(data)
         meta = {**data.meta(), "design": data.design.to_attrs()}
-        return Estimates("items", data.names, estimate, cov, data.design.greater_is_better, meta)
+        return Estimates(
+            "items", data.names, estimate, cov, data.design.greater_is_better, meta,
+            covariance_df("items", data),
+        )  # fmt: skip
     data = scores_data(frame, **design)
     if isinstance(data, BenchmarkData):
         kind = "benchmark"
@@ -184,7 +235,8 @@ def _from_scores(frame: pd.DataFrame, y: Any, design: dict[str, Any]) -> Estimat
     meta = scores_meta("ranks", data, "all")
     for key in ("test", "kind", "scope", "models", "greater_is_better"):
         meta.pop(key)
-    return Estimates(kind, data.names, estimate, cov, data.design.greater_is_better, meta)
+    df = covariance_df(kind, data)
+    return Estimates(kind, data.names, estimate, cov, data.design.greater_is_better, meta, df)
 
 
 def _from_predictions(frame: pd.DataFrame, y: Any, design: dict[str, Any]) -> Estimates:
@@ -348,6 +400,7 @@ def _rank_table(
         n_draws=n_draws,
         random_state=random_state,
         higher_is_better=found.greater_is_better,
+        df=found.df,
     )
     key = found.estimate if found.greater_is_better else -found.estimate
     order = np.lexsort((np.arange(key.size), -key))
@@ -360,6 +413,7 @@ def _rank_table(
         n_draws=n_draws,
         random_state=seed_of(random_state),
         covariance=COVARIANCES[found.kind][0],
+        draws_df=found.df,
         frame_kind=found.kind,
         models=names.tolist(),
         **found.meta,
@@ -372,6 +426,49 @@ def _rank_table(
         "rank_high": high[order],
     }
     return results.model_result(pd.Index(names, name="model"), columns, meta)
+
+
+#: The report states which models may be the best up to this many models (the rank
+#: sets' cost grows with the square of the models: beyond, ``ranks()`` on request).
+REPORT_RANKS_UP_TO = 200
+
+#: The report's draws: 10,000 up to 50 models, 2,000 beyond (a report stays quick).
+REPORT_DRAWS = ((50, 10000), (REPORT_RANKS_UP_TO, 2000))
+
+
+def report_rank_sets(frame: pd.DataFrame, *, random_state: Any = 0, **design: Any):
+    """The simultaneous 95% rank sets a report states ("may be the best"), or None.
+
+    None when the frame's covariance is unknown (a scores frame without its CV
+    design, a runs frame with a single run of some model, fewer than 2
+    complete splits) or when it has more than ``REPORT_RANKS_UP_TO`` models.
+    Splits with a missing score are left out without the warning of
+    :func:`ranks` (the report's other lines speak of them).
+
+    Examples
+    --------
+    >>> import pdcompare
+    >>> found = report_rank_sets(pdcompare.datasets.load_grid_search_scores())
+    >>> found.index[found["rank_low"] == 1].tolist()
+    ['rbf', 'linear', '3_poly']
+    >>> import pandas as pd
+    >>> report_rank_sets(pd.DataFrame([[0.9, 0.8], [0.7, 0.6]])) is None  # no CV design
+    True
+    """
+    m = len(frame)
+    if m < 2 or m > REPORT_RANKS_UP_TO:
+        return None
+    n_draws = next(draws for up_to, draws in REPORT_DRAWS if m <= up_to)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PdcompareWarning)
+        try:
+            return ranks(frame, n_draws=n_draws, random_state=random_state, **design)
+        except OptionError:
+            return None  # the CV design unknown: the report says to pass it
+        except ValueError as error:
+            if "Rank sets" in str(error):
+                return None  # too few complete splits or runs for a covariance
+            raise
 
 
 @frame_function("top_set", (K.SCORES, K.BENCHMARK, K.RUNS, K.PREDICTIONS, K.ITEMS, K.BATTLES))

@@ -298,7 +298,7 @@ TESTS: tuple[Comparison, ...] = (
     Comparison(
         "bradley_terry", (K.BATTLES,), "ratings",
         ("rating", "ci_low", "ci_high", "rank", "rank_low", "rank_high", "n_battles",
-         "n_rounds"),
+         "n_rounds", "interval"),
         label="Bradley–Terry ratings", correction=None, correction_keyword=None,
         takes_alpha=False, scoped=False,
     ),

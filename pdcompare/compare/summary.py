@@ -10,7 +10,6 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare._validation import OptionError, check_fraction, warn
-from pdcompare.compare import items as _items
 from pdcompare.compare.calls import frame_function
 from pdcompare.compare.effect_size import (
     SYMBOLS,
@@ -18,6 +17,7 @@ from pdcompare.compare.effect_size import (
     magnitude_column,
     thresholds,
 )
+from pdcompare.compare.items import frame_data
 from pdcompare.compare.ranks import benchmark_summary
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.benchmark import BenchmarkData
@@ -26,7 +26,9 @@ from pdcompare.inputs.design import resolve_design
 from pdcompare.inputs.items import set_items_design
 from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.scores import scores_frame, validate_scores
-from pdcompare.stats.summary import summarize
+from pdcompare.stats import items as items_core
+from pdcompare.stats._common import t_confidence_interval
+from pdcompare.stats.summary import min_rank, summarize
 
 K = FrameKind
 
@@ -289,7 +291,7 @@ def summary(
     [0.726, 0.974]
     """
     if frame_kind(scores) is FrameKind.ITEMS:
-        return _items.summary(scores, ci, **design)
+        return items_summary(scores, ci, **design)
     frame = summary_table(scores, ci, measure=measure, **design)
     meta = pdcompare_attrs(frame)
     if meta.get("interval") == "t" and meta.get("design", {}).get("time_ordered"):
@@ -373,3 +375,53 @@ def _with_effect_sizes(
     meta = pdcompare_attrs(frame)
     meta.update(measure=measure, symbol=SYMBOLS[measure], thresholds=thresholds(measure))
     return with_attrs(frame, meta)
+
+
+def items_summary(frame: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.DataFrame:
+    """Per model on an items frame: mean, clustered standard error, interval, counts, rank.
+
+    See :func:`pdcompare.summary`; the columns are ``mean, se, ci_low,
+    ci_high, n_items, n_clusters, rank`` and, with several samples per item,
+    ``samples_per_item`` and ``within_item_share``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdcompare
+    >>> wide = pd.DataFrame([list(range(20))], index=["m"], dtype=float)
+    >>> framed = wide.cmp.set_design(items=True, cluster={k: k % 4 for k in range(20)})
+    >>> round(float(summary(framed)["se"].iloc[0]), 7)  # inspect_ai's clustered stderr
+    0.6454972
+    """
+    ci = check_fraction("ci", ci)
+    data = frame_data(frame, design, "summary")
+    values = data.values
+    means = values.mean(axis=1)
+    se = items_core.clustered_se(values, data.cluster, data.n_clusters)
+    df = np.full(len(means), data.n_clusters - 1.0)
+    low, high = t_confidence_interval(means, se, df, ci, "two-sided")
+    key = -means if data.design.greater_is_better else means
+    table: dict[str, Any] = {
+        "mean": means,
+        "se": se,
+        "ci_low": low,
+        "ci_high": high,
+        "n_items": np.full(len(means), data.n_items),
+        "n_clusters": np.full(len(means), data.n_clusters),
+        "rank": min_rank(key),
+    }
+    if data.samples is not None:
+        table["samples_per_item"] = data.samples.mean(axis=1)
+        table["within_item_share"] = items_core.within_item_share(
+            values, data.within_var, data.samples
+        )
+    meta = results.result_meta(
+        "summary",
+        ci=ci,
+        interval="clustered t" if data.clustered else "t",
+        design=data.design.to_attrs(),
+        greater_is_better=data.design.greater_is_better,
+        models=data.ranked_names,
+        **data.meta(),
+    )
+    return results.model_result(data.names, table, meta).iloc[data.order]

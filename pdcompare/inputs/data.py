@@ -91,7 +91,8 @@ def _read(frame: pd.DataFrame, **keywords: Any) -> ScoresData:
     if frame_kind(frame) is FrameKind.BATTLES:
         msg = (
             "This is a battles frame (wins of row over column, from `from_battles`), not "
-            "scores: rate it with `bradley_terry()`, `win_probability()` or `pairwise()`."
+            "scores: rate it with `bradley_terry()`, `win_probability()` or `pairwise()`, "
+            "or read all of it with `battles.cmp.report()`."
         )
         raise ValueError(msg)
     search = {key: keywords.pop(key, None) for key in SEARCH_KEYWORDS}

@@ -21,6 +21,7 @@ import pandas as pd
 from pdcompare.inputs.attrs import ATTRS_KEY
 from pdcompare.inputs.cv_results import is_cv_results
 from pdcompare.inputs.frames import check_frame
+from pdcompare.inputs.predictions import WeightedPredictions
 
 #: Name of the column level (or flat column index) that marks a benchmark frame.
 DATASET = "dataset"
@@ -151,10 +152,14 @@ def is_benchmark(frame: pd.DataFrame) -> bool:
 
 
 def _is_square(frame: pd.DataFrame) -> bool:
-    """The same models, in the same order, as rows and columns (and no design of scores)."""
+    """The same models, named, in the same order, as rows and columns (and no stored design).
+
+    A frame of default labels (0, 1, ... both ways) is numbers, not named models.
+    """
     return (
         frame.shape[0] == frame.shape[1] > 1
         and frame.columns.nlevels == 1
+        and not isinstance(frame.index, pd.RangeIndex)
         and not _design(frame)
         and frame.index.equals(frame.columns)
     )
@@ -232,6 +237,8 @@ def frame_kind(frame: pd.DataFrame, y: Any = "y") -> FrameKind:
     decided = _DECIDED.get()
     if decided is not None and decided[0] is frame and decided[1] == y:
         return decided[2]
+    if isinstance(frame, WeightedPredictions):  # a dask frame's distinct rows (pdcompare.dask)
+        return FrameKind.PREDICTIONS
     check_frame(frame)
     return _decide(frame, y)
 

@@ -22,7 +22,6 @@ PYTHON_WORDS = re.compile(
 )
 
 
-
 def write(tmp_path, n=5, missing=False, seed=0, name="scores.csv"):
     rng = np.random.default_rng(seed)
     values = 0.8 - 0.003 * np.arange(n)[:, None] + rng.normal(0, 0.01, (n, 10))
@@ -58,7 +57,7 @@ def test_every_line_speaks_cli(tmp_path, capsys, options, missing):
     status, out, err = cli_run(capsys, path, *options)
     assert status in (0, 2)
     said = PYTHON_WORDS.findall(out + err)
-    assert not said, (out + err)
+    assert not said, out + err
     assert "Pass `" not in out + err
 
 
@@ -102,6 +101,46 @@ def test_errors_carry_their_keyword_and_command_line_words():
     assert cli.speak_cli(str(caught.value)).startswith("--alpha must be")
 
 
+def test_the_keyword_an_error_carries_is_named_as_its_option():
+    from pdcompare._validation import OptionError, PdcompareWarning, warn
+    from pdcompare.cli.options import one_line
+
+    # By the field: the keyword with its value is the option with its argument.
+    error = OptionError("`test='delong'` does not fit a scores frame.", keyword="test")
+    assert one_line(error) == "--test delong does not fit a scores frame."
+    error = OptionError("`correction='shaffer'` needs all pairs.", keyword="correction")
+    assert one_line(error) == "--correction shaffer needs all pairs."
+    # A flag names the value it gives, and only that one.
+    with pytest.warns(PdcompareWarning) as record:
+        warn("Drop `greater_is_better=False`, or negate the losses.", keyword="greater_is_better")
+    assert record[0].message.keyword == "greater_is_better"
+    assert one_line(record[0].message) == "Drop --lower-is-better, or negate the losses."
+    error = OptionError("`greater_is_better=True` is the default.", keyword="greater_is_better")
+    assert one_line(error) == "`greater_is_better=True` is the default."
+    # A keyword no option gives stays a keyword; command-line words are printed as written.
+    error = OptionError("`nan_policy` must be 'propagate'.", keyword="nan_policy")
+    assert one_line(error) == "`nan_policy` must be 'propagate'."
+    error = OptionError("Pass `cv=`.", keyword="cv", cli_message="Pass --cv or --test-size.")
+    assert one_line(error) == "Pass --cv or --test-size."
+    # A sentence that does not name the keyword it carries is led by its option.
+    error = OptionError("must be below 0.5 for a one-sided gate; got 0.6.", keyword="alpha")
+    assert one_line(error) == "--alpha: must be below 0.5 for a one-sided gate; got 0.6."
+
+
+def test_every_keyword_is_named_by_an_option_of_a_parser():
+    from pdcompare.cli.options import KEYWORD_OPTIONS, option_words
+
+    flags = {
+        flag
+        for parser in (cli.build_parser(), cli.build_gate_parser())
+        for flag in parser._option_string_actions
+    }
+    assert {option.flags[0] for option in KEYWORD_OPTIONS.values()} <= flags
+    assert option_words("model") == "--model-col"
+    assert option_words("block_size", "5") == "--block-size 5"
+    assert option_words("margin") == "--margin"  # pdcompare gate's
+
+
 def test_test_bayes_needs_a_rope(tmp_path, capsys):
     path, _ = write(tmp_path)
     status, out, err = cli_run(capsys, path, "--cv", "10", "--test", "bayes")
@@ -125,8 +164,9 @@ def test_test_bayes_prints_the_bayesian_table(tmp_path, capsys):
         zip(expected["model_1"], expected["model_2"], strict=True)
     )
     header = table.splitlines()[0].split()
-    printed = np.array([[float(r[header.index(c)]) for c in ("prob_better", "prob_rope")]
-                        for r in rows])
+    printed = np.array(
+        [[float(r[header.index(c)]) for c in ("prob_better", "prob_rope")] for r in rows]
+    )
     assert_allclose(printed, expected[["prob_better", "prob_rope"]].to_numpy(), atol=5e-5)
     assert "Practical equivalence: Bayesian correlated t-test" in out
 
@@ -169,8 +209,11 @@ def test_a_benchmark_whose_family_cannot_reject_is_told_in_cli_words(tmp_path, c
     # 5 models x 8 data sets: Wilcoxon with Holm cannot reach 0.05 (smallest p 0.078).
     rng = np.random.default_rng(1)
     values = np.linspace(0.9, 0.8, 5)[:, None] + rng.normal(0, 0.01, (5, 8))
-    bench = pd.DataFrame(values, index=[f"model_{k}" for k in range(5)],
-                         columns=pd.Index([f"d{k}" for k in range(8)], name="dataset"))
+    bench = pd.DataFrame(
+        values,
+        index=[f"model_{k}" for k in range(5)],
+        columns=pd.Index([f"d{k}" for k in range(8)], name="dataset"),
+    )
     path = tmp_path / "bench.csv"
     bench.to_csv(path)
     status, out, err = cli_run(capsys, str(path), "--benchmark")

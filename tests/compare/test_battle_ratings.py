@@ -42,7 +42,9 @@ def test_columns_order_and_metadata(battles):
         "rank_high",
         "n_battles",
         "n_rounds",
+        "interval",
     ]
+    assert (res["interval"] == "bootstrap").all()
     assert res["rating"].is_monotonic_decreasing
     assert (res["ci_low"] < res["rating"]).all()
     assert (res["rating"] < res["ci_high"]).all()
@@ -172,7 +174,7 @@ def test_pairwise_on_battles_is_the_fisher_information_z_test(battles):
     [
         ([[0, 3, 2], [1, 0, 2], [0, 0, 0]], r"\{C\} only lost"),
         ([[0, 3, 2], [1, 0, 2], [1, 1, 0]], None),
-        ([[0, 3, 1], [0, 0, 1], [0, 1, 0]], r"\{A\} only won"),
+        ([[0, 3, 1], [0, 0, 1], [0, 1, 0]], r"\{A\} only won against the others \(all 4 of its"),
     ],
 )
 def test_refuses_models_without_a_finite_rating(wins, match):
@@ -256,3 +258,73 @@ def test_ranks_on_a_battles_frame_are_bradley_terrys_rank_sets(battles):
     np.testing.assert_allclose(sets["estimate"], res["rating"][sets.index])
     assert (sets["rank_low"] == res["rank_low"][sets.index]).all()
     assert (sets["rank_high"] == res["rank_high"][sets.index]).all()
+
+
+def two_model_battles(wins, losses, ties):
+    outcomes = ["model_a"] * wins + ["model_b"] * losses + ["tie"] * ties
+    n = len(outcomes)
+    return pdcompare.from_battles(
+        pd.DataFrame({"model_a": ["A"] * n, "model_b": ["B"] * n, "winner": outcomes})
+    )
+
+
+def test_davidson_on_two_models_is_the_closed_form_with_a_finite_interval():
+    res = pdcompare.bradley_terry(two_model_battles(6, 2, 2), ties="davidson", random_state=0)
+    # π_A/π_B = wins/losses: R_A − R_B = 400 log10(6/2); ν = ties/√(wins·losses)
+    assert res.loc["A", "rating"] - res.loc["B", "rating"] == pytest.approx(
+        400 * np.log10(3), abs=1e-6
+    )
+    assert res.attrs["pdcompare"]["nu"] == pytest.approx(2 / np.sqrt(12), abs=1e-9)
+    assert np.isfinite(res[["ci_low", "ci_high"]].to_numpy()).all()
+    assert (res["ci_low"] < res["rating"]).all()
+    assert (res["rating"] < res["ci_high"]).all()
+    # rounds with wins and ties but no loss have no finite fit and are left out
+    assert 800 < res["n_rounds"].iloc[0] < 1000
+
+
+@pytest.mark.parametrize(
+    ("wins", "losses", "ties", "match"),
+    [(6, 0, 2, "A never lost and B never won"), (0, 0, 3, "every battle is a tie")],
+)
+def test_davidson_without_a_finite_fit_is_refused(wins, losses, ties, match):
+    with pytest.raises(ValueError, match=match):
+        pdcompare.bradley_terry(two_model_battles(wins, losses, ties), ties="davidson")
+
+
+def unanimous_cycle():
+    # A, B and C beat each other in a cycle, 5-0 each; D splits with A and B
+    names = list("ABCD")
+    return pd.DataFrame(
+        [[0, 5, 0, 2], [0, 0, 5, 3], [5, 0, 0, 0], [3, 2, 0, 0]], index=names, columns=names
+    )
+
+
+def test_unanimous_pairs_get_the_fisher_information_interval():
+    with pytest.warns(pdcompare.PdcompareWarning, match=r"Every pair of C is unanimous"):
+        res = pdcompare.bradley_terry(unanimous_cycle(), random_state=0)
+    assert res["interval"].to_dict() == {
+        "A": "bootstrap", "B": "bootstrap", "C": "fisher", "D": "bootstrap"
+    }  # fmt: skip
+    # the observed information written out: a Laplacian of n p (1 − p) at the fitted ratings
+    names = list("ABCD")
+    n = unanimous_cycle().to_numpy(dtype=float)
+    n = n + n.T
+    theta = (res["rating"][names].to_numpy() - 1000) * np.log(10) / 400
+    p = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))
+    weight = n * p * (1 - p)
+    cov = np.linalg.pinv(np.diag(weight.sum(axis=1)) - weight)
+    se = 400 / np.log(10) * np.sqrt(cov[2, 2])
+    row = res.loc["C"]
+    assert row["ci_high"] - row["ci_low"] > 50
+    assert row["ci_low"] == pytest.approx(row["rating"] - stats.norm.ppf(0.975) * se)
+    assert row["ci_high"] == pytest.approx(row["rating"] + stats.norm.ppf(0.975) * se)
+
+
+def test_a_cycle_of_unanimous_pairs_is_all_fisher():
+    wins = unanimous_cycle().iloc[:3, :3]
+    with pytest.warns(pdcompare.PdcompareWarning, match=r"Every pair of A, B, C is"):
+        res = pdcompare.bradley_terry(wins, random_state=0, ci=0.9)
+    # equal strengths, n p (1 − p) = 5/4 per pair: var θ_i = (2/3) / (3 · 5/4)
+    se = 400 / np.log(10) * np.sqrt((2 / 3) / (3 * 5 / 4))
+    np.testing.assert_allclose(res["ci_high"] - 1000, stats.norm.ppf(0.95) * se)
+    assert (res["interval"] == "fisher").all()

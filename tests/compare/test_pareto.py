@@ -9,6 +9,7 @@ share one).
 import numpy as np
 import pandas as pd
 import pytest
+from pandas.testing import assert_frame_equal
 from statsmodels.stats.multitest import multipletests
 
 import pdcompare
@@ -34,8 +35,14 @@ def rule_written_out(frame, cost, alpha=0.05):
     def p_better(k, m):
         return float(frame.cmp.corrected_ttest(k, m, alternative="better", **CV)["pvalue"].iloc[0])
 
+    point_front = {}
     for m in sorted(names, key=lambda name: cost[name]):
         no_more = [k for k in names if k != m and cost[k] <= cost[m]]
+        ahead = [
+            k for k in no_more
+            if mean[k] > mean[m] or (mean[k] == mean[m] and cost[k] < cost[m])
+        ]  # fmt: skip
+        point_front[m] = not ahead
         dominated = []
         if no_more:
             reject = multipletests([p_better(k, m) for k in no_more], alpha, "holm")[0]
@@ -43,12 +50,14 @@ def rule_written_out(frame, cost, alpha=0.05):
         if dominated:
             status[m], by[m] = "dominated", dominated
             continue
-        ahead = [
-            k for k in no_more
-            if mean[k] > mean[m] or (mean[k] == mean[m] and cost[k] < cost[m])
+        # Section 35: better than every cheaper model on the point front, Holm over them.
+        rivals = [
+            k for k in names
+            if cost[k] < cost[m] and point_front[k] and status.get(k) != "dominated"
         ]  # fmt: skip
-        cheaper_front = [k for k in names if cost[k] < cost[m] and status.get(k) == "front"]
-        beats = all(p_better(m, k) < alpha for k in cheaper_front)
+        beats = not rivals or all(
+            multipletests([p_better(m, k) for k in rivals], alpha, "holm")[0]
+        )
         status[m] = "front" if not ahead and beats else "ambiguous"
         by[m] = []
     return status, by
@@ -91,6 +100,39 @@ def test_statuses_equal_the_rule_written_out(seed):
         assert result.loc[name, "status"] == status[name], name
         shown = [k for k in result.loc[name, "dominated_by"].split("; ") if k]
         assert sorted(shown) == sorted(by[name])
+
+
+def test_front_must_beat_a_cheaper_ambiguous_model_on_the_point_front():
+    # X (cost 1), Y (cost 2) a hair above X, not significantly: ambiguous; Z (cost 3) a hair
+    # above Y but well above X. Z beats X (p < 0.05) but not Y: Z is ambiguous, not front.
+    base = np.random.default_rng(4).normal(0, 0.01, 20)
+    bump = np.tile([0.004, -0.004], 10)
+    frame = pd.DataFrame(
+        [0.80 + base, 0.8025 + base + bump, 0.8050 + base - bump],
+        index=["X", "Y", "Z"], columns=[f"s{k}" for k in range(20)],
+    )  # fmt: skip
+    cost = pd.Series({"X": 1.0, "Y": 2.0, "Z": 3.0})
+
+    def p_better(k, m):
+        return frame.cmp.corrected_ttest(k, m, alternative="better", **CV)["pvalue"].iloc[0]
+
+    assert p_better("Y", "X") > 0.05
+    assert p_better("Z", "X") < 0.05
+    assert p_better("Z", "Y") > 0.05
+    result = frame.cmp.pareto(cost, **CV)
+    assert result["status"].astype(str).to_dict() == {"Z": "ambiguous", "Y": "ambiguous",
+                                                       "X": "front"}  # fmt: skip
+    assert rule_written_out(frame, cost)[0] == {"X": "front", "Y": "ambiguous", "Z": "ambiguous"}
+
+
+def test_front_over_two_cheaper_models_is_holm_corrected():
+    # C against the two cheaper models on the point front, Holm over them (the rule written
+    # out with statsmodels' Holm).
+    frame = scores_of([0.80, 0.86, 0.90], noise=0.01, seed=2)
+    cost = pd.Series({"A": 1.0, "B": 2.0, "C": 3.0})
+    result = frame.cmp.pareto(cost, **CV)
+    status, _ = rule_written_out(frame, cost)
+    assert result["status"].astype(str).to_dict() == status
 
 
 def test_pvalue_is_the_smallest_corrected_pvalue_of_the_models_that_cost_no_more():
@@ -145,6 +187,19 @@ def test_per_split_costs_are_paired_with_the_scores():
     # C is not significantly cheaper than B... but both are far cheaper than A.
     assert result.loc["A", "status"] == "front"
     assert result.attrs["pdcompare"]["per_split_costs"] is True
+
+
+def test_per_split_costs_use_the_design_stored_on_the_scores():
+    # The costs frame carries no design: the paired test of the costs reads the scores'.
+    frame = scores_of([0.90, 0.85, 0.86], noise=0.002)
+    rng = np.random.default_rng(1)
+    times = pd.DataFrame(
+        np.array([[10.0], [1.0], [1.05]]) + rng.normal(0, 0.01, (3, frame.shape[1])),
+        index=frame.index, columns=frame.columns,
+    )  # fmt: skip
+    stored = pdcompare.set_design(frame, **CV)
+    result = stored.cmp.pareto(times)
+    assert_frame_equal(result, frame.cmp.pareto(times, **CV))
 
 
 def test_a_cv_results_column():

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from frames import correlated_scores
 from numpy.testing import assert_allclose, assert_array_equal
+from scipy import stats
 
 import pdcompare
 from pdcompare.compare.rank_sets import COVARIANCES, estimates_of
@@ -198,3 +199,32 @@ def test_items_frames_use_the_clustered_covariance_of_the_paired_t():
         var = cov.loc[row.model_1, row.model_1] + cov.loc[row.model_2, row.model_2]
         var -= 2 * cov.loc[row.model_1, row.model_2]
         assert np.sqrt(var) == pytest.approx(row.se, rel=1e-10)
+    assert found.df == 30 - 1  # 30 passages
+
+
+@pytest.mark.parametrize(("t_value", "separated"), [(2.5, False), (3.1, True)])
+def test_scores_frame_of_few_splits_uses_students_bar(t_value, separated):
+    # Two models on 5 splits (cv=5: n_test/n_train = 1/4): Sigma-hat has 4 degrees of
+    # freedom, so the leader's set is {1} only beyond t_{4, 0.975} = 2.776 (normal: 1.96).
+    noise = np.array([0.3, -1.1, 0.8, 0.4, -0.4])
+    scale = np.sqrt(noise.var(ddof=1) * (1 / 5 + 1 / 4))
+    diff = noise - noise.mean() + t_value * scale
+    corrected_t = diff.mean() / np.sqrt(diff.var(ddof=1) * (1 / 5 + 1 / 4))
+    assert corrected_t == pytest.approx(t_value)
+    base = np.array([0.81, 0.79, 0.80, 0.82, 0.78])
+    scores = pd.DataFrame([base + diff / 100, base], index=["a", "b"])
+    result = scores.cmp.ranks(cv=5, random_state=0)
+    assert result.attrs["pdcompare"]["draws_df"] == 4
+    assert bool(corrected_t > stats.t.ppf(0.975, 4)) is separated
+    assert result.loc["a", "rank_high"] == (1 if separated else 2)
+
+
+def test_degrees_of_freedom_of_each_frame_kind():
+    # scores: k - 1 splits; benchmark: N - 1 data sets; items: C - 1 clusters (n - 1 items
+    # without); runs, predictions and battles keep normal draws.
+    scores = correlated_scores(n_models=3, n_splits=8)
+    assert estimates_of(scores, cv=8).df == 7
+    bench = pdcompare.datasets.load_benchmark()
+    assert estimates_of(bench).df == bench.cmp.means().dropna(axis=1).shape[1] - 1
+    runs = pdcompare.set_design(correlated_scores(n_models=3, n_splits=6), paired=False)
+    assert estimates_of(runs).df is None

@@ -14,7 +14,7 @@ def test_styled_ranks_result_highlights_the_models_that_may_be_the_best():
     )
     latex = styler.to_latex()
     assert "svc\\_rbf & {\\cellcolor[HTML]{FFF2B3}} \\bfseries 0.873 &" in latex
-    assert "knn & 0.828 & 3 & 2 & 5 \\\\" in latex  # ranks print as integers
+    assert "knn & 0.828 & 3 & 2 & 7 \\\\" in latex  # ranks print as integers
 
 
 def test_summary_joined_with_rank_sets_shows_them():

@@ -9,7 +9,14 @@ from hypothesis import strategies as st
 from numpy.testing import assert_array_equal
 from scipy import stats
 
-from pdcompare.stats.rank_sets import max_statistic, normal_draws, rank_confidence_sets, row_bounds
+from pdcompare.stats.rank_sets import (
+    max_statistic,
+    normal_draws,
+    rank_confidence_sets,
+    row_bounds,
+    studentised_pairs,
+    wishart_factors,
+)
 
 
 def reference_stepdown(x, cov, coverage, draws):
@@ -156,6 +163,118 @@ def test_two_independent_models_at_the_normal_quantile(z):
     assert low.tolist() == ([1, 2] if separated else [1, 1])
 
 
+@pytest.mark.parametrize(("z", "df"), [(2.4, 4), (3.1, 4), (2.1, 9), (2.45, 9)])
+def test_two_models_with_df_at_students_quantile(z, df):
+    # With a covariance on df degrees of freedom the two-model bar is t_{df, 0.975}:
+    # 2.776 at df 4, 2.262 at df 9 (not the normal 1.96).
+    s1, s2 = 0.3, 0.4
+    x = [z * np.hypot(s1, s2), 0.0]
+    cov = np.diag([s1**2, s2**2])
+    separated = z > stats.t.ppf(0.975, df)
+    for simultaneous in (True, False):  # two models: one family, the same sets
+        _, low, high = rank_confidence_sets(
+            x, cov, df=df, simultaneous=simultaneous, random_state=11
+        )
+        assert high.tolist() == ([1, 2] if separated else [2, 2])
+        assert low.tolist() == ([1, 2] if separated else [1, 1])
+
+
+def test_wishart_factors_have_the_wishart_moments():
+    # E W = df I, Var W_ii = 2 df, Var W_ij = df (Wishart(df, I)); also a singular one (df < rank).
+    rng = np.random.default_rng(5)
+    for df in (6.0, 2.0):
+        b = wishart_factors(3, df, 60_000, rng)
+        w = b @ b.transpose(0, 2, 1)
+        np.testing.assert_allclose(w.mean(axis=0), df * np.eye(3), atol=0.1)
+        np.testing.assert_allclose(w[:, 1, 1].var(), 2 * df, rtol=0.05)
+        np.testing.assert_allclose(w[:, 2, 0].var(), df, rtol=0.05)
+
+
+def test_studentised_pairs_are_students_t_with_the_pairs_correlation():
+    # Each pair (Z_j - Z_k)/sigma*_jk is t on df; Z_0 - Z_1 and Z_1 - Z_0 are exact negatives.
+    cov = np.array([[1.0, 0.6, 0.2], [0.6, 2.0, 0.3], [0.2, 0.3, 0.5]])
+    pairs = studentised_pairs(cov, 7.0, 100_000, np.random.default_rng(2))
+    for j, k in [(0, 1), (2, 0), (1, 2)]:
+        q = np.quantile(pairs[:, j, k], [0.05, 0.5, 0.99])
+        np.testing.assert_allclose(q, stats.t.ppf([0.05, 0.5, 0.99], 7), atol=0.04)
+    np.testing.assert_allclose(pairs[:, 0, 1], -pairs[:, 1, 0], rtol=1e-6)
+    assert np.all(pairs[:, [0, 1, 2], [0, 1, 2]] == 0)
+
+
+def test_studentised_maximum_of_independent_pairs_against_a_direct_simulation():
+    # Four independent unit-variance models, Sigma estimated on df = 5: the joint quantile
+    # written out from its definition (sample covariances of 6 normal vectors) matches.
+    rng = np.random.default_rng(9)
+    m, df, n = 4, 5, 40_000
+    z = rng.standard_normal((n, m))
+    g = rng.standard_normal((n, df, m))
+    w = g.transpose(0, 2, 1) @ g / df
+    var = np.diagonal(w, axis1=1, axis2=2)
+    sd = np.sqrt(var[:, :, None] + var[:, None, :] - 2 * w)
+    eye = np.eye(m, dtype=bool)
+    direct = np.where(eye, 0, (z[:, :, None] - z[:, None, :]) / np.where(eye, 1, sd))
+    pairs = studentised_pairs(2 * np.eye(m) / 2, float(df), n, np.random.default_rng(1))
+    expected = np.quantile(direct.max(axis=(1, 2)), 0.95)
+    assert abs(np.quantile(pairs.max(axis=(1, 2)), 0.95) - expected) < 0.1
+    assert expected > np.quantile(np.abs(stats.t.rvs(df, size=n, random_state=3)), 0.95)
+
+
+@pytest.mark.parametrize("simultaneous", [True, False])
+def test_studentised_stepdown_equals_the_written_out_one(simultaneous):
+    # The step-downs on the studentised statistics (the same draws: estimates already best
+    # first, the same seed), written out over the whole (draws, m, m) array.
+    rng = np.random.default_rng(6)
+    m = 6
+    x = np.sort(rng.normal(0, 0.3, m))[::-1].copy()
+    cov = random_covariance(m, rng) * 0.02
+    pairs = studentised_pairs(cov, 9.0, 2000, np.random.default_rng(1)).astype(float)
+    var = np.diag(cov)
+    sd = np.sqrt(var[:, None] + var[None, :] - 2 * cov)
+    np.fill_diagonal(sd, 1.0)
+    t = (x[:, None] - x[None, :]) / sd
+
+    def stepdown(family):
+        decided = np.zeros((m, m), dtype=bool)
+        while family.any():
+            q = np.quantile(np.maximum(pairs[:, family].max(axis=1), 0), 0.95)
+            new = family & (t > q)
+            if not new.any():
+                break
+            decided |= new
+            family &= ~new
+        return decided
+
+    off = ~np.eye(m, dtype=bool)
+    if simultaneous:
+        decided = stepdown(off.copy())
+        low, high = 1 + decided.sum(axis=0), m - decided.sum(axis=1)
+    else:
+        low, high = np.empty(m, int), np.empty(m, int)
+        for i in range(m):
+            family = np.zeros((m, m), dtype=bool)
+            family[i, :] = family[:, i] = True
+            decided = stepdown(family & off)
+            low[i], high[i] = 1 + decided[:, i].sum(), m - decided[i, :].sum()
+    _, got_low, got_high = rank_confidence_sets(
+        x, cov, df=9, simultaneous=simultaneous, n_draws=2000, random_state=1
+    )
+    assert_array_equal(got_low, low)
+    assert_array_equal(got_high, high)
+
+
+def test_many_models_with_df_use_a_common_scale_and_stay_valid():
+    # Beyond the memory of the whole (draws, m, m) array: the multivariate t of one scale.
+    rng = np.random.default_rng(4)
+    m = 60
+    x = np.sort(rng.normal(0, 1, m))
+    cov = np.eye(m) * 0.05
+    _, low_n, high_n = rank_confidence_sets(x, cov, random_state=0)
+    _, low_t, high_t = rank_confidence_sets(x, cov, df=4, random_state=0)
+    assert np.all(low_t <= low_n)
+    assert np.all(high_t >= high_n)
+    assert (high_t - low_t).sum() > (high_n - low_n).sum()
+
+
 def test_all_equal_gives_every_rank_and_far_apart_gives_singletons():
     m = 10
     rank, low, high = rank_confidence_sets(np.ones(m), np.eye(m) * 0.5, random_state=0)
@@ -238,6 +357,8 @@ def test_identical_models_are_never_separated_and_exact_differences_are():
         ({"covariance": [[1.0, 0.5], [0.0, 1.0]]}, ValueError, "symmetric"),
         ({"estimates": [1.0, np.nan]}, ValueError, "finite"),
         ({"n_draws": 10}, ValueError, "`n_draws` must be at least 100"),
+        ({"df": 0.5}, ValueError, "`df` must be at least 1"),
+        ({"df": "9"}, TypeError, "`df` must be None or a number"),
     ],
 )
 def test_bad_input(kwargs, error, match):

@@ -107,7 +107,6 @@ def posterior_plot(
     """
     import numpy as np
 
-
     check_top(top)
     design = {
         key: options.pop(key) for key in (*DESIGN_KEYWORDS, "greater_is_better") if key in options
@@ -117,7 +116,7 @@ def posterior_plot(
     model_1, model_2 = row["model_1"], row["model_2"]
     info = result_info(result)
     low, high = info.rope
-    greater_is_better = info.greater_is_better
+    greater_is_better = info.direction
     colours = model_colours(info.models)
     # Which model each side of the ROPE favours, with its probability.
     above = (model_1, row["prob_better"]) if greater_is_better else (model_2, row["prob_worse"])
@@ -232,7 +231,6 @@ def bayes_matrix_plot(
     """
     import numpy as np
 
-
     require_columns(result, ("model_1", "model_2", "prob_better", "prob_worse"), "A Bayes plot")
     if len(result) > 1 and (result["model_1"] == result["model_1"].iloc[0]).all():
         return bayes_bars_plot(result, ax=ax, top=top, title=title, **kwargs)
@@ -254,7 +252,7 @@ def bayes_matrix_plot(
     _heatmap_ticks(ax, list(order), list(order), cell)
     ax.set_xlabel("compared with")
     ax.set_ylabel("model")
-    low, high = ((0.0, 0.0) if info.rope is None else info.rope)
+    low, high = (0.0, 0.0) if info.rope is None else info.rope
     _figure_title(ax, title, f"P(row better than column), ROPE [{low:g}, {high:g}]", note)
     cells = np.argwhere(~np.isnan(matrix))
     texts = [format(matrix[r, c], fmt) for r, c in cells]
@@ -330,7 +328,6 @@ def bayes_bars_plot(
     """
     import numpy as np
 
-
     require_columns(
         result, ("model_1", "model_2", "prob_better", "prob_rope", "prob_worse"), "A Bayes plot"
     )
@@ -355,8 +352,9 @@ def bayes_bars_plot(
     with matplotlib_options("the Bayes plot", "Axes.barh", kwargs):
         for k, (colour, label) in enumerate(zip(MASS_COLOURS, labels, strict=True)):
             width = np.nan_to_num(masses[:, k])
-            bars = ax.barh(positions, width, left=left, height=0.8, color=colour, label=label,
-                           **kwargs)
+            bars = ax.barh(
+                positions, width, left=left, height=0.8, color=colour, label=label, **kwargs
+            )
             for bar, mass in zip(bars, masses[:, k], strict=True):
                 if mass >= MIN_WRITTEN_MASS:
                     ax.text(

@@ -70,9 +70,7 @@ def plot_model_intervals(
     info = result_info(frame)
     value = "accuracy" if info.test == "accuracy_ci" else "estimate"
     require_columns(frame, (value, "ci_low", "ci_high"), "An interval plot")
-    ordered = frame.sort_values(
-        value, ascending=info.greater_is_better not in (None, True), kind="stable"
-    )
+    ordered = frame.sort_values(value, ascending=not info.direction, kind="stable")
     colours = model_colours(ordered.index.tolist())
     shown, note = top_models(ordered.index.tolist(), top)
     # Drawn bottom-up from the worst model, so that the best one is on top.

@@ -139,9 +139,7 @@ def _caption(info: ResultInfo) -> str:
     floor, alpha = info.min_attainable_pvalue, info.level_alpha
     if floor is not None and floor > alpha:
         # A bar over every model would otherwise read as "all equal" (DESIGN section 14).
-        caption += (
-            f"\nno pair can be significant: smallest attainable p {floor:.2g} > {alpha:g}"
-        )
+        caption += f"\nno pair can be significant: smallest attainable p {floor:.2g} > {alpha:g}"
     return caption
 
 
@@ -181,14 +179,19 @@ def _top_layout(layout: dict[str, Any], top: int | None) -> tuple[dict[str, Any]
     rank = dict(zip(layout["names"], layout["ranks"], strict=True))
     members = [[m for m in group if m in keep] for group in layout["members"]]
     extents = sorted(
-        {(float(min(rank[m] for m in g)), float(max(rank[m] for m in g))) for g in members
-         if len(g) >= 2}
+        {
+            (float(min(rank[m] for m in g)), float(max(rank[m] for m in g)))
+            for g in members
+            if len(g) >= 2
+        }
     )
     groups = [
         (low, high)
         for low, high in extents
-        if not any(o_low <= low and high <= o_high and (o_low, o_high) != (low, high)
-                   for o_low, o_high in extents)
+        if not any(
+            o_low <= low and high <= o_high and (o_low, o_high) != (low, high)
+            for o_low, o_high in extents
+        )
     ]
     return {
         **layout,
@@ -197,6 +200,65 @@ def _top_layout(layout: dict[str, Any], top: int | None) -> tuple[dict[str, Any]
         "groups": groups,
         "members": [[m for m in shown if low <= rank[m] <= high] for low, high in groups],
     }, note
+
+
+def _draw_rank_axis(ax, low_rank: float, high_rank: float, size: float, line: dict) -> None:
+    """The rank axis, its ticks and their labels (every rank up to 20, then rounder steps)."""
+    span = high_rank - low_rank
+    ax.plot([low_rank, high_rank], [0, 0], gid="cd-axis", **line)
+    steps = [(20, 1), (40, 2), (100, 5), (200, 10)]
+    step = next((size for limit, size in steps if span <= limit), 50)
+    first = int(low_rank)
+    ticks = [first, *range((first // step + 1) * step, int(high_rank) + 1, step)]
+    ticks = sorted(set(ticks) | {int(high_rank)})
+    for tick in ticks:
+        ax.plot([tick, tick], [0, -0.25], **line)
+        ax.text(tick, -0.35, str(tick), ha="center", va="bottom", fontsize=size * 0.9)
+
+
+def _draw_bars(ax, groups, ys, ranks: np.ndarray, span: float, kwargs: dict) -> None:
+    """The bars: each joins the models whose mean ranks lie in [low, high], at its height."""
+    # A bar reaches a little beyond its end models (so that tied ones show),
+    # never halfway to the next model outside it.
+    distinct = np.unique(ranks)
+    lows, highs = [], []
+    for low, high in groups:
+        outside = np.abs(distinct[(distinct < low) | (distinct > high)] - (low + high) / 2)
+        room = (outside.min() - (high - low) / 2) if outside.size else np.inf
+        reach = min(0.012 * span + 0.03, 0.45 * room)
+        lows.append(low - reach)
+        highs.append(high + reach)
+    bar_style = {"color": "black", "linewidth": 3.0, "capstyle": "butt"} | kwargs
+    ax.hlines(ys, lows, highs, gid="cd-groups", **bar_style)
+
+
+def _draw_critical_difference(
+    ax, cd: float, low_rank: float, span: float, size: float, line: dict
+) -> None:
+    """Nemenyi's critical difference to scale, from the axis's first rank (said if wider)."""
+    y = -1.7
+    if cd > span:
+        # Wider than the ranks drawn (the best few of many models): said, not drawn.
+        ax.text(
+            low_rank,
+            y,
+            f"CD = {cd:.2f} (wider than this axis)",
+            ha="left",
+            va="bottom",
+            fontsize=size * 0.9,
+        )
+        return
+    ax.plot([low_rank, low_rank + cd], [y, y], gid="cd-segment", **(line | {"linewidth": 1.2}))
+    for x in (low_rank, low_rank + cd):
+        ax.plot([x, x], [y - 0.15, y + 0.15], **line)
+    ax.text(
+        low_rank + cd / 2,
+        y - 0.25,
+        f"CD = {cd:.2f}",
+        ha="center",
+        va="bottom",
+        fontsize=size * 0.9,
+    )
 
 
 def plot_cd(
@@ -315,16 +377,7 @@ def plot_cd(
     ax.set_axis_off()
 
     line = {"color": "0.2", "linewidth": 0.8, "solid_capstyle": "butt"}
-    # The rank axis, its ticks and their labels.
-    ax.plot([low_rank, high_rank], [0, 0], gid="cd-axis", **line)
-    steps = [(20, 1), (40, 2), (100, 5), (200, 10)]
-    step = next((size for limit, size in steps if span <= limit), 50)
-    first = int(low_rank)
-    ticks = [first, *range((first // step + 1) * step, int(high_rank) + 1, step)]
-    ticks = sorted(set(ticks) | {int(high_rank)})
-    for tick in ticks:
-        ax.plot([tick, tick], [0, -0.25], **line)
-        ax.text(tick, -0.35, str(tick), ha="center", va="bottom", fontsize=size * 0.9)
+    _draw_rank_axis(ax, low_rank, high_rank, size, line)
     # Each model: a line down from its mean rank, then out to its name.
     for position, (rank, label) in enumerate(zip(ranks, labels, strict=True)):
         if position < n_left:
@@ -343,34 +396,11 @@ def plot_cd(
             fontsize=size,
             gid="cd-name",
         )
-    # The bars: each joins the models whose mean ranks lie in [low, high].
     if groups:
         ys = [bar_y0 + bar_pitch * row for row in bar_rows]
-        # A bar reaches a little beyond its end models (so that tied ones show),
-        # never halfway to the next model outside it.
-        distinct = np.unique(ranks)
-        lows, highs = [], []
-        for low, high in groups:
-            outside = np.abs(distinct[(distinct < low) | (distinct > high)] - (low + high) / 2)
-            room = (outside.min() - (high - low) / 2) if outside.size else np.inf
-            reach = min(0.012 * span + 0.03, 0.45 * room)
-            lows.append(low - reach)
-            highs.append(high + reach)
-        bar_style = {"color": "black", "linewidth": 3.0, "capstyle": "butt"} | kwargs
-        ax.hlines(ys, lows, highs, gid="cd-groups", **bar_style)
-    # Nemenyi: the critical difference to scale, from rank 1.
-    if layout["cd"] is not None and layout["cd"] > span:
-        # Wider than the ranks drawn (the best few of many models): said, not drawn.
-        ax.text(low_rank, -1.7, f"CD = {layout['cd']:.2f} (wider than this axis)",
-                ha="left", va="bottom", fontsize=size * 0.9)
-    elif layout["cd"] is not None:
-        cd = layout["cd"]
-        y = -1.7
-        ax.plot([low_rank, low_rank + cd], [y, y], gid="cd-segment", **(line | {"linewidth": 1.2}))
-        for x in (low_rank, low_rank + cd):
-            ax.plot([x, x], [y - 0.15, y + 0.15], **line)
-        ax.text(low_rank + cd / 2, y - 0.25, f"CD = {cd:.2f}", ha="center", va="bottom",
-                fontsize=size * 0.9)
+        _draw_bars(ax, groups, ys, ranks, span, kwargs)
+    if layout["cd"] is not None:
+        _draw_critical_difference(ax, layout["cd"], low_rank, span, size, line)
     caption = f"{layout['caption']}\n({note})" if note else layout["caption"]
     ax.set_title(caption, fontsize=size)
     return ax

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare.compare.figure_inputs import pareto_inputs
+from pdcompare.presentation.labels import TEST_LABELS, plural
 from pdcompare.presentation.plotting._base import (
     _axes,
     _figure_title,
@@ -28,6 +29,68 @@ STYLE = {
 #: Beyond this many models only the front models are named.
 NAMED_UP_TO = 20
 
+#: Where a name may sit beside its marker (offset in points, horizontal alignment), in order.
+_SPOTS = (
+    (4, 3, "left"), (4, -9, "left"), (-4, 3, "right"), (-4, -9, "right"),
+    (4, 12, "left"), (-4, 12, "right"), (4, -18, "left"), (-4, -18, "right"),
+    (0, 20, "center"), (0, -26, "center"),
+)  # fmt: skip
+
+
+def _test_words(info) -> str:
+    """The score test in words for the title ("corrected t-test (Nadeau–Bengio)")."""
+    test = info.score_test
+    if test is None:
+        return "the frame's test"
+    if test == "ttest" and info.unit in ("item", "cluster means"):
+        return "paired t-test over items"
+    return TEST_LABELS.get(test, str(test))
+
+
+def place_names(ax, x, y, texts, colours, fontsize) -> int:
+    """Name the markers at (x, y) where the names overlap no other name; returns those left out.
+
+    Greedy, in the order given (the front first): each name takes the first of
+    ``_SPOTS`` whose box (its width estimated from the font size) meets no box
+    already placed nor a marker other than its own; a name with no free spot
+    is left out, the markers and the result table still show it.
+    """
+    from matplotlib.font_manager import FontProperties
+
+    ax.autoscale_view()
+    size = FontProperties(size=fontsize).get_size_in_points()
+    to_pixels = ax.figure.dpi / 72.0
+    points = ax.transData.transform(np.column_stack([x, y]))
+    boxes: list[tuple[float, float, float, float]] = []
+    pad = 1.5 * to_pixels
+    left_out = 0
+    for k, text in enumerate(texts):
+        width = 0.6 * size * len(text) * to_pixels
+        height = size * to_pixels
+        for dx, dy, align in _SPOTS:
+            shift = {"left": 0.0, "right": width, "center": width / 2}[align]
+            x0 = points[k, 0] + dx * to_pixels - shift
+            y0 = points[k, 1] + dy * to_pixels
+            box = (x0 - pad, y0 - pad, x0 + width + pad, y0 + height + pad)
+            others = np.delete(points, k, axis=0)
+            hits_marker = np.any(
+                (others[:, 0] > box[0]) & (others[:, 0] < box[2])
+                & (others[:, 1] > box[1]) & (others[:, 1] < box[3])
+            )  # fmt: skip
+            hits_name = any(
+                box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in boxes
+            )
+            if not hits_marker and not hits_name:
+                boxes.append(box)
+                ax.annotate(
+                    text, (x[k], y[k]), xytext=(dx, dy), textcoords="offset points",
+                    ha=align, va="bottom", fontsize=fontsize, color=colours[k],
+                )  # fmt: skip
+                break
+        else:
+            left_out += 1
+    return left_out
+
 
 @_result_kind("pareto")
 def pareto_plot(
@@ -47,7 +110,9 @@ def pareto_plot(
     order of cost; ambiguous models are diamonds, dominated ones grey
     crosses. Up to 20 models every model is named; beyond, the front and
     ambiguous ones (the front only when those are more than 30): at 1,000
-    models the markers stay and the names of the undecided tell.
+    models the markers stay and the names of the undecided tell. Names are
+    placed where they overlap no other name nor marker (the front's first);
+    a name with no free spot is left out and counted under the title.
 
     Parameters
     ----------
@@ -123,21 +188,33 @@ def pareto_plot(
     # Beyond 20 models: the front, and the ambiguous ones too while they stay few.
     label_rows = np.arange(n) if named else undecided if undecided.size <= 30 else front
     fontsize = "small" if len(label_rows) <= NAMED_UP_TO else "x-small"
-    for k in label_rows:
-        ax.annotate(
-            str(frame.index[k]), (cost[k], score[k]), xytext=(4, 3), textcoords="offset points",
-            fontsize=fontsize, color="black" if status[k] == "front" else "dimgrey",
-        )  # fmt: skip
+    # The front first, then the ambiguous, then the rest: the names that matter get a spot.
+    rank = {"front": 0, "ambiguous": 1, "dominated": 2}
+    label_rows = sorted(label_rows, key=lambda k: (rank.get(status[k], 3), -score[k]))
+    colours = ["black" if status[k] == "front" else "dimgrey" for k in label_rows]
+    left_out = place_names(
+        ax, cost[label_rows], score[label_rows], [str(frame.index[k]) for k in label_rows],
+        colours, fontsize,
+    )  # fmt: skip
     direction = "lower" if lower_is_better else "higher"
     ax.set_xlabel(f"cost ({direction} is better){' — log scale' if log_cost else ''}")
-    better = "higher" if info.greater_is_better in (None, True) else "lower"
+    better = "higher" if info.direction else "lower"
     ax.set_ylabel(f"score ({better} is better), {1 - info.level_alpha:.0%} interval")
     _legend_above(ax, ncols=3)
     shown = "front and ambiguous" if undecided.size <= 30 else "front"
-    note = "" if named or n <= NAMED_UP_TO else f"{shown} named; {n} models"
-    test = "the frame's test" if info.score_test is None else info.score_test
+    notes = [] if named or n <= NAMED_UP_TO else [f"{shown} models named, of {n}"]
+    if left_out:
+        notes.append(
+            f"{plural(left_out, 'name', 'names')} left out where it would overlap"
+            if left_out == 1
+            else f"{left_out} names left out where they would overlap"
+        )
     alpha = info.level_alpha
-    _figure_title(ax, title, f"Worth its cost? one-sided {test}, alpha {alpha:g}", note)
+    heading = (
+        "Worth its cost? Score against cost\n"
+        f"against cheaper models: one-sided {_test_words(info)}, alpha {alpha:g}"
+    )
+    _figure_title(ax, title, heading, "; ".join(notes))
     return ax
 
 

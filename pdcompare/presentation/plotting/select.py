@@ -8,7 +8,7 @@ import pandas as pd
 
 from pdcompare.presentation.plotting._base import _axes, _result_kind, row_figsize
 from pdcompare.presentation.shown import top_models
-from pdcompare.results import result_info
+from pdcompare.results import ResultInfo, result_info
 
 _RULES = {
     "best": "best mean",
@@ -16,6 +16,48 @@ _RULES = {
     "not_worse": "not worse (one-sided corrected t-test)",
     "equivalent": "practically equivalent (Bayesian, ROPE)",
 }
+
+
+def _draw_best_and_choice(
+    ax, result: pd.DataFrame, info: ResultInfo, means, positions, selected
+) -> None:
+    """The best model (a star), the selected one (a ring) and the rule's threshold (dashed)."""
+    import numpy as np
+
+    best = info.best
+    is_best = np.array([m == best for m in result.index])
+    ax.scatter(
+        means[is_best],
+        positions[is_best],
+        marker="*",
+        s=220,
+        color="C1",
+        zorder=3,
+        label=f"best mean ({best})",
+    )
+    ax.scatter(
+        means[selected],
+        positions[selected],
+        marker="o",
+        s=260,
+        facecolors="none",
+        edgecolors="C3",
+        linewidths=2,
+        zorder=3,
+        label=f"selected ({info.selected})",
+    )
+    threshold = info.get("threshold")
+    if threshold is not None and best in result.index:
+        best_mean = float(result.loc[best, "mean"])
+        line = best_mean - threshold if info.direction else (best_mean + threshold)
+        what = "one corrected SE" if info.rule == "one_se" else "ROPE"
+        ax.axvline(
+            line,
+            color="C3",
+            linestyle="--",
+            linewidth=1,
+            label=f"best mean {'-' if info.direction else '+'} {what} ({threshold:.3g})",
+        )
 
 
 @_result_kind("select")
@@ -78,9 +120,7 @@ def plot_select(
     if missing:
         msg = f"The select result lacks column(s) {missing}; plot the whole result of `select`."
         raise ValueError(msg)
-    ranked = result["mean"].sort_values(
-        ascending=info.greater_is_better not in (None, True), kind="stable"
-    )
+    ranked = result["mean"].sort_values(ascending=not info.direction, kind="stable")
     shown, note = top_models(ranked.index.tolist(), top)
     keep = set(shown) | {info.best, info.selected}
     result = result[result.index.isin(keep)]
@@ -96,7 +136,6 @@ def plot_select(
     high = result["ci_high"].to_numpy(dtype=float)
     eligible = result["eligible"].to_numpy(dtype=bool)
     selected = result["selected"].to_numpy(dtype=bool)
-    best = info.best
     level = 1 - float(info.level_alpha)
     for mask, colour, label in (
         (eligible, "C0", "accepted by the rule"),
@@ -114,50 +153,13 @@ def plot_select(
                 label=label,
                 **kwargs,
             )
-    is_best = np.array([m == best for m in result.index])
-    ax.scatter(
-        means[is_best],
-        positions[is_best],
-        marker="*",
-        s=220,
-        color="C1",
-        zorder=3,
-        label=f"best mean ({best})",
-    )
-    ax.scatter(
-        means[selected],
-        positions[selected],
-        marker="o",
-        s=260,
-        facecolors="none",
-        edgecolors="C3",
-        linewidths=2,
-        zorder=3,
-        label=f"selected ({info.selected})",
-    )
-    threshold = info.get("threshold")
-    if threshold is not None and best in result.index:
-        best_mean = float(result.loc[best, "mean"])
-        line = (
-            best_mean - threshold
-            if info.greater_is_better in (None, True)
-            else (best_mean + threshold)
-        )
-        what = "one corrected SE" if info.rule == "one_se" else "ROPE"
-        ax.axvline(
-            line,
-            color="C3",
-            linestyle="--",
-            linewidth=1,
-            label=f"best mean {'-' if info.greater_is_better in (None, True) else '+'} "
-            f"{what} ({threshold:.3g})",
-        )
+    _draw_best_and_choice(ax, result, info, means, positions, selected)
     ax.set_yticks(positions)
     ax.set_yticklabels(names, fontsize=9 if n <= 40 else 6)
     for label, chosen in zip(ax.get_yticklabels(), selected, strict=True):
         if chosen:
             label.set_fontweight("bold")
-    direction = "higher" if info.greater_is_better in (None, True) else "lower"
+    direction = "higher" if info.direction else "lower"
     ax.set_xlabel(f"mean score ({direction} is better), {level:.0%} corrected CI")
     by = info.get("by")
     ax.set_ylabel(f"models, simplest first{f' (by {by})' if by else ''}")

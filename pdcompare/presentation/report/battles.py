@@ -8,7 +8,6 @@ and the z tests of ``pairwise()`` and words their answers.
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 import pandas as pd
@@ -53,6 +52,8 @@ def battles_lines(ratings: pd.DataFrame, pairs: pd.DataFrame, top: int) -> list[
             if row["n_rounds"] == info.n_resamples
             else (f", interval from {int(row['n_rounds'])} rounds")
         )
+        if row["interval"] == "fisher":
+            rounds = ", normal interval (every pair unanimous: resampling cannot vary it)"
         lines.append(
             f"  {k:>2}. {name!s:<{width}}  {format_number(row['rating'], 1)} "
             f"({format_number(row['ci_low'], 1)} to {format_number(row['ci_high'], 1)}), "
@@ -119,11 +120,8 @@ def battles_report(
     lines = battles_lines(ratings, pairs, min(top, len(ratings)))
     if format == "text":
         return "\n".join(lines) + "\n"
+    from pdcompare.presentation.report import document
+
     if format == "markdown":
-        body = "\n".join(lines[3:])
-        return f"# pdcompare report\n\n```text\n{body}\n```\n"
-    body = html.escape("\n".join(lines[3:]))
-    return (
-        '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>pdcompare report</title>'
-        f"</head><body><h1>pdcompare report</h1><pre>{body}</pre></body></html>\n"
-    )
+        return document.battles_markdown(lines, ratings, pairs, top)
+    return document.battles_html(lines, ratings, pairs, top)

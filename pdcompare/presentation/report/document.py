@@ -23,7 +23,7 @@ import pandas as pd
 
 from pdcompare.presentation.plotting import plot
 from pdcompare.presentation.plotting.scores import draw_intervals
-from pdcompare.presentation.shown import top_pairs
+from pdcompare.presentation.shown import DEFAULT_TOP_ALL_PAIRS, top_pairs
 from pdcompare.presentation.styling import column_formatters, style
 from pdcompare.results import result_info
 
@@ -225,12 +225,100 @@ def html_document(lines: Sequence[str], analysis: Any, top: int) -> str:
     parts += [_html_paragraph(block) for block in _blocks(lines)]
     parts.append("<h2>Tables</h2>")
     parts += [
-        _html_table(title, table, key)
-        for key, (title, table) in enumerate(_tables(analysis, top))
+        _html_table(title, table, key) for key, (title, table) in enumerate(_tables(analysis, top))
     ]
     figures = _figures(analysis, top)
     if figures:
         parts.append("<h2>Figures</h2>")
+    for key, (caption, ax) in enumerate(figures):
+        parts.append(
+            f"<figure>{_svg(ax, f'fig{key}')}"
+            f"<figcaption>{html.escape(caption)}</figcaption></figure>"
+        )
+    parts += ["</body>", "</html>"]
+    return "\n".join(parts) + "\n"
+
+
+# The document of a battles frame (report/battles.py): the report's words, the ratings and
+# the pairs as tables, the ratings and the pairs as figures.
+
+
+def battles_tables(
+    ratings: pd.DataFrame, pairs: pd.DataFrame, top: int
+) -> list[tuple[str, pd.DataFrame]]:
+    """The tables of a battles document: the ratings and the pairs, the best first."""
+    shown, _ = top_pairs(pairs, min(top, DEFAULT_TOP_ALL_PAIRS))
+    rated = ratings.iloc[:top]
+    if (rated["interval"] == "bootstrap").all():  # said in the words; a column only if mixed
+        rated = rated.drop(columns="interval")
+    return [
+        ("Bradley–Terry ratings, best first", rated),
+        ("Pairs of ratings (z tests), best first", shown),
+    ]
+
+
+def battles_markdown(lines: Sequence[str], ratings: pd.DataFrame, pairs: pd.DataFrame, top: int):
+    """A battles report as Markdown: its paragraphs and lists, then pipe tables.
+
+    Examples
+    --------
+    >>> from pdcompare import from_battles
+    >>> from pdcompare.datasets import load_battles
+    >>> text = from_battles(load_battles()).cmp.report(format="markdown")
+    >>> "## Bradley–Terry ratings, best first" in text, "| model | rating |" in text
+    (True, True)
+    """
+    out = ["# pdcompare report", ""]
+    for block in _blocks(lines):
+        for line in block:
+            item = line.strip()  # a numbered rating line is an item of an ordered list
+            bullet = "" if re.match(r"\d+\. ", item) else "- "
+            out += [f"{bullet}{item}"] if line.startswith("  ") else ["", line, ""]
+        out.append("")
+    for title, table in battles_tables(ratings, pairs, top):
+        out += [f"## {title}", "", _pipe_table(table), ""]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).rstrip("\n") + "\n"
+
+
+def battles_html(lines: Sequence[str], ratings: pd.DataFrame, pairs: pd.DataFrame, top: int):
+    """A battles report as one self-contained HTML page: words, tables, inline SVG figures.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from pdcompare import from_battles
+    >>> from pdcompare.datasets import load_battles
+    >>> page = from_battles(load_battles()).cmp.report(format="html")
+    >>> page.startswith("<!DOCTYPE html>"), "<script" in page, page.count("<svg")
+    (True, False, 2)
+    """
+    info = result_info(ratings)
+    n_battles = int(ratings["n_battles"].sum() // 2)
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        "<title>pdcompare report</title>",
+        f"<style>{_PAGE_STYLE}</style>",
+        "</head>",
+        "<body>",
+        "<h1>pdcompare report</h1>",
+        f'<p class="note">{len(ratings)} models, {n_battles:,} battles; '
+        f"Bradley–Terry ratings on the Elo scale (ties: {info.ties or 'half'}).</p>",
+        "<h2>Conclusions</h2>",
+    ]
+    parts += [_html_paragraph(block) for block in _blocks(lines)]
+    parts.append("<h2>Tables</h2>")
+    tables = battles_tables(ratings, pairs, top)
+    parts += [_html_table(title, table, key) for key, (title, table) in enumerate(tables)]
+    figures = [
+        ("Ratings and their intervals, best first", plot(ratings, top=top)),
+        ("Pairs of ratings: differences and their intervals", plot(tables[1][1], top=top)),
+    ]
+    parts.append("<h2>Figures</h2>")
     for key, (caption, ax) in enumerate(figures):
         parts.append(
             f"<figure>{_svg(ax, f'fig{key}')}"

@@ -30,6 +30,8 @@ from pdcompare._validation import (
 )
 from pdcompare.compare.aggregates import TaskRunsAnalysis
 from pdcompare.compare.analysis import Analysis, ForecastAnalysis, analyse
+from pdcompare.compare.calls import check_shared_keywords
+from pdcompare.compare.rank_sets import REPORT_RANKS_UP_TO
 from pdcompare.inputs.attrs import read_only
 from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.presentation.labels import (
@@ -47,7 +49,7 @@ from pdcompare.presentation.report.forecasts import forecast_lines
 from pdcompare.presentation.report.gate import gate_report
 from pdcompare.presentation.report.pareto import pareto_lines
 from pdcompare.presentation.report.pooled import pooled_lines
-from pdcompare.presentation.report.rank_sets import rank_set_lines
+from pdcompare.presentation.report.rank_sets import best_line, not_ranked_line, rank_set_lines
 from pdcompare.presentation.report.rows import rows_of
 from pdcompare.presentation.report.runs_over_tasks import task_runs_lines
 from pdcompare.presentation.report.significance import friedman_lines, significance_lines
@@ -159,9 +161,12 @@ def report(
         data sets, the hierarchical test's sampler, the rank sets' draws), so
         that the same frame gives the same text on every run.
     ranks : bool, default False
-        Add which models may be the best, from the 95% simultaneous rank
-        confidence sets (``ranks``), and the rank sets of the best ``top``.
-        The report of a ``ranks`` result is that paragraph alone.
+        Add the rank sets of the best ``top`` (``ranks``). Which models may
+        be the best, from the 95% simultaneous rank confidence sets, is said
+        always (up to 200 models; 2,000 draws beyond 50 models), under the
+        summary, wherever the frame's covariance is known (the CV design on a
+        scores frame). The report of a ``ranks`` result is that paragraph
+        alone.
     format : {"text", "markdown", "html"}, default "text"
         Plain text; Markdown (the same words, the per-pair lines as lists,
         the tables as pipe tables: for a pull request or an experiment log);
@@ -228,14 +233,20 @@ def report(
     >>> text = load_grid_search_scores().cmp.report(rope=0.01)
     >>> print(text.splitlines()[4])
     Best model: rbf, mean score 0.9400 (95% CI 0.8850 to 0.9950, corrected).
-    >>> print(text.splitlines()[8])  # doctest: +NORMALIZE_WHITESPACE
+    >>> print(text.splitlines()[6])
+    May be the best: rbf, linear and 3_poly (95% simultaneous rank sets).
+    >>> print(text.splitlines()[9])  # doctest: +NORMALIZE_WHITESPACE
       rbf vs linear: difference +0.0100, 95% CI -0.0164 to 0.0364, t = 0.750,
       p = 0.455, holm-adjusted p = 0.538: not significant; these splits could detect
       about 0.0472 or more (power 0.8 at 0.05/6).
-    >>> print(text.splitlines()[10])  # doctest: +NORMALIZE_WHITESPACE
+    >>> print(text.splitlines()[11])  # doctest: +NORMALIZE_WHITESPACE
       rbf vs 2_poly: difference +0.2548, 95% CI 0.1441 to 0.3655, t = 4.565, p < 0.001,
       holm-adjusted p < 0.001: SIGNIFICANT, large effect (d_z = 1.59).
     """
+    shared = {"alpha": alpha, "correction": correction, "alternative": alternative, "ci": ci}
+    check_shared_keywords(
+        {**shared, "nan_policy": nan_policy, "random_state": random_state}
+    )  # before the kind decides which report this is
     if baseline is not None or candidate is not None or margin is not None:
         if baseline is None:
             msg = "`candidate` and `margin` gate a candidate against a `baseline`: pass it."
@@ -343,6 +354,7 @@ def _report_lines(analysis: Analysis, top: int) -> list[str]:
     lines = ["pdcompare report", "================"]
     frame_info = result_info(analysis.frame) if analysis.frame is not None else None
     lines += summary_lines(summary, summary_design, top, analysis.benchmark, frame_info)
+    lines += _best_lines(analysis)
     if analysis.fallback_test:
         lines += ["", _unknown_design()]
     if analysis.friedman is not None:
@@ -364,6 +376,15 @@ def _report_lines(analysis: Analysis, top: int) -> list[str]:
         lines += ["", *pooled_lines(pooled, analysis.family, best, top_names)]
     if analysis.pareto is not None:
         lines += ["", *pareto_lines(analysis.pareto)]
-    if analysis.ranks is not None:
-        lines += ["", *rank_set_lines(analysis.ranks, top)]
+    if analysis.ranks is not None:  # asked for: the sets of the best (the best said above)
+        lines += ["", rank_set_lines(analysis.ranks, top)[1]]
     return lines
+
+
+def _best_lines(analysis: Analysis) -> list[str]:
+    """Who may be the best (DESIGN 22 and 35), always: from the analysis's rank sets."""
+    if analysis.rank_sets is not None:
+        return [best_line(analysis.rank_sets)]
+    if len(analysis.summary) > REPORT_RANKS_UP_TO:
+        return [not_ranked_line(len(analysis.summary))]
+    return []

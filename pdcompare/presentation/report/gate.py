@@ -77,7 +77,7 @@ def gate_lines(result: pd.DataFrame, *, words: Spelling = PYTHON) -> list[str]:
     candidate, baseline = row["candidate"], row["baseline"]
     margin, alpha = float(row["margin"]), float(info.alpha)
     low, high, diff = float(row["ci_low"]), float(row["ci_high"]), float(row["mean_diff"])
-    higher = info.greater_is_better is not False
+    higher = info.direction
     unit, sizes = info.unit or "split", info.get("n", (0, 0))
     level = f"{1 - alpha:.0%}"
     what = "AUC difference" if row["test"] == "delong" else "difference"

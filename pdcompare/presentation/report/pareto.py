@@ -12,7 +12,6 @@ from pdcompare.presentation.labels import (
     format_significant,
     join_names,
     listed_name,
-    plural,
 )
 from pdcompare.presentation.labels import format_number as _number
 from pdcompare.results import result_info
@@ -21,11 +20,40 @@ from pdcompare.results import result_info
 LISTED = 10
 
 
-def _names(names: Any) -> str:
+#: At most this many dominating models named for one dominated model.
+DOMINATING = 5
+
+
+def _names(names: Any, listed: int = LISTED) -> str:
     names = list(names)
-    shown = join_names(names[:LISTED], sentence=True)
-    more = len(names) - LISTED
-    return f"{shown} and {plural(more, 'more', 'more')}" if more > 0 else shown
+    more = len(names) - listed
+    if more <= 0:
+        return join_names(names, sentence=True)
+    return f"{', '.join(listed_name(n) for n in names[:listed])} and {more} more"
+
+
+def _test_name(info: Any) -> str:
+    """The score test in the report's words; on an items frame the paired t over items."""
+    test = info.score_test or "the frame's test"
+    if info.unit in ("item", "cluster means") and test == "ttest":
+        clustered = info.get("cluster_name")
+        return "paired t-test over items" + (f", clustered by {clustered}" if clustered else "")
+    return REPORT_TEST_NAMES.get(test, test)
+
+
+def dominated_entry(name: Any, by: str) -> str:
+    """One dominated model and the models that dominate it, "m51 (by m03, m27 and m28)".
+
+    Beyond five dominating models the rest are counted.
+
+    Examples
+    --------
+    >>> dominated_entry("m51", "m03; m27; m28"), dominated_entry("C", "B")
+    ('m51 (by m03, m27 and m28)', 'C (by B)')
+    >>> dominated_entry("z", "a; b; c; d; e; f; g")
+    'z (by a, b, c, d, e and 2 more)'
+    """
+    return f"{listed_name(name)} (by {_names(str(by).split('; '), DOMINATING)})"
 
 
 def pareto_lines(result: pd.DataFrame) -> list[str]:
@@ -35,8 +63,7 @@ def pareto_lines(result: pd.DataFrame) -> list[str]:
     buy anything with its extra cost; it may be worse, undetectably so.
     """
     info = result_info(result)
-    test = info.score_test or "the frame's test"
-    name = REPORT_TEST_NAMES.get(test, test)
+    name = _test_name(info)
     alpha = float(info.level_alpha)
     correction = info.correction
     direction = "lower" if info.lower_cost_is_better in (None, True) else "higher"
@@ -60,10 +87,7 @@ def pareto_lines(result: pd.DataFrame) -> list[str]:
         listed = "; ".join(worth) + (f"; and {extra} more" if extra > 0 else "")
         lines.append(f"  worth their cost, cheapest first: {listed}.")
     if len(dominated):
-        pairs = [
-            f"{listed_name(m)} by {listed_name(result.loc[m, 'dominated_by'])}"
-            for m in dominated[:LISTED]
-        ]
+        pairs = [dominated_entry(m, result.loc[m, "dominated_by"]) for m in dominated[:LISTED]]
         extra = len(dominated) - LISTED
         listed = "; ".join(pairs) + (f"; and {extra} more" if extra > 0 else "")
         lines.append(

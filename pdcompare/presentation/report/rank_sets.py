@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pandas as pd
 
-from pdcompare.presentation.labels import join_names, listed_name
+from pdcompare.presentation.labels import join_names, listed_name, spelling
 from pdcompare.results import result_info
+
+#: At most this many names in the "may be the best" line; the rest are counted.
+LISTED = 10
 
 #: The covariance a result names (``attrs["pdcompare"]["covariance"]``), in words.
 _SOURCES = {
@@ -27,6 +30,44 @@ def set_text(low: int, high: int) -> str:
     return str(low) if low == high else f"{low}–{high}"
 
 
+def best_line(result: pd.DataFrame) -> str:
+    """Which models may be the best, from a ``ranks`` result: rank_low 1, in section 22's words.
+
+    Examples
+    --------
+    >>> import pdcompare
+    >>> result = pdcompare.datasets.load_grid_search_scores().cmp.ranks(random_state=0)
+    >>> best_line(result)
+    'May be the best: rbf, linear and 3_poly (95% simultaneous rank sets).'
+    """
+    info = result_info(result)
+    coverage = float(0.95 if info.coverage is None else info.coverage)
+    kind = "simultaneous" if info.simultaneous in (None, True) else "marginal"
+    low = result["rank_low"].to_numpy()
+    best = [name for name, first in zip(result.index.tolist(), low <= 1, strict=True) if first]
+    more = len(best) - LISTED
+    names = (
+        f"{', '.join(map(listed_name, best[:LISTED]))} and {more} more"
+        if more > 0
+        else join_names(best, sentence=True)
+    )
+    return f"May be the best: {names} ({100 * coverage:g}% {kind} rank sets)."
+
+
+def not_ranked_line(m: int) -> str:
+    """The "may be the best" line of a report of more models than it ranks.
+
+    Examples
+    --------
+    >>> not_ranked_line(1000)
+    'May be the best: not computed for 1000 models in the report (ranks() gives the rank sets).'
+    """
+    call = "--ranks" if spelling().command_line else "ranks()"
+    return (
+        f"May be the best: not computed for {m} models in the report ({call} gives the rank sets)."
+    )
+
+
 def rank_set_lines(result: pd.DataFrame, top: int) -> list[str]:
     """Which models may be the best, and the rank sets of the best ``top``, from ``ranks``.
 
@@ -43,14 +84,10 @@ def rank_set_lines(result: pd.DataFrame, top: int) -> list[str]:
     the data allow, not that the models in it are equal).
     """
     info = result_info(result)
-    coverage = float(0.95 if info.coverage is None else info.coverage)
-    kind = "simultaneous" if info.simultaneous in (None, True) else "marginal"
     low = result["rank_low"].to_numpy()
     high = result["rank_high"].to_numpy()
     names = result.index.tolist()
-    best = [name for name, first in zip(names, low <= 1, strict=True) if first]
-    level = f"{100 * coverage:g}%"
-    first = f"May be the best: {join_names(best, sentence=True)} ({level} {kind} rank sets)."
+    first = best_line(result)
     shown = min(top, len(names))
     sets = ", ".join(
         f"{listed_name(name)} {set_text(int(a), int(b))}"

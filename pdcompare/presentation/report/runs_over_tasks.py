@@ -29,7 +29,7 @@ def task_runs_lines(analysis: Any, top: int) -> list[str]:
     """
     summary, improvement = analysis.summary, analysis.significance
     info = result_info(summary)
-    greater = info.greater_is_better in (None, True)
+    greater = info.direction
     low, high = info.n_runs_min, info.n_runs_max
     runs = f"{low} runs per task" if low == high else f"{low} to {high} runs per task"
     direction = "higher" if greater else "lower"
