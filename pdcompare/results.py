@@ -3,7 +3,10 @@
 Every test returns a plain ``pd.DataFrame`` so that results chain (``query``,
 ``merge``, ``to_latex``); what the test was (name, alternative, alpha,
 correction, rope, design) lives in ``result.attrs["pdcompare"]``, where
-``result.cmp.style()``, ``.matrix()`` and ``.plot()`` read it.
+``result.cmp.style()``, ``.matrix()`` and ``.plot()`` read it. It holds
+JSON-able values only (str, int, float, bool, None, lists and dicts of them;
+tuples stored as lists: :func:`~pdcompare.inputs.attrs.with_attrs` converts
+them), so a result written with ``to_parquet`` or pickled reads back whole.
 """
 
 from __future__ import annotations
