@@ -35,7 +35,7 @@ from pdcompare.compare.effect_size import effect_size
 from pdcompare.compare.equivalence import equivalence
 from pdcompare.compare.forecast import confidence_set, diebold_mariano
 from pdcompare.compare.gate import gate
-from pdcompare.compare.hierarchical import hierarchical
+from pdcompare.compare.hierarchical import hierarchical, shrinkage
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
 from pdcompare.compare.pareto import pareto
@@ -131,6 +131,7 @@ __all__ = [
     "scores",
     "select",
     "set_design",
+    "shrinkage",
     "sign_test",
     "style",
     "summary",

@@ -3,7 +3,10 @@
 Every test returns a plain ``pd.DataFrame`` so that results chain (``query``,
 ``merge``, ``to_latex``); what the test was (name, alternative, alpha,
 correction, rope, design) lives in ``result.attrs["pdcompare"]``, where
-``result.cmp.style()``, ``.matrix()`` and ``.plot()`` read it.
+``result.cmp.style()``, ``.matrix()`` and ``.plot()`` read it. It holds
+JSON-able values only (str, int, float, bool, None, lists and dicts of them;
+tuples stored as lists: :func:`~pdcompare.inputs.attrs.with_attrs` converts
+them), so a result written with ``to_parquet`` or pickled reads back whole.
 """
 
 from __future__ import annotations
@@ -50,9 +53,9 @@ class ResultInfo:
     one name, one type and one default everywhere. Fields absent from the
     dict are None (``models`` and ``design`` empty); every other entry is in
     ``extra``, a read-only mapping of the stored values. The typed fields'
-    mappings are read-only proxies and their lists tuples; frames, arrays
-    and what ``extra`` holds are the stored objects, not copies, and are not
-    to be written.
+    mappings are read-only proxies and their lists tuples (``differences``
+    aside: a table of numbers per pair and data set, kept as stored); what
+    ``extra`` holds is the stored objects, not copies, not to be written.
 
     Examples
     --------
@@ -152,6 +155,9 @@ _INFO_FIELDS = tuple(
     name for name in ResultInfo.__dataclass_fields__ if name not in ("extra", "stated")
 )
 _INFO_FIELD_SET = frozenset(_INFO_FIELDS)
+#: Typed fields read as stored, not frozen: ``differences`` can hold a number per pair and
+#: data set (tens of thousands), read by few callers.
+_UNFROZEN = frozenset({"differences"})
 
 
 def result_info(frame: pd.DataFrame) -> ResultInfo:
@@ -184,7 +190,7 @@ def info_from_meta(meta: Mapping[str, Any]) -> ResultInfo:
     (0.2, None, True)
     """
     known = {
-        name: _frozen(value)
+        name: value if name in _UNFROZEN else _frozen(value)
         for name, value in meta.items()
         if name in _INFO_FIELD_SET and value is not None
     }

@@ -71,6 +71,7 @@ API_SECTIONS = [
             "per_dataset",
             "random_effects",
             "hierarchical",
+            "shrinkage",
             "power",
         ],
     ),

@@ -17,6 +17,7 @@ from pdcompare._validation import (
     warn,
 )
 from pdcompare.compare.registry import BY_NAME
+from pdcompare.inputs.attrs import shared
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.design import overlapping_splits
 from pdcompare.results import result_meta
@@ -294,55 +295,34 @@ def missing_predictions(
     return None, valid
 
 
-def same_value(a: Any, b: Any) -> bool:
-    """Equality of two metadata values that is always a bool (frames and arrays compared whole)."""
-    if a is b:
-        return True
-    if isinstance(a, pd.DataFrame | pd.Series) or isinstance(b, pd.DataFrame | pd.Series):
-        return type(a) is type(b) and a.equals(b)
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return (
-            isinstance(a, np.ndarray)
-            and isinstance(b, np.ndarray)
-            and a.shape == b.shape
-            and bool(np.array_equal(a, b, equal_nan=True))
-        )
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
-    try:
-        return bool(a == b)
-    except (TypeError, ValueError):
-        return False
+def per_dataset_fields(
+    names: pd.Index, i: np.ndarray, j: np.ndarray, datasets: pd.Index, **tables: np.ndarray
+) -> dict[str, Any]:
+    """Per pair and data set values as a result's metadata stores them: JSON-able lists.
 
+    ``pairs`` (``[model_1, model_2]`` of every pair), ``datasets`` (their
+    labels) and, for every table of shape (pairs, data sets), its rows as
+    lists of floats with None where a value is missing (JSON has no NaN, and
+    None compares equal after a save), shared by the frames pandas derives
+    from the result (see :func:`~pdcompare.inputs.attrs.shared`).
+    :func:`pdcompare.shrinkage` reads them.
 
-class FramesMeta(dict):
-    """The result's metadata dict, whose ``==`` is a bool although it holds frames and arrays.
-
-    ``pd.concat`` keeps the attrs of its inputs when they compare equal
-    (``attrs == attrs``); with a frame inside (hierarchical's ``shrunk``), a plain dict's
-    ``==`` would compare the frames element-wise and raise. Frames and
-    arrays are compared whole here, so two results concatenate (keeping the
-    attrs only when they are the same).
+    Examples
+    --------
+    >>> per_dataset_fields(pd.Index(["a", "b"]), np.array([0]), np.array([1]),
+    ...                    pd.Index(["d1", "d2"]), shrunk=np.array([[0.5, np.nan]]))
+    {'pairs': [['a', 'b']], 'datasets': ['d1', 'd2'], 'shrunk': [[0.5, None]]}
     """
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, dict) and same_value(dict(self), dict(other))
-
-    def __ne__(self, other: object) -> bool:
-        return not self.__eq__(other)
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-def pairs_by_dataset(
-    names: pd.Index, i, j, datasets: pd.Index, values: np.ndarray
-) -> pd.DataFrame:
-    """Pairs x data sets frame (per-data-set values of every pair, indexed by model_1, model_2)."""
-    index = pd.MultiIndex.from_arrays(
-        [np.asarray(names, dtype=object)[i], np.asarray(names, dtype=object)[j]],
-        names=["model_1", "model_2"],
-    )
-    return pd.DataFrame(values, index=index, columns=datasets.copy())
+    labels = np.asarray(names, dtype=object)
+    fields: dict[str, Any] = {
+        "pairs": shared([[labels[a], labels[b]] for a, b in zip(i, j, strict=True)]),
+        "datasets": shared(list(datasets)),
+    }
+    for key, values in tables.items():
+        values = np.asarray(values, dtype=float)
+        # shared by pandas' copies of the result: not deep-copied on every column read
+        fields[key] = shared(np.where(np.isnan(values), None, values).tolist())
+    return fields
 
 
 def count_columns(out: dict[str, Any], names: Iterable[str] = ("wins", "losses", "ties")) -> dict:

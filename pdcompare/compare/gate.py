@@ -30,6 +30,7 @@ from pdcompare.compare.margin import check_margin
 from pdcompare.compare.paired import corrected_ttest, ttest
 from pdcompare.compare.registry import gate_tests
 from pdcompare.compare.unpaired import welch_ttest
+from pdcompare.inputs.attrs import with_attrs
 from pdcompare.inputs.data import scores_data, validated_once
 from pdcompare.inputs.kinds import frame_kind
 from pdcompare.results import column_values, result_meta
@@ -240,18 +241,20 @@ def gate(
     }
     result = pd.DataFrame(row)
     keep = ("design", "unit", "score", "n_pos", "n_neg", "pos_label")
-    result.attrs["pdcompare"] = result_meta(
-        "gate",
-        gate_test=test,
-        alpha=alpha,
-        margin=margin,
-        greater_is_better=greater_is_better,
-        models=[candidate, baseline],
-        unit=unit,
-        n=sizes,
-        **{key: meta[key] for key in keep if key in meta and key != "unit"},
+    return with_attrs(
+        result,
+        result_meta(
+            "gate",
+            gate_test=test,
+            alpha=alpha,
+            margin=margin,
+            greater_is_better=greater_is_better,
+            models=[candidate, baseline],
+            unit=unit,
+            n=sizes,
+            **{key: meta[key] for key in keep if key in meta and key != "unit"},
+        ),
     )
-    return result
 
 
 def _sizes(

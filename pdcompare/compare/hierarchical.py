@@ -18,16 +18,15 @@ from pdcompare._validation import (
     warn,
 )
 from pdcompare.compare._common import (
-    FramesMeta,
     pair_list,
-    pairs_by_dataset,
+    per_dataset_fields,
     scores_meta,
     seed_of,
     warn_pairs,
 )
 from pdcompare.compare.bayes import decision_column
 from pdcompare.compare.calls import comparison
-from pdcompare.inputs.attrs import pdcompare_attrs
+from pdcompare.inputs.attrs import pdcompare_attrs, shared
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import require_ratio
@@ -161,16 +160,17 @@ def hierarchical(
         (split R-hat of ``δ0`` over the chains) and ``ess`` (its bulk
         effective sample size). ``attrs["pdcompare"]`` holds the test
         ("hierarchical"), ``rope``, ``alpha``, ``rho``, ``n_samples``,
-        ``chains``, the priors, the seed, the design, and ``shrunk``: a
-        pairs x data sets frame (index ``(model_1, model_2)``) of the
-        posterior means of the ``δ_i``, in score units, and ``differences``,
-        the same frame of the mean fold differences they were shrunk from.
-        A one-pair result also keeps ``draws``: 3000 posterior draws of
-        ``δ0``, ``σ0`` (score units) and ``ν``, evenly spaced over the
-        chains, from which ``simplex_samples`` and ``result.cmp.plot()``
-        draw its posterior in the triangle (``kind="shrinkage"`` draws the
-        data sets). Two results concatenate with ``pd.concat`` (the attrs
-        compare whole; pandas keeps them only when they are equal).
+        ``chains``, the priors, the seed, the design, and what
+        :func:`shrinkage` reads, as JSON-able lists (the result survives
+        ``to_parquet``): every data set's mean fold difference and the
+        posterior mean of its ``δ_i``, in score units, per pair.
+        ``pdcompare.shrinkage(result)`` gives them as a frame. A one-pair
+        result also keeps ``draws``: 3000 posterior draws of ``δ0``, ``σ0``
+        (score units) and ``ν``, evenly spaced over the chains, from which
+        ``simplex_samples`` and ``result.cmp.plot()`` draw its posterior in
+        the triangle (``kind="shrinkage"`` draws the data sets). Two results
+        concatenate with ``pd.concat`` (pandas keeps the attrs when they are
+        equal).
 
     Raises
     ------
@@ -270,6 +270,55 @@ def hierarchical(
     """
     low, high = check_rope(rope)
     alpha = check_fraction("alpha", alpha)
+    priors = _check_sampler(
+        n_samples, chains, lower_alpha, upper_alpha, lower_beta, upper_beta, upper_sigma
+    )
+    rng = check_random_state(random_state)
+    data = scores_data(scores, **design)
+    _benchmark_folds(data)
+    ratio = require_ratio(data.design, "hierarchical")
+    rho = ratio / (1.0 + ratio)  # n_test / (n_test + n_train)
+    i, j, scope = data.pairs(a, b)
+    incomplete = data.nan_pairs(i, j, nan_policy)
+    run = np.ones(len(i), dtype=bool) if nan_policy == "omit" else ~incomplete
+    out = hierarchical_pairs(
+        data.folds,
+        i[run],
+        j[run],
+        rho=rho,
+        rope=(low, high),
+        alpha=alpha,
+        **priors,
+        greater_is_better=data.design.greater_is_better,
+        random_state=rng,
+        keep_draws=SIMPLEX_DRAWS if len(i) == 1 else 0,
+    )
+    columns, fields = _columns(data, i, j, run, out)
+    meta = scores_meta(
+        "hierarchical",
+        data,
+        scope,
+        rope=(low, high),
+        alpha=alpha,
+        rho=rho,
+        **priors,
+        random_state=seed_of(random_state),
+        nan_policy=nan_policy,
+        **fields,
+    )
+    return results.pair_result(data.names, i, j, columns, meta)
+
+
+def _check_sampler(
+    n_samples: Any,
+    chains: Any,
+    lower_alpha: Any,
+    upper_alpha: Any,
+    lower_beta: Any,
+    upper_beta: Any,
+    upper_sigma: Any,
+) -> dict[str, Any]:
+    """The sampler's sizes and prior bounds, checked: keywords of ``hierarchical_pairs``."""
     chains = check_positive_int("chains", chains)
     n_samples = check_positive_int("n_samples", n_samples, minimum=100)
     if n_samples // chains < 50:
@@ -287,77 +336,53 @@ def hierarchical(
     ):
         msg = f"`upper_sigma` must be a positive finite number; got {upper_sigma!r}."
         raise ValueError(msg)
-    rng = check_random_state(random_state)
-    data = scores_data(scores, **design)
-    _benchmark_folds(data)
-    ratio = require_ratio(data.design, "hierarchical")
-    rho = ratio / (1.0 + ratio)  # n_test / (n_test + n_train)
-    i, j, scope = data.pairs(a, b)
-    incomplete = data.nan_pairs(i, j, nan_policy)
-    run = np.ones(len(i), dtype=bool) if nan_policy == "omit" else ~incomplete
-    out = hierarchical_pairs(
-        data.folds,
-        i[run],
-        j[run],
-        rho=rho,
-        rope=(low, high),
-        n_samples=n_samples,
-        chains=chains,
-        alpha=alpha,
-        lower_alpha=alpha_bounds[0],
-        upper_alpha=alpha_bounds[1],
-        lower_beta=beta_bounds[0],
-        upper_beta=beta_bounds[1],
-        upper_sigma=float(upper_sigma),
-        greater_is_better=data.design.greater_is_better,
-        random_state=rng,
-        keep_draws=SIMPLEX_DRAWS if len(i) == 1 else 0,
-    )
+    return {
+        "n_samples": n_samples,
+        "chains": chains,
+        "lower_alpha": alpha_bounds[0],
+        "upper_alpha": alpha_bounds[1],
+        "lower_beta": beta_bounds[0],
+        "upper_beta": beta_bounds[1],
+        "upper_sigma": float(upper_sigma),
+    }
+
+
+def _columns(
+    data: Any, i: np.ndarray, j: np.ndarray, run: np.ndarray, out: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The result's columns (NaN for the pairs not run) and its per-data-set metadata.
+
+    The metadata holds, as JSON-able lists, every pair, the data sets, each
+    pair's mean fold difference and posterior mean of ``δ_i`` per data set
+    (None where missing; read by :func:`shrinkage`), and for one pair its
+    kept posterior draws (read by :func:`simplex_samples`).
+    """
     names = ("mean_diff", "prob_better", "prob_rope", "prob_worse", "rhat", "ess")
-    columns: dict[str, Any] = {}
+    values: dict[str, Any] = {}
     for name in names:
-        columns[name] = np.full(len(i), np.nan)
-        columns[name][run] = out[name]
+        values[name] = np.full(len(i), np.nan)
+        values[name][run] = out[name]
     codes = np.full(len(i), bayes_core.DECISION_MISSING)
     codes[run] = out["decision"]
-    shrunk = np.full((len(i), len(data.splits)), np.nan)
-    shrunk[run] = out["shrunk"]
-    differences = np.full((len(i), len(data.splits)), np.nan)
-    differences[run] = out["differences"]
+    tables = {}
+    for name in ("differences", "shrunk"):
+        tables[name] = np.full((len(i), len(data.splits)), np.nan)
+        tables[name][run] = out[name]
     flags = {}
     for name in ("identical", "no_spread", "too_few"):
         flags[name] = np.zeros(len(i), dtype=bool)
         flags[name][run] = out[name]
-    _warn(data, i, j, run, out, flags, columns["rhat"])
-    fields = {}
+    _warn(data, i, j, run, out, flags, values["rhat"])
+    fields = per_dataset_fields(data.names, i, j, data.splits, **tables)
     if len(i) == 1:  # the posterior draws of the one pair, for its simplex picture
         draws = out["draws"][0] if run[0] else np.full((3, 0), np.nan)
-        fields["draws"] = {"delta0": draws[0], "sigma0": draws[1], "nu": draws[2]}
-    ordered = {name: columns[name] for name in names[:4]}
-    ordered["decision"] = decision_column(data.names, i, j, codes)
-    ordered["rhat"] = columns["rhat"]
-    ordered["ess"] = columns["ess"]
-    meta = scores_meta(
-        "hierarchical",
-        data,
-        scope,
-        rope=(low, high),
-        alpha=alpha,
-        rho=rho,
-        n_samples=n_samples,
-        chains=chains,
-        lower_alpha=alpha_bounds[0],
-        upper_alpha=alpha_bounds[1],
-        lower_beta=beta_bounds[0],
-        upper_beta=beta_bounds[1],
-        upper_sigma=float(upper_sigma),
-        random_state=seed_of(random_state),
-        nan_policy=nan_policy,
-        shrunk=pairs_by_dataset(data.names, i, j, data.splits, shrunk),
-        differences=pairs_by_dataset(data.names, i, j, data.splits, differences),
-        **fields,
-    )
-    return results.pair_result(data.names, i, j, ordered, FramesMeta(meta))
+        # shared by pandas' copies of the result: 9000 numbers, not deep-copied per column read
+        fields["draws"] = shared({"delta0": draws[0], "sigma0": draws[1], "nu": draws[2]})
+    columns = {name: values[name] for name in names[:4]}
+    columns["decision"] = decision_column(data.names, i, j, codes)
+    columns["rhat"] = values["rhat"]
+    columns["ess"] = values["ess"]
+    return columns, fields
 
 
 def simplex_samples(result: pd.DataFrame, n_points: int = 3000) -> np.ndarray:
@@ -429,6 +454,110 @@ def simplex_samples(result: pd.DataFrame, n_points: int = 3000) -> np.ndarray:
     if meta.get("greater_is_better", True):
         return np.column_stack([above, inside, below])
     return np.column_stack([below, inside, above])
+
+
+def shrinkage(result: pd.DataFrame) -> pd.DataFrame:
+    """Every data set's difference before and after pooling, per pair of a result.
+
+    Of a :func:`hierarchical` result: ``before`` is a data set's mean fold
+    difference ``model_1 - model_2`` and ``after`` the posterior mean of its
+    ``δ_i``, shrunk towards the mean difference by the model. Of a
+    :func:`random_effects` result: ``before`` is the same mean fold
+    difference, ``se`` its corrected standard error (what the forest plot
+    draws), and ``after`` its empirical Bayes estimate under the
+    random-effects model, ``mean_diff + tau2 / (tau2 + se²) (before −
+    mean_diff)`` (Raudenbush & Bryk 1985; metafor's ``blup``).
+
+    Parameters
+    ----------
+    result : pandas.DataFrame
+        A result of :func:`hierarchical` or :func:`random_effects` (or
+        ``pairwise(test=...)`` with either), also after a save: it reads the
+        lists the result stores in ``attrs["pdcompare"]``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pair and data set, the result's pairs in its row order
+        and the data sets in the frame's order: ``model_1, model_2, dataset,
+        before, after`` (and ``se`` for a random-effects result), in score
+        units; NaN where a model has no scores on a data set (or the pair no
+        result).
+
+    Raises
+    ------
+    ValueError
+        On any other frame, or a row whose pair the metadata does not hold.
+
+    References
+    ----------
+    .. [1] S. Raudenbush and A. Bryk, "Empirical Bayes meta-analysis",
+       Journal of Educational Statistics 10, 75-98, 1985.
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_benchmark
+    >>> bench = load_benchmark()
+    >>> res = bench.cmp.hierarchical("svc_rbf", "forest", n_samples=1000, random_state=0)
+    >>> table = shrinkage(res)
+    >>> table.columns.tolist(), len(table)
+    (['model_1', 'model_2', 'dataset', 'before', 'after'], 22)
+
+    The shrunk differences lie closer together than the data sets' own:
+
+    >>> bool(table["after"].std() < table["before"].std())
+    True
+    """
+    info = results.result_info(result)
+    keys = {"hierarchical": "shrunk", "random_effects": "differences_se"}
+    key = keys.get(info.test)
+    if key is None or not {"pairs", "datasets", "differences", key} <= info.stated:
+        msg = (
+            "`shrinkage` reads a result of `hierarchical` or `random_effects` (its attrs hold "
+            "every data set's difference); got a frame without them. Run "
+            "bench.cmp.hierarchical(...) or bench.cmp.random_effects(...) on a benchmark frame "
+            "with folds, and pass the result it returns."
+        )
+        raise ValueError(msg)
+    rows = _stored_rows(result, info.get("pairs"))
+    datasets = list(info.get("datasets"))
+    before = np.array(info.differences, dtype=float).reshape(-1, len(datasets))[rows]
+    table = np.array(info.get(key), dtype=float).reshape(-1, len(datasets))[rows]
+    columns: dict[str, Any] = {
+        "model_1": np.repeat(results.column_values(result, "model_1"), len(datasets)),
+        "model_2": np.repeat(results.column_values(result, "model_2"), len(datasets)),
+        "dataset": np.tile(np.array(datasets, dtype=object), len(rows)),
+        "before": before.ravel(),
+    }
+    if info.test == "hierarchical":
+        columns["after"] = table.ravel()
+        return pd.DataFrame(columns)
+    mean = np.asarray(results.column_values(result, "mean_diff"), dtype=float)[:, None]
+    tau2 = np.asarray(results.column_values(result, "tau2"), dtype=float)[:, None]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        weight = np.where(tau2 > 0, tau2 / (tau2 + table**2), 0.0)
+    columns["after"] = (mean + weight * (before - mean)).ravel()
+    columns["se"] = table.ravel()
+    return pd.DataFrame(columns)
+
+
+def _stored_rows(result: pd.DataFrame, pairs: Any) -> np.ndarray:
+    """Position in the stored ``pairs`` of every row's ``(model_1, model_2)``."""
+    position = {tuple(pair): k for k, pair in enumerate(pairs)}
+    rows = []
+    for first, second in zip(
+        results.column_values(result, "model_1"),
+        results.column_values(result, "model_2"),
+        strict=True,
+    ):
+        if (first, second) not in position:
+            msg = (
+                f"The result's row {first} vs {second} is not among the pairs its attrs hold "
+                "(rows added to the result after the test): pass the result the test returned."
+            )
+            raise ValueError(msg)
+        rows.append(position[first, second])
+    return np.asarray(rows, dtype=np.intp)
 
 
 def _warn(data, i, j, run, out, flags, rhat) -> None:

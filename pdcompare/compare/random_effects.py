@@ -9,12 +9,7 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare._validation import check_option, warn
-from pdcompare.compare._common import (
-    FramesMeta,
-    check_test_options,
-    pairs_by_dataset,
-    scores_meta,
-)
+from pdcompare.compare._common import check_test_options, per_dataset_fields, scores_meta
 from pdcompare.compare.calls import comparison
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
@@ -135,10 +130,11 @@ def random_effects(
         and ``pi_low, pi_high``: the prediction interval of the difference on
         a new data set, ``mean ± t(N−2) sqrt(tau2 + se²)`` (Higgins, Thompson
         & Spiegelhalter 2009), often much wider than the confidence interval.
-        ``attrs["pdcompare"]`` holds ``differences`` and ``differences_se``:
-        pairs x data sets frames of each data set's mean fold difference and
-        its corrected standard error (NaN where a data set is left out), which
-        ``result.cmp.plot()`` draws as a forest plot.
+        ``attrs["pdcompare"]`` holds each data set's mean fold difference and
+        its corrected standard error per pair, as JSON-able lists (None where
+        a data set is left out), which ``result.cmp.plot()`` draws as a forest
+        plot; ``pdcompare.shrinkage(result)`` gives them as a frame, with each
+        data set's difference shrunk towards the pooled one.
 
     Warns
     -----
@@ -209,9 +205,8 @@ def random_effects(
         correction=correction,
         method=method,
         nan_policy=nan_policy,
-        differences=pairs_by_dataset(data.names, i, j, data.splits, effects),
-        differences_se=pairs_by_dataset(data.names, i, j, data.splits, np.sqrt(variances)),
+        **per_dataset_fields(
+            data.names, i, j, data.splits, differences=effects, differences_se=np.sqrt(variances)
+        ),
     )
-    return results.pair_result(
-        data.names, i, j, columns, FramesMeta(meta), correction=correction, alpha=alpha
-    )
+    return results.pair_result(data.names, i, j, columns, meta, correction=correction, alpha=alpha)

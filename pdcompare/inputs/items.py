@@ -5,9 +5,10 @@ item, each cell the model's score on that item (the mean over its samples when
 the model answered it several times). Its design says ``items=True``; what
 the comparisons need beyond the means (the cluster of each item, its task,
 the number of samples of each cell and their variance within the item) is an
-:class:`ItemsDesign` in ``attrs["pdcompare"]["items"]``: immutable, shared
-(not copied) by the frames pandas derives, and aligned to the frame's labels
-when read, so selecting models or items keeps it right.
+dict of JSON-able lists in ``attrs["pdcompare"]["items"]`` (so the frame
+survives ``to_parquet``), shared (not copied) by the frames pandas derives,
+read as an :class:`ItemsDesign` aligned to the frame's labels, so selecting
+models or items keeps it right.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import pandas as pd
 
 from pdcompare._validation import check_option, warn
 from pdcompare.inputs.arrow import in_order, is_native, item_cells
-from pdcompare.inputs.attrs import ATTRS_KEY, pdcompare_attrs, with_attrs
+from pdcompare.inputs.attrs import ATTRS_KEY, pdcompare_attrs, shared, with_attrs
 from pdcompare.inputs.design import Design
 from pdcompare.inputs.frames import check_frame
 from pdcompare.inputs.long import require_columns
@@ -35,9 +36,9 @@ ITEMS_NAN_POLICIES = ("raise", "omit")
 class ItemsDesign:
     """What an items frame knows beyond its means, aligned to ``models`` x ``items``.
 
-    Immutable and shared: pandas' copies of a frame share it (its arrays are
-    read-only), and two are equal only when they are the same object, so
-    ``pd.concat`` and comparisons of ``attrs`` never compare arrays.
+    Immutable (its arrays are read-only): the view of the lists stored in
+    ``attrs["pdcompare"]["items"]``, built with the frame (and kept beside
+    those lists, shared by pandas' copies) or read from them after a save.
 
     Attributes
     ----------
@@ -95,7 +96,23 @@ def _items_frame(
     meta: dict[str, Any] | None = None,
 ) -> pd.DataFrame:
     frame = pd.DataFrame(values, index=models, columns=items)
-    info = ItemsDesign(
+    stored = shared(
+        {
+            "models": models,
+            "items": items,
+            "cluster": cluster,
+            "cluster_labels": cluster_labels,
+            "cluster_name": cluster_name,
+            "item_name": item_name,
+            "task_name": task_name,
+            "samples": samples,
+            # NaN (a cell of one sample) as None: JSON has no NaN, and None compares equal
+            "within_var": None
+            if within_var is None
+            else np.where(np.isnan(within_var), None, within_var),
+        }
+    )
+    stored.view = ItemsDesign(
         models=models,
         items=items,
         cluster=_read_only(cluster),
@@ -107,7 +124,44 @@ def _items_frame(
         within_var=_read_only(within_var),
     )
     design = Design(greater_is_better=bool(greater_is_better), source="items", items=True)
-    return with_attrs(frame, {**(meta or {}), "design": design.to_attrs(), "items": info})
+    return with_attrs(frame, {**(meta or {}), "design": design.to_attrs(), "items": stored})
+
+
+def _labels(labels: list) -> pd.Index:
+    """An Index of stored labels; lists (a MultiIndex's tuples as stored) give a MultiIndex."""
+    if labels and all(isinstance(label, list) for label in labels):
+        return pd.MultiIndex.from_tuples([tuple(label) for label in labels])
+    return pd.Index(labels)
+
+
+def _stored_design(stored: Any, frame: pd.DataFrame) -> ItemsDesign:
+    """The :class:`ItemsDesign` of ``attrs["pdcompare"]["items"]`` (lists, as JSON holds them).
+
+    The one an items frame was built with, or (a frame read back from a file)
+    one built from the lists; a frame without one is its own design.
+    """
+    view = getattr(stored, "view", None)
+    if isinstance(view, ItemsDesign):
+        return view
+    if not isinstance(stored, Mapping) or "models" not in stored:
+        return ItemsDesign(models=frame.index, items=frame.columns)
+
+    def array(key: str, dtype: Any) -> np.ndarray | None:
+        value = stored.get(key)
+        return None if value is None else _read_only(np.array(value, dtype=dtype))
+
+    labels = stored.get("cluster_labels")
+    return ItemsDesign(
+        models=_labels(stored["models"]),
+        items=_labels(stored["items"]),
+        cluster=array("cluster", np.int64),
+        cluster_labels=None if labels is None else _labels(labels),
+        cluster_name=stored.get("cluster_name"),
+        item_name=stored.get("item_name", "item"),
+        task_name=stored.get("task_name"),
+        samples=array("samples", float),
+        within_var=array("within_var", float),
+    )
 
 
 def _check_bool(name: str, value: Any) -> bool:
@@ -724,9 +778,7 @@ def items_data(frame: pd.DataFrame) -> ItemsData:
     """
     check_frame(frame)
     stored = frame.attrs.get(ATTRS_KEY, {})
-    info = stored.get("items") if isinstance(stored, dict) else None
-    if not isinstance(info, ItemsDesign):
-        info = ItemsDesign(models=frame.index, items=frame.columns)
+    info = _stored_design(stored.get("items") if isinstance(stored, dict) else None, frame)
     design = Design.from_attrs(stored.get("design") if isinstance(stored, dict) else None)
     values = validate_scores(frame)
     if np.isnan(values).any():

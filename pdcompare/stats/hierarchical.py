@@ -154,136 +154,199 @@ def sample_posterior(
     >>> out["delta0"].shape, out["delta"].shape
     ((1, 2, 500), (1, 6))
     """
+    model = _Model(counts, means, within, rho, delta_bound, sigma_upper, sigma0_upper, chains)
+    state = _start(model, counts, means, within, alpha_bounds, beta_bounds, rng)
     pairs, datasets = means.shape
-    present = counts >= 2
-    n = np.where(present, counts, 1.0)[:, None, :]
-    m = means[:, None, :]
-    ss = within[:, None, :]
-    c = 1.0 + (n - 1.0) * rho
-    shape = (pairs, chains)
-    full = (pairs, chains, datasets)
-    bound = delta_bound[:, None]
-    upper = sigma_upper[:, None, None]
-    log_upper0 = np.log(sigma0_upper)[:, None]
-    have = present[:, None, :]
-    n_sets = present.sum(axis=1)
-    a_low, a_high = alpha_bounds
-    b_low, b_high = beta_bounds
+    kept = {name: np.empty((pairs, chains, draws)) for name in ("delta0", "sigma0", "nu")}
+    delta_sum = np.zeros((pairs, chains, datasets))
+    # Overflow to inf (a slice step probing a huge nu) gives log densities of -inf: rejected.
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        for sweep in range(warmup + draws):
+            _step_delta0_nu(model, state, rng)
+            _step_sigma0_delta(model, state, rng)
+            _step_sigma(model, state, rng)
+            _step_gamma(state, alpha_bounds, beta_bounds, rng)
+            if sweep >= warmup:
+                k = sweep - warmup
+                kept["delta0"][:, :, k] = state.delta0
+                kept["sigma0"][:, :, k] = state.sigma0
+                kept["nu"][:, :, k] = state.nu
+                delta_sum += state.delta
+    kept["delta"] = delta_sum.mean(axis=1) / draws
+    return kept
 
-    # Over-dispersed starting points, one per chain.
+
+class _Model:
+    """What the sweeps of :func:`sample_posterior` read: the data and the prior bounds.
+
+    Arrays are shaped (pairs, chains, data sets) by broadcasting: ``n``, ``m``,
+    ``ss`` (folds, means and within sums of squares), ``c = 1 + (n − 1)ρ`` and
+    ``have`` (the data sets a pair uses); ``bound`` (pairs, 1) bounds ``δ0``,
+    ``upper`` the ``σ_i`` and ``sigma0_upper`` (pairs,) ``σ0``.
+    """
+
+    def __init__(
+        self, counts, means, within, rho, delta_bound, sigma_upper, sigma0_upper, chains
+    ) -> None:
+        pairs, datasets = means.shape
+        present = counts >= 2
+        self.rho = rho
+        self.datasets = datasets
+        self.full = (pairs, chains, datasets)
+        self.n = np.where(present, counts, 1.0)[:, None, :]
+        self.m = means[:, None, :]
+        self.ss = within[:, None, :]
+        self.c = 1.0 + (self.n - 1.0) * rho
+        self.have = present[:, None, :]
+        self.bound = delta_bound[:, None]
+        self.upper = sigma_upper[:, None, None]
+        self.sigma0_upper = sigma0_upper
+        self.log_upper0 = np.log(sigma0_upper)[:, None]
+
+
+class _State:
+    """The chains' current values, updated in place by the steps of a sweep.
+
+    ``delta0, sigma0, nu, log_nu1, gamma_a, gamma_b`` are shaped (pairs,
+    chains); ``delta, sigma, lam`` (pairs, chains, data sets).
+    """
+
+    def __init__(self, **values: np.ndarray) -> None:
+        self.__dict__.update(values)
+
+
+def _start(model, counts, means, within, alpha_bounds, beta_bounds, rng) -> _State:
+    """Over-dispersed starting points, one per chain."""
+    pairs, chains = model.full[:2]
+    shape = (pairs, chains)
+    present = counts >= 2
+    n_sets = present.sum(axis=1)
     centre = np.where(present, means, 0.0).sum(axis=1) / np.maximum(n_sets, 1)
     spread = np.sqrt(
         np.where(present, (means - centre[:, None]) ** 2, 0.0).sum(axis=1) / np.maximum(n_sets, 1)
     )
     spread = np.maximum(spread, 1e-3)
     delta0 = centre[:, None] + spread[:, None] * rng.normal(0.0, 0.5, shape)
-    delta0 = np.clip(delta0, -0.9 * bound, 0.9 * bound)
+    delta0 = np.clip(delta0, -0.9 * model.bound, 0.9 * model.bound)
     sigma0 = np.minimum(
-        spread[:, None] * np.exp(rng.normal(0.0, 0.5, shape)), 0.5 * sigma0_upper[:, None]
+        spread[:, None] * np.exp(rng.normal(0.0, 0.5, shape)),
+        0.5 * model.sigma0_upper[:, None],
     )
-    start_sd = np.sqrt(np.where(present, within / n[:, 0, :] / (1.0 - rho), 1.0))
-    sigma = np.broadcast_to(start_sd[:, None, :], full) * np.exp(rng.normal(0.0, 0.1, full))
-    sigma = np.minimum(sigma, 0.5 * upper)
-    delta = np.where(have, m, delta0[..., None]) + 0.0 * sigma
-    gamma_a = rng.uniform(a_low, a_high, shape)
-    gamma_b = rng.uniform(b_low, b_high, shape)
+    start_sd = np.sqrt(np.where(present, within / model.n[:, 0, :] / (1.0 - model.rho), 1.0))
+    sigma = np.broadcast_to(start_sd[:, None, :], model.full) * np.exp(
+        rng.normal(0.0, 0.1, model.full)
+    )
+    sigma = np.minimum(sigma, 0.5 * model.upper)
+    delta = np.where(model.have, model.m, delta0[..., None]) + 0.0 * sigma
+    gamma_a = rng.uniform(*alpha_bounds, shape)
+    gamma_b = rng.uniform(*beta_bounds, shape)
     log_nu1 = np.log(rng.gamma(gamma_a, 1.0 / gamma_b))
-    lam = np.ones(full)
+    return _State(
+        delta0=delta0,
+        sigma0=sigma0,
+        sigma=sigma,
+        delta=delta,
+        gamma_a=gamma_a,
+        gamma_b=gamma_b,
+        log_nu1=log_nu1,
+        nu=np.exp(log_nu1) + 1.0,
+        lam=np.ones(model.full),
+    )
 
-    kept = {name: np.empty((pairs, chains, draws)) for name in ("delta0", "sigma0", "nu")}
-    delta_sum = np.zeros(full)
-    # Overflow to inf (a slice step probing a huge nu) gives log densities of -inf: rejected.
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        for sweep in range(warmup + draws):
-            # 0. delta0 given the delta_i through their t density (weights integrated out):
-            # the weights of data sets far from delta0 would otherwise hold it in place.
-            nu = np.exp(log_nu1) + 1.0
 
-            def log_delta0(d0, delta=delta, s0=sigma0, nu=nu):
-                z2 = ((delta - d0[..., None]) / s0[..., None]) ** 2
-                return -0.5 * (nu + 1.0) * np.log1p(z2 / nu[..., None]).sum(axis=-1)
+def _step_delta0_nu(model: _Model, state: _State, rng: np.random.Generator) -> None:
+    """Steps 0 and 1 of a sweep: ``δ0``, then ``ν`` and the mixing weights ``λ_i``."""
+    # 0. delta0 given the delta_i through their t density (weights integrated out):
+    # the weights of data sets far from delta0 would otherwise hold it in place.
+    nu = np.exp(state.log_nu1) + 1.0
 
-            delta0 = slice_step(
-                delta0,
-                log_delta0,
-                rng,
-                width=3.0 * sigma0 / np.sqrt(datasets),
-                lower=-bound,
-                upper=bound,
-            )
+    def log_delta0(d0, delta=state.delta, s0=state.sigma0, nu=nu):
+        z2 = ((delta - d0[..., None]) / s0[..., None]) ** 2
+        return -0.5 * (nu + 1.0) * np.log1p(z2 / nu[..., None]).sum(axis=-1)
 
-            # 1. nu, with the mixing weights integrated out; then the weights given nu.
-            z2 = ((delta - delta0[..., None]) / sigma0[..., None]) ** 2
+    state.delta0 = slice_step(
+        state.delta0,
+        log_delta0,
+        rng,
+        width=3.0 * state.sigma0 / np.sqrt(model.datasets),
+        lower=-model.bound,
+        upper=model.bound,
+    )
 
-            def log_nu(u, z2=z2, a=gamma_a, b=gamma_b):
-                nu = np.exp(u) + 1.0
-                terms = special.gammaln((nu + 1.0) / 2.0) - special.gammaln(nu / 2.0)
-                terms -= 0.5 * np.log(nu)
-                tails = np.log1p(z2 / nu[..., None]).sum(axis=-1)
-                return a * u - b * np.exp(u) + datasets * terms - (nu + 1.0) / 2.0 * tails
+    # 1. nu, with the mixing weights integrated out; then the weights given nu.
+    z2 = ((state.delta - state.delta0[..., None]) / state.sigma0[..., None]) ** 2
+    datasets = model.datasets
 
-            log_nu1 = slice_step(
-                log_nu1, log_nu, rng, width=2.0, lower=-LOG_NU_BOUND, upper=LOG_NU_BOUND
-            )
-            nu = np.exp(log_nu1) + 1.0
-            lam = rng.gamma((nu[..., None] + 1.0) / 2.0, 2.0 / (nu[..., None] + z2))
+    def log_nu(u, z2=z2, a=state.gamma_a, b=state.gamma_b):
+        nu = np.exp(u) + 1.0
+        terms = special.gammaln((nu + 1.0) / 2.0) - special.gammaln(nu / 2.0)
+        terms -= 0.5 * np.log(nu)
+        tails = np.log1p(z2 / nu[..., None]).sum(axis=-1)
+        return a * u - b * np.exp(u) + datasets * terms - (nu + 1.0) / 2.0 * tails
 
-            # 2. sigma0 and delta0 with the delta_i integrated out, then the delta_i.
-            v = sigma**2 * c / n
+    state.log_nu1 = slice_step(
+        state.log_nu1, log_nu, rng, width=2.0, lower=-LOG_NU_BOUND, upper=LOG_NU_BOUND
+    )
+    state.nu = nu = np.exp(state.log_nu1) + 1.0
+    state.lam = rng.gamma((nu[..., None] + 1.0) / 2.0, 2.0 / (nu[..., None] + z2))
 
-            def log_sigma0(u, r2=have * (m - delta0[..., None]) ** 2, inv_lam=1.0 / lam, v=v):
-                var = np.exp(2.0 * u)[..., None] * inv_lam + v
-                return -0.5 * ((np.log(var) * have + r2 / var).sum(axis=-1)) + u
 
-            log_s0 = slice_step(np.log(sigma0), log_sigma0, rng, width=1.0, upper=log_upper0)
-            sigma0 = np.exp(log_s0)
-            weight = np.where(have, 1.0 / (sigma0[..., None] ** 2 / lam + v), 0.0)
-            precision = weight.sum(axis=-1)
-            centre0 = (weight * m).sum(axis=-1) / precision
-            delta0 = _truncated_normal(centre0, 1.0 / np.sqrt(precision), bound, rng)
-            prior_precision = lam / sigma0[..., None] ** 2
-            data_precision = np.where(have, 1.0 / v, 0.0)
-            post_precision = prior_precision + data_precision
-            post_mean = (prior_precision * delta0[..., None] + data_precision * m) / post_precision
-            delta = post_mean + rng.standard_normal(full) / np.sqrt(post_precision)
+def _step_sigma0_delta(model: _Model, state: _State, rng: np.random.Generator) -> None:
+    """Step 2: ``σ0`` and ``δ0`` with the ``δ_i`` integrated out, then the ``δ_i``."""
+    m, have, lam = model.m, model.have, state.lam
+    v = state.sigma**2 * model.c / model.n
 
-            # 3. sigma_i exactly, given delta_i (uniform on (0, upper) for a missing data set).
-            quad = n * (m - delta) ** 2 / c + ss / (1.0 - rho)
-            tau = _precision_draw(
-                np.where(have, (n - 1.0) / 2.0, 1.0), np.where(have, quad, 1.0) / 2.0, upper, rng
-            )
-            sigma = np.where(have, 1.0 / np.sqrt(tau), rng.uniform(0.0, 1.0, full) * upper)
+    def log_sigma0(u, r2=have * (m - state.delta0[..., None]) ** 2, inv_lam=1.0 / lam, v=v):
+        var = np.exp(2.0 * u)[..., None] * inv_lam + v
+        return -0.5 * ((np.log(var) * have + r2 / var).sum(axis=-1)) + u
 
-            # 4. The Gamma prior's shape and rate, over their bounded supports.
-            nu1 = nu - 1.0
-            gamma_a = slice_step(
-                gamma_a,
-                lambda a, b=gamma_b, x=nu1: (
-                    a * np.log(b) + (a - 1.0) * np.log(x) - special.gammaln(a)
-                ),
-                rng,
-                width=a_high - a_low,
-                lower=a_low,
-                upper=a_high,
-                whole_interval=True,
-            )
-            gamma_b = slice_step(
-                gamma_b,
-                lambda b, a=gamma_a, x=nu1: a * np.log(b) - b * x,
-                rng,
-                width=b_high - b_low,
-                lower=b_low,
-                upper=b_high,
-                whole_interval=True,
-            )
-            if sweep >= warmup:
-                k = sweep - warmup
-                kept["delta0"][:, :, k] = delta0
-                kept["sigma0"][:, :, k] = sigma0
-                kept["nu"][:, :, k] = nu
-                delta_sum += delta
-    kept["delta"] = delta_sum.mean(axis=1) / draws
-    return kept
+    log_s0 = slice_step(np.log(state.sigma0), log_sigma0, rng, width=1.0, upper=model.log_upper0)
+    sigma0 = state.sigma0 = np.exp(log_s0)
+    weight = np.where(have, 1.0 / (sigma0[..., None] ** 2 / lam + v), 0.0)
+    precision = weight.sum(axis=-1)
+    centre0 = (weight * m).sum(axis=-1) / precision
+    delta0 = state.delta0 = _truncated_normal(centre0, 1.0 / np.sqrt(precision), model.bound, rng)
+    prior_precision = lam / sigma0[..., None] ** 2
+    data_precision = np.where(have, 1.0 / v, 0.0)
+    post_precision = prior_precision + data_precision
+    post_mean = (prior_precision * delta0[..., None] + data_precision * m) / post_precision
+    state.delta = post_mean + rng.standard_normal(model.full) / np.sqrt(post_precision)
+
+
+def _step_sigma(model: _Model, state: _State, rng: np.random.Generator) -> None:
+    """Step 3: every ``σ_i`` exactly, given ``δ_i`` (uniform on (0, upper) when missing)."""
+    have, n, upper = model.have, model.n, model.upper
+    quad = n * (model.m - state.delta) ** 2 / model.c + model.ss / (1.0 - model.rho)
+    tau = _precision_draw(
+        np.where(have, (n - 1.0) / 2.0, 1.0), np.where(have, quad, 1.0) / 2.0, upper, rng
+    )
+    state.sigma = np.where(have, 1.0 / np.sqrt(tau), rng.uniform(0.0, 1.0, model.full) * upper)
+
+
+def _step_gamma(state: _State, alpha_bounds, beta_bounds, rng: np.random.Generator) -> None:
+    """Step 4: the Gamma prior's shape and rate, over their bounded supports."""
+    (a_low, a_high), (b_low, b_high) = alpha_bounds, beta_bounds
+    nu1 = state.nu - 1.0
+    state.gamma_a = slice_step(
+        state.gamma_a,
+        lambda a, b=state.gamma_b, x=nu1: (
+            a * np.log(b) + (a - 1.0) * np.log(x) - special.gammaln(a)
+        ),
+        rng,
+        width=a_high - a_low,
+        lower=a_low,
+        upper=a_high,
+        whole_interval=True,
+    )
+    state.gamma_b = slice_step(
+        state.gamma_b,
+        lambda b, a=state.gamma_a, x=nu1: a * np.log(b) - b * x,
+        rng,
+        width=b_high - b_low,
+        lower=b_low,
+        upper=b_high,
+        whole_interval=True,
+    )
 
 
 def region_masses(delta0, sigma0, nu, low: float | np.ndarray, high: float | np.ndarray):
@@ -406,6 +469,60 @@ def hierarchical_pairs(
     >>> round(float(out["mean_diff"][0]), 2), float(out["prob_better"][0]) > 0.9
     (0.02, True)
     """
+    data = _pair_data(folds, i, j)
+    pairs = len(i)
+    out = {
+        name: np.full(pairs, np.nan)
+        for name in ("mean_diff", "prob_better", "prob_rope", "prob_worse", "rhat", "ess")
+    }
+    out["shrunk"] = np.full(data["means"].shape, np.nan)
+    out["draws"] = np.full((pairs, 3, keep_draws), np.nan)
+    if data["usable"].any():
+        _sample_pairs(
+            data,
+            out,
+            rho=rho,
+            rope=rope,
+            n_samples=n_samples,
+            chains=chains,
+            alpha_bounds=(lower_alpha, upper_alpha),
+            beta_bounds=(lower_beta, upper_beta),
+            upper_sigma=upper_sigma,
+            greater_is_better=greater_is_better,
+            rng=random_state,
+            keep_draws=keep_draws,
+        )
+    # Identical models: a point mass at 0, in whichever region holds 0.
+    identical, present = data["identical"], data["present"]
+    if identical.any():
+        low, high = rope
+        zero_region = 0 if low > 0.0 else (2 if high < 0.0 else 1)
+        shares = np.zeros(3)
+        shares[zero_region] = 1.0
+        better, worse = (shares[2], shares[0]) if greater_is_better else (shares[0], shares[2])
+        out["mean_diff"][identical] = 0.0
+        out["prob_better"][identical] = better
+        out["prob_rope"][identical] = shares[1]
+        out["prob_worse"][identical] = worse
+        out["shrunk"][identical] = np.where(present[identical], 0.0, np.nan)
+    out["decision"] = decisions(out["prob_better"], out["prob_rope"], out["prob_worse"], alpha)
+    out["differences"] = np.where(present, data["means"], np.nan)
+    for name in ("identical", "no_spread", "too_few", "floored"):
+        out[name] = data[name]
+    if not keep_draws:
+        del out["draws"]
+    return out
+
+
+def _pair_data(folds: np.ndarray, i: np.ndarray, j: np.ndarray) -> dict[str, np.ndarray]:
+    """Every pair's fold differences summarised per data set, and which pairs can be sampled.
+
+    ``means``, ``within`` (sum of squares), ``counts`` and ``present`` (at
+    least 2 folds) per pair and data set; ``sd_used`` (the spread, a
+    constant data set's ``floored`` to the pair's smallest positive one);
+    ``scale`` per pair (baycomp's: the mean of the spreads); the masks of
+    :func:`hierarchical_pairs`; and ``diffs``, ``valid`` (the folds).
+    """
     diffs = folds[i] - folds[j]  # (pairs, data sets, splits)
     valid = ~np.isnan(diffs)
     counts = valid.sum(axis=2).astype(float)
@@ -424,88 +541,88 @@ def hierarchical_pairs(
         axis=(1, 2)
     )
     usable = (n_sets >= 2) & (scale > 0)
-    no_spread = (n_sets >= 2) & (scale == 0) & ~identical
-    too_few = (n_sets < 2) & ~identical
     # A data set whose differences are the same on every fold has no within spread; its
     # sigma_i would run to 0 and its likelihood without bound. It gets the pair's
     # smallest positive spread on another data set (random_effects does the same).
     positive = np.where(present & (sd > 0), sd, np.inf)
     smallest = positive.min(axis=1, initial=np.inf)
     floored = present & (sd == 0) & usable[:, None]
-    sd_used = np.where(floored, smallest[:, None], sd)
-    within = np.where(floored, counts * smallest[:, None] ** 2, within)
-
-    pairs = len(i)
-    out = {
-        name: np.full(pairs, np.nan)
-        for name in ("mean_diff", "prob_better", "prob_rope", "prob_worse", "rhat", "ess")
+    return {
+        "diffs": diffs,
+        "valid": valid,
+        "counts": counts,
+        "present": present,
+        "means": means,
+        "within": np.where(floored, counts * smallest[:, None] ** 2, within),
+        "sd_used": np.where(floored, smallest[:, None], sd),
+        "scale": scale,
+        "identical": identical,
+        "usable": usable,
+        "no_spread": (n_sets >= 2) & (scale == 0) & ~identical,
+        "too_few": (n_sets < 2) & ~identical,
+        "floored": floored,
     }
-    shrunk = np.full(means.shape, np.nan)
-    kept_draws = np.full((pairs, 3, keep_draws), np.nan)
+
+
+def _sample_pairs(
+    data: dict[str, np.ndarray],
+    out: dict[str, np.ndarray],
+    *,
+    rho: float,
+    rope: tuple[float, float],
+    n_samples: int,
+    chains: int,
+    alpha_bounds: tuple[float, float],
+    beta_bounds: tuple[float, float],
+    upper_sigma: float,
+    greater_is_better: bool,
+    rng: np.random.Generator,
+    keep_draws: int,
+) -> None:
+    """Sample the posterior of the usable pairs and write their results into ``out``."""
+    u = np.flatnonzero(data["usable"])
+    s = data["scale"][u][:, None]
+    m = data["means"][u] / s
+    ss = data["within"][u] / s**2
+    have = data["present"][u]
+    k = have.sum(axis=1)
+    s_within = np.where(have, data["sd_used"][u], 0.0).sum(axis=1) / k / s[:, 0]
+    centre = np.where(have, m, 0.0).sum(axis=1) / k
+    s_among = np.sqrt(np.where(have, (m - centre[:, None]) ** 2, 0.0).sum(axis=1) / k)
+    s_among = np.where(s_among > 0, s_among, s_within)  # equal means: baycomp's q = 1 rule
+    scaled = np.where(data["valid"][u] & have[..., None], np.abs(data["diffs"][u]), 0.0)
+    scaled = scaled / s[..., None]
+    draws = n_samples // chains
+    post = sample_posterior(
+        np.where(have, data["counts"][u], 0.0),
+        m,
+        ss,
+        rho=rho,
+        delta_bound=scaled.max(axis=(1, 2)),
+        sigma_upper=upper_sigma * s_within,
+        sigma0_upper=upper_sigma * s_among,
+        draws=draws,
+        chains=chains,
+        warmup=warmup_sweeps(draws),
+        alpha_bounds=alpha_bounds,
+        beta_bounds=beta_bounds,
+        rng=rng,
+    )
     low, high = rope
-    if usable.any():
-        u = np.flatnonzero(usable)
-        s = scale[u][:, None]
-        m = means[u] / s
-        ss = within[u] / s**2
-        have = present[u]
-        k = have.sum(axis=1)
-        s_within = np.where(have, sd_used[u], 0.0).sum(axis=1) / k / s[:, 0]
-        centre = np.where(have, m, 0.0).sum(axis=1) / k
-        s_among = np.sqrt(np.where(have, (m - centre[:, None]) ** 2, 0.0).sum(axis=1) / k)
-        s_among = np.where(s_among > 0, s_among, s_within)  # equal means: baycomp's q = 1 rule
-        scaled = np.where(valid[u] & have[..., None], np.abs(diffs[u]), 0.0) / s[..., None]
-        draws = n_samples // chains
-        post = sample_posterior(
-            np.where(have, counts[u], 0.0),
-            m,
-            ss,
-            rho=rho,
-            delta_bound=scaled.max(axis=(1, 2)),
-            sigma_upper=upper_sigma * s_within,
-            sigma0_upper=upper_sigma * s_among,
-            draws=draws,
-            chains=chains,
-            warmup=warmup_sweeps(draws),
-            alpha_bounds=(lower_alpha, upper_alpha),
-            beta_bounds=(lower_beta, upper_beta),
-            rng=random_state,
-        )
-        below, inside, above = region_shares(
-            post["delta0"], post["sigma0"], post["nu"], low / s[..., None], high / s[..., None]
-        )
-        better, worse = (above, below) if greater_is_better else (below, above)
-        out["mean_diff"][u] = post["delta0"].mean(axis=(1, 2)) * s[:, 0]
-        out["prob_better"][u] = better
-        out["prob_rope"][u] = inside
-        out["prob_worse"][u] = worse
-        out["rhat"][u] = split_rhat(post["delta0"])
-        out["ess"][u] = bulk_ess(post["delta0"])
-        shrunk[u] = np.where(have, post["delta"] * s, np.nan)
-        if keep_draws:
-            total = chains * draws
-            at = np.round(np.linspace(0, total - 1, min(keep_draws, total))).astype(int)
-            flat = [post[k].reshape(len(u), total)[:, at] for k in ("delta0", "sigma0", "nu")]
-            kept_draws = kept_draws[:, :, : len(at)]
-            kept_draws[u] = np.stack([flat[0] * s, flat[1] * s, flat[2]], axis=1)
-    # Identical models: a point mass at 0, in whichever region holds 0.
-    if identical.any():
-        zero_region = 0 if low > 0.0 else (2 if high < 0.0 else 1)
-        shares = np.zeros(3)
-        shares[zero_region] = 1.0
-        better, worse = (shares[2], shares[0]) if greater_is_better else (shares[0], shares[2])
-        out["mean_diff"][identical] = 0.0
-        out["prob_better"][identical] = better
-        out["prob_rope"][identical] = shares[1]
-        out["prob_worse"][identical] = worse
-        shrunk[identical] = np.where(present[identical], 0.0, np.nan)
-    out["decision"] = decisions(out["prob_better"], out["prob_rope"], out["prob_worse"], alpha)
-    out["shrunk"] = shrunk
-    out["differences"] = np.where(present, means, np.nan)
-    out["identical"] = identical
-    out["no_spread"] = no_spread
-    out["too_few"] = too_few
-    out["floored"] = floored
+    below, inside, above = region_shares(
+        post["delta0"], post["sigma0"], post["nu"], low / s[..., None], high / s[..., None]
+    )
+    better, worse = (above, below) if greater_is_better else (below, above)
+    out["mean_diff"][u] = post["delta0"].mean(axis=(1, 2)) * s[:, 0]
+    out["prob_better"][u] = better
+    out["prob_rope"][u] = inside
+    out["prob_worse"][u] = worse
+    out["rhat"][u] = split_rhat(post["delta0"])
+    out["ess"][u] = bulk_ess(post["delta0"])
+    out["shrunk"][u] = np.where(have, post["delta"] * s, np.nan)
     if keep_draws:
-        out["draws"] = kept_draws
-    return out
+        total = chains * draws
+        at = np.round(np.linspace(0, total - 1, min(keep_draws, total))).astype(int)
+        flat = [post[k].reshape(len(u), total)[:, at] for k in ("delta0", "sigma0", "nu")]
+        out["draws"] = out["draws"][:, :, : len(at)]
+        out["draws"][u] = np.stack([flat[0] * s, flat[1] * s, flat[2]], axis=1)

@@ -202,7 +202,7 @@ def test_large_all_pairs_table_path_matches_baycomp_and_scipy():
 def test_asymmetric_rope_matches_formula():
     scores = random_scores(3, 15, seed=3)
     result = scores.cmp.bayes("model0", rope=(-0.02, 0.005), test_size=0.2)
-    assert result.attrs["pdcompare"]["rope"] == (-0.02, 0.005)
+    assert result.attrs["pdcompare"]["rope"] == [-0.02, 0.005]
     for row in result.itertuples():
         ref = reference(scores.loc[row.model_1], scores.loc[row.model_2], 0.25, (-0.02, 0.005))
         assert_allclose(
@@ -297,7 +297,7 @@ def test_scopes_and_attrs(gallery):
     assert meta["kind"] == "result"
     assert meta["test"] == "bayes"
     assert meta["scope"] == "best_vs_rest"
-    assert meta["rope"] == (-0.01, 0.01)
+    assert meta["rope"] == [-0.01, 0.01]
     assert meta["ci"] == 0.95
     assert meta["alpha"] == 0.05
     assert meta["greater_is_better"] is True

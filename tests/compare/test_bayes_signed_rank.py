@@ -71,7 +71,7 @@ def test_random_state_reproducible_and_decisions():
     ]  # fmt: skip
     meta = first.attrs["pdcompare"]
     assert (meta["test"], meta["method"], meta["unit"], meta["rope"]) == (
-        "bayes", "signed_rank", "dataset", (-0.01, 0.01)
+        "bayes", "signed_rank", "dataset", [-0.01, 0.01]
     )  # fmt: skip
     decided = first["prob_better"] >= 0.95
     assert (first.loc[decided, "decision"] == first.loc[decided, "model_1"]).all()

@@ -277,7 +277,7 @@ def test_corrected_tost_lower_p_equals_bayes_prob_worse(gallery):
     meta = res.attrs["pdcompare"]
     assert meta["test"] == "equivalence"
     assert meta["reject_means"] == "equivalent"
-    assert meta["rope"] == (-0.01, 0.01)
+    assert meta["rope"] == [-0.01, 0.01]
     assert meta["method"] == "nadeau_bengio"
 
 

@@ -58,11 +58,15 @@ def test_columns_attrs_and_the_best_first_scope():
     assert meta["unit"] == "dataset"
     assert meta["rho"] == pytest.approx(0.1)  # 10-fold: n_test / (n_test + n_train)
     assert meta["random_state"] == 0
-    shrunk = meta["shrunk"]
-    assert shrunk.shape == (2, 8)
-    assert shrunk.index.names == ["model_1", "model_2"]
-    assert shrunk.index.tolist() == [("m2", "m1"), ("m2", "m0")]
-    assert shrunk.columns.tolist() == [f"d{k}" for k in range(8)]
+    table = pdcompare.shrinkage(res)
+    assert table.columns.tolist() == ["model_1", "model_2", "dataset", "before", "after"]
+    assert list(zip(table["model_1"], table["model_2"], strict=True)) == (
+        [("m2", "m1")] * 8 + [("m2", "m0")] * 8
+    )
+    assert table["dataset"].tolist() == [f"d{k}" for k in range(8)] * 2
+    assert meta["pairs"] == [["m2", "m1"], ["m2", "m0"]]
+    assert meta["datasets"] == [f"d{k}" for k in range(8)]
+    assert np.array(meta["shrunk"]).shape == (2, 8)
     assert bench.attrs["pdcompare"].keys() == {"design"}  # the caller's frame untouched
 
 
@@ -72,8 +76,9 @@ def test_a_large_common_shift_is_found_and_shrinkage_pulls_to_the_mean():
     assert res.loc[0, "prob_better"] > 0.99
     assert res.loc[0, "decision"] == "m1"
     diffs = (bench.loc["m1"] - bench.loc["m0"]).groupby(level="dataset").mean()
-    shrunk = res.attrs["pdcompare"]["shrunk"].iloc[0]
-    assert_allclose(res.attrs["pdcompare"]["differences"].iloc[0], diffs[shrunk.index], rtol=1e-12)
+    table = pdcompare.shrinkage(res).set_index("dataset")
+    shrunk = table["after"]
+    assert_allclose(table["before"], diffs[shrunk.index], rtol=1e-12)
     mean = res.loc[0, "mean_diff"]
     # every shrunk estimate lies between its data set's mean difference and the common mean
     assert np.all(np.abs(shrunk - mean) <= np.abs(diffs - mean) + 1e-3)
@@ -84,7 +89,7 @@ def test_tiny_within_variance_keeps_each_data_set_and_pools_like_random_effects(
     bench = _bench(shift=(0.0, 0.03), within=1e-4, among=0.02, n_folds=20, seed=3)
     res = bench.cmp.hierarchical("m1", "m0", n_samples=2000, random_state=2)
     diffs = (bench.loc["m1"] - bench.loc["m0"]).groupby(level="dataset").mean()
-    shrunk = res.attrs["pdcompare"]["shrunk"].iloc[0]
+    shrunk = pdcompare.shrinkage(res).set_index("dataset")["after"]
     assert_allclose(shrunk, diffs[shrunk.index], atol=2e-4)
     pooled = bench.cmp.random_effects("m1", "m0").loc[0, "mean_diff"]
     # with exact per-data-set differences both estimate the centre of the same 8 numbers
@@ -96,9 +101,8 @@ def test_same_seed_same_result_and_swapping_flips():
     first = bench.cmp.hierarchical("m1", "m0", rope=0.01, n_samples=2000, random_state=5)
     again = bench.cmp.hierarchical("m1", "m0", rope=0.01, n_samples=2000, random_state=5)
     pd.testing.assert_frame_equal(first, again)
-    pd.testing.assert_frame_equal(
-        first.attrs["pdcompare"]["shrunk"], again.attrs["pdcompare"]["shrunk"]
-    )
+    pd.testing.assert_frame_equal(pdcompare.shrinkage(first), pdcompare.shrinkage(again))
+    assert first.attrs == again.attrs
     swapped = bench.cmp.hierarchical("m0", "m1", rope=0.01, n_samples=2000, random_state=6)
     # the model is symmetric: the same posterior mirrored, within Monte Carlo error
     assert swapped.loc[0, "mean_diff"] == pytest.approx(-first.loc[0, "mean_diff"], abs=0.003)
@@ -183,7 +187,7 @@ def test_identical_models_are_a_point_mass_at_zero():
         res = bench.cmp.hierarchical("m1", "m0", rope=0.01, n_samples=200, random_state=0)
     assert res.loc[0, ["prob_better", "prob_rope", "prob_worse"]].tolist() == [0.0, 1.0, 0.0]
     assert res.loc[0, "decision"] == "equivalent"
-    assert (res.attrs["pdcompare"]["shrunk"].iloc[0] == 0).all()
+    assert (pdcompare.shrinkage(res)["after"] == 0).all()
 
 
 def test_a_constant_data_set_gets_the_smallest_spread_and_a_warning():
@@ -191,7 +195,7 @@ def test_a_constant_data_set_gets_the_smallest_spread_and_a_warning():
     bench.loc["m1", "d3"] = (bench.loc["m0", "d3"] + 0.02).to_numpy()
     with pytest.warns(PdcompareWarning, match="same on every fold for m1 vs m0 on d3"):
         res = bench.cmp.hierarchical("m1", "m0", n_samples=400, random_state=0)
-    shrunk = res.attrs["pdcompare"]["shrunk"].iloc[0]
+    shrunk = pdcompare.shrinkage(res).set_index("dataset")["after"]
     assert shrunk["d3"] == pytest.approx(0.02, abs=0.01)
 
 

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
+import pdcompare
 from pdcompare.presentation.plotting.shrinkage import shrinkage_plot
 
 
@@ -29,8 +30,8 @@ def test_points_are_the_fold_means_and_the_shrunk_estimates(result):
     before, after = ax.collections[0].get_offsets(), ax.collections[1].get_offsets()
     assert_allclose(before[:, 0], raw[labels].to_numpy())
     assert np.all(np.diff(before[:, 0]) >= 0)  # sorted by the fold mean
-    row = result.query("model_1 == 'forest' and model_2 == 'knn'").index[0]
-    shrunk = result.attrs["pdcompare"]["shrunk"].iloc[row]
+    table = pdcompare.shrinkage(result).query("model_1 == 'forest' and model_2 == 'knn'")
+    shrunk = table.set_index("dataset")["after"]
     assert_allclose(after[:, 0], shrunk[labels].to_numpy())
     assert ax.get_xlabel() == "forest − knn per data set"
 
@@ -39,8 +40,11 @@ def test_top_keeps_the_data_sets_moved_most_and_says_so(result):
     ax = shrinkage_plot(result, top=5)
     assert len(ax.get_yticklabels()) == 5
     assert "17 more not shown" in ax.get_title()
-    shrunk = result.attrs["pdcompare"]["shrunk"].iloc[0]
-    moved = (shrunk - result.attrs["pdcompare"]["differences"].iloc[0]).abs()
+    first = result.iloc[0]
+    table = pdcompare.shrinkage(result).query(
+        f"model_1 == {first['model_1']!r} and model_2 == {first['model_2']!r}"
+    )
+    moved = (table["after"] - table["before"]).abs().set_axis(table["dataset"])
     kept = {t.get_text() for t in ax.get_yticklabels()}
     assert kept == set(moved.sort_values(ascending=False).index[:5])
 

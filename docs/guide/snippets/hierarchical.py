@@ -1,5 +1,3 @@
-import pandas as pd
-
 import pdcompare
 from pdcompare.datasets import load_benchmark
 
@@ -8,12 +6,6 @@ bench = load_benchmark()
 res = pdcompare.hierarchical(bench, "svc_rbf", "knn", rope=0.01, random_state=0)
 print(res.round(3).T, end="\n\n")
 
-# Each data set's mean fold difference, and the same difference shrunk by the model.
-raw = (bench.loc["svc_rbf"] - bench.loc["knn"]).groupby(level="dataset", sort=False).mean()
-shrunk = res.attrs["pdcompare"]["shrunk"].iloc[0]
-print(
-    pd.DataFrame({"mean of the folds": raw, "shrunk": shrunk})
-    .sort_values("mean of the folds")
-    .round(3)
-    .iloc[[0, 1, 2, -3, -2, -1]]
-)
+# Each data set's mean fold difference (before), and the same difference shrunk by the model.
+shrunk = pdcompare.shrinkage(res).set_index("dataset")[["before", "after"]]
+print(shrunk.sort_values("before").round(3).iloc[[0, 1, 2, -3, -2, -1]])

@@ -463,7 +463,7 @@ def draw_simplex(
     ax.set_aspect("equal")
     ax.axis("off")
     if info.test == "hierarchical":
-        n_datasets = int(info.differences.iloc[0].notna().sum())
+        n_datasets = int(hierarchical.shrinkage(result.iloc[[0]])["before"].notna().sum())
         name, kept = "Hierarchical Bayesian test", ", their folds kept"
     else:
         n_datasets = sum(d is not None and not np.isnan(d) for d in info.differences)

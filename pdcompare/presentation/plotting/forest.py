@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from pdcompare.compare.hierarchical import shrinkage
 from pdcompare.presentation.labels import alpha_label
 from pdcompare.presentation.plotting._base import (
     _annotate_pvalues,
@@ -66,16 +67,16 @@ def forest_rows(result: pd.DataFrame, row: int) -> pd.DataFrame:
     (22, 1.0)
     """
     info = result_info(result)
-    se_all = info.get("differences_se")
-    if info.differences is None or se_all is None:
+    if not {"differences", "differences_se"} <= info.stated:
         msg = (
             "The forest plot of a `random_effects` result needs its per-data-set differences "
             "(attrs['pdcompare']['differences'] and ['differences_se']); this result has none: "
             "run random_effects again, and plot the result it returns."
         )
         raise ValueError(msg)
-    estimate = info.differences.iloc[row]
-    se = se_all.iloc[row]
+    pair = shrinkage(result.iloc[[row]])
+    estimate = pd.Series(pair["before"].to_numpy(), index=pd.Index(pair["dataset"]))
+    se = pd.Series(pair["se"].to_numpy(), index=estimate.index)
     kept = estimate.notna() & se.notna()
     tau2 = float(result["tau2"].iloc[row]) if "tau2" in result else 0.0
     weight = 1.0 / (se[kept] ** 2 + (tau2 if np.isfinite(tau2) else 0.0))
@@ -111,7 +112,7 @@ def plot_pair_forest(result: pd.DataFrame, row: int, *, ax=None, top=None, title
     left_out = max(len(rows) - limit, 0)
     if left_out:
         rows = rows.loc[rows["weight"].sort_values(ascending=False).index[:limit]]
-        rows = rows.loc[[d for d in info.differences.columns if d in rows.index]]
+        rows = rows.loc[[d for d in info.get("datasets", ()) if d in rows.index]]
     names = [str(d) for d in rows.index]
     total = len(rows) + 2
     ax = _axes(ax, figsize=row_figsize(total + 2, max(map(len, names), default=8), 1.0))

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from pdcompare.compare.hierarchical import shrinkage
 from pdcompare.presentation.plotting._base import _axes, _result_kind, row_figsize
 from pdcompare.results import result_info
 
@@ -63,8 +64,7 @@ def shrinkage_plot(
     22
     """
     info = result_info(frame)
-    shrunk, before = info.get("shrunk"), info.differences
-    if info.test != "hierarchical" or shrunk is None or before is None:
+    if info.test != "hierarchical" or "shrunk" not in info.stated:
         msg = (
             "`shrinkage_plot` draws a result of `hierarchical` (its attrs hold the shrunk "
             "per-data-set differences); got a frame without them."
@@ -80,10 +80,10 @@ def shrinkage_plot(
             msg = f"`a`, `b`: the result has no row with model_1={a!r} and model_2={b!r}."
             raise ValueError(msg)
         row = int(matches[0])
-    after = shrunk.iloc[row]
-    start = before.iloc[row]
-    kept = after.notna() & start.notna()
-    after, start = after[kept], start[kept]
+    pair = shrinkage(frame.iloc[[row]])
+    kept = pair["before"].notna() & pair["after"].notna()
+    start = pd.Series(pair["before"].to_numpy()[kept], index=pair["dataset"][kept])
+    after = pd.Series(pair["after"].to_numpy()[kept], index=pair["dataset"][kept])
     limit = DEFAULT_TOP if top is None else int(top)
     moved = (after - start).abs()
     left_out = max(len(after) - limit, 0)
