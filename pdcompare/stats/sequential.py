@@ -168,7 +168,7 @@ def _bets(x: np.ndarray, alpha: float) -> np.ndarray:
     t = np.arange(1, x.shape[-1] + 1, dtype=float)
     mu = (0.5 + np.cumsum(x, axis=-1)) / (t + 1.0)
     var = (0.25 + np.cumsum((x - mu) ** 2, axis=-1)) / (t + 1.0)
-    previous = np.concatenate([np.full(x.shape[:-1] + (1,), 0.25), var[..., :-1]], axis=-1)
+    previous = np.concatenate([np.full((*x.shape[:-1], 1), 0.25), var[..., :-1]], axis=-1)
     return np.sqrt(2.0 * np.log(2.0 / alpha) / (previous * t * np.log1p(t)))
 
 

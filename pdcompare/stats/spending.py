@@ -86,6 +86,11 @@ def _cross_probability(density: np.ndarray, grid: np.ndarray, weights, sd: float
     return float(np.sum(weights * density * (upper + lower)))
 
 
+def _excess(c: float, density, grid, weights, sd: float, root_t: float, share: float) -> float:
+    """The crossing probability at bound ``c`` (z scale) less the look's share of alpha."""
+    return _cross_probability(density, grid, weights, sd, c * root_t) - share
+
+
 def _simpson(lo: float, hi: float, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Points and weights of Simpson's rule on [lo, hi] with ``n`` (odd) points."""
     grid = np.linspace(lo, hi, n)
@@ -147,11 +152,13 @@ def critical_values(
         if share <= 1e-15:
             bounds[k] = np.inf
         else:
-
-            def excess(c: float, tk: float = tk, sd: float = sd, share: float = share) -> float:
-                return _cross_probability(density, grid, weights, sd, c * np.sqrt(tk)) - share
-
-            bounds[k] = optimize.brentq(excess, 0.0, 40.0, xtol=1e-10)
+            bounds[k] = optimize.brentq(
+                _excess,
+                0.0,
+                40.0,
+                args=(density, grid, weights, sd, np.sqrt(tk), share),
+                xtol=1e-10,
+            )
         if k + 1 < t.size:
             edge = min(bounds[k], 12.0) * np.sqrt(tk)
             n = 2 * int(np.ceil(_POINTS_PER_SD * edge / min(sd, 1.0))) + 1

@@ -17,7 +17,7 @@ def test_rho_minimises_the_half_width_at_planned_n():
     for n in (50, 785, 10_000):
         rho = core.mixture_rho(n, 0.05)
         brute = optimize.minimize_scalar(
-            lambda r: _written_half_width(n, 1.0, r, 0.05),
+            lambda r, n=n: _written_half_width(n, 1.0, r, 0.05),
             bounds=(1e-4, 5),
             method="bounded",
             options={"xatol": 1e-12},
@@ -94,14 +94,16 @@ def test_betting_sequence_covers_and_narrows():
     assert covered.all(axis=1).mean() >= 0.9
     width = (p.high - p.low).mean(axis=0)
     assert width[399] < width[99] < width[19]
-    assert (p.low <= p.mean).all() and (p.high >= p.mean).all()
+    assert (p.low <= p.mean).all()
+    assert (p.high >= p.mean).all()
 
 
 def test_evalue_interval_excludes_zero_when_e_is_large():
     b, c, n = np.array([[30.0]]), np.array([[2.0]]), np.array([60.0])
     p = core.evalue_paths(b, c, n, 0.05)
     assert core.discordant_evalue(b, c)[0, 0] > 20
-    assert p.low[0, 0] > 0 and p.high[0, 0] <= 32 / 60
+    assert p.low[0, 0] > 0
+    assert p.high[0, 0] <= 32 / 60
 
 
 def test_decisions_are_kept_from_the_first_look_on():
