@@ -132,53 +132,85 @@ class Paths(NamedTuple):
     high: np.ndarray
 
 
-def normal_mixture_paths(sums: np.ndarray, sizes: np.ndarray, alpha: float, rho: float) -> Paths:
+def _running(values: np.ndarray, carry: dict, key: str) -> np.ndarray:
+    """Running sums of ``values`` along the units, continuing ``carry[key]``; carry updated."""
+    out = np.cumsum(values, axis=-1)
+    if key in carry:
+        out += carry[key][..., None]
+    carry[key] = out[..., -1].copy()
+    return out
+
+
+def _units(carry: dict, shape: tuple[int, ...]) -> np.ndarray:
+    """The unit counts ``t`` of the new looks, after the ``carry["t"]`` units already read."""
+    before = int(carry.get("t", 0))
+    carry["t"] = before + shape[-1]
+    return np.arange(before + 1, before + shape[-1] + 1, dtype=float)
+
+
+def normal_mixture_paths(
+    sums: np.ndarray, sizes: np.ndarray | None, alpha: float, rho: float, carry: dict | None = None
+) -> Paths:
     """The normal-mixture sequence of each row of unit sums ``sums`` (pairs x units).
 
-    ``sizes`` are the units' item counts (ones without clusters). The mean is
+    ``sizes`` are the units' item counts (None: one item each). The mean is
     the running item mean ``Σ s / Σ n``; before the second unit the interval
-    is NaN.
+    is NaN. ``carry`` (a dict, updated in place) holds the running sums of
+    the units read before, so a stream can be read in pieces.
 
     Examples
     --------
     >>> d = np.array([[1.0, 0.0, 1.0, 1.0, 0.0, 1.0]])
-    >>> p = normal_mixture_paths(d, np.ones(6), 0.05, mixture_rho(6))
+    >>> p = normal_mixture_paths(d, None, 0.05, mixture_rho(6))
     >>> round(float(p.mean[0, -1]), 6), bool(p.low[0, -1] < p.mean[0, -1] < p.high[0, -1])
     (0.666667, True)
     """
+    carry = {} if carry is None else carry
     sums = np.asarray(sums, dtype=float)
-    sizes = np.broadcast_to(np.asarray(sizes, dtype=float), sums.shape)
-    t = np.arange(1, sums.shape[-1] + 1, dtype=float)
-    s1 = np.cumsum(sums, axis=-1)
-    n1 = np.cumsum(sizes, axis=-1)
-    mean = s1 / n1
-    s2 = np.cumsum(sums * sums, axis=-1)
-    sn = np.cumsum(sums * sizes, axis=-1)
-    n2 = np.cumsum(sizes * sizes, axis=-1)
-    residual = np.maximum(s2 - 2.0 * mean * sn + mean * mean * n2, 0.0)
+    t = _units(carry, sums.shape)
+    s1 = _running(sums, carry, "s1")
+    s2 = _running(sums * sums, carry, "s2")
+    if sizes is None:
+        n1 = t
+        mean = s1 / t
+        residual = np.maximum(s2 - mean * s1, 0.0)
+    else:
+        sizes = np.broadcast_to(np.asarray(sizes, dtype=float), sums.shape)
+        n1 = _running(sizes, carry, "n1")
+        mean = s1 / n1
+        sn = _running(sums * sizes, carry, "sn")
+        n2 = _running(sizes * sizes, carry, "n2")
+        residual = np.maximum(s2 - 2.0 * mean * sn + mean * mean * n2, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         sigma = np.sqrt(residual / (t - 1.0))
-        half = mixture_half_width(t, sigma, rho, alpha) * t / n1
-    half[..., 0] = np.nan
+        half = mixture_half_width(t, sigma, rho, alpha) * (t / n1)
+    half = np.where(t > 1, half, np.nan)
     return Paths(mean, mean - half, mean + half)
 
 
-def _bets(x: np.ndarray, alpha: float) -> np.ndarray:
-    """The predictable bets λ_t of Waudby-Smith & Ramdas (2024, eq. 26), before truncation."""
-    t = np.arange(1, x.shape[-1] + 1, dtype=float)
-    mu = (0.5 + np.cumsum(x, axis=-1)) / (t + 1.0)
-    var = (0.25 + np.cumsum((x - mu) ** 2, axis=-1)) / (t + 1.0)
-    previous = np.concatenate([np.full((*x.shape[:-1], 1), 0.25), var[..., :-1]], axis=-1)
-    return np.sqrt(2.0 * np.log(2.0 / alpha) / (previous * t * np.log1p(t)))
+def _bets(x: np.ndarray, alpha: float, carry: dict) -> tuple[np.ndarray, np.ndarray]:
+    """The predictable bets λ_t of Waudby-Smith & Ramdas (2024, eq. 26), and the running mean."""
+    t = _units(carry, x.shape)
+    total = _running(x, carry, "sum")
+    mu = (0.5 + total) / (t + 1.0)
+    var = (0.25 + _running((x - mu) ** 2, carry, "squares")) / (t + 1.0)
+    first = carry.get("var", np.full(x.shape[:-1], 0.25))
+    previous = np.concatenate([np.asarray(first)[..., None], var[..., :-1]], axis=-1)
+    carry["var"] = var[..., -1].copy()
+    lam = np.sqrt(2.0 * np.log(2.0 / alpha) / (previous * t * np.log1p(t)))
+    return lam, total / t
 
 
-def betting_paths(x: np.ndarray, alpha: float, grid: int = _GRID) -> Paths:
+def betting_paths(
+    x: np.ndarray, alpha: float, grid: int = _GRID, carry: dict | None = None
+) -> Paths:
     """The hedged-capital confidence sequence of each row of ``x`` (pairs x units, in [0, 1]).
 
     A candidate mean ``m`` of a ``grid``-point grid is excluded after ``t``
     units when ``max(½K⁺_t(m), ½K⁻_t(m)) ≥ 1/α``; the interval runs from the
     excluded grid point below the lowest kept one to the one above the
-    highest (conservative by one grid step). Returned on the scale of ``x``.
+    highest (conservative by one grid step). Returned on the scale of ``x``;
+    ``carry`` as in :func:`normal_mixture_paths` (it holds the capitals).
 
     Examples
     --------
@@ -187,26 +219,24 @@ def betting_paths(x: np.ndarray, alpha: float, grid: int = _GRID) -> Paths:
     >>> bool(p.low[0, -1] < 0.75 < p.high[0, -1]), bool(p.high[0, -1] - p.low[0, -1] < 0.4)
     (True, True)
     """
+    carry = {} if carry is None else carry
     x = np.asarray(x, dtype=float)
     m = np.linspace(0.0, 1.0, grid)[1:-1]
-    lam = np.minimum(_bets(x, alpha), _MAX_BET)[..., None, :]
+    lam, mean = _bets(x, alpha, carry)
+    lam = np.minimum(lam, _MAX_BET)[..., None, :]
     delta = x[..., None, :] - m[:, None]
     up = np.minimum(lam, _MAX_BET / m[:, None])
     down = np.minimum(lam, _MAX_BET / (1.0 - m[:, None]))
-    log_up = np.cumsum(np.log1p(up * delta), axis=-1)
-    log_down = np.cumsum(np.log1p(-down * delta), axis=-1)
-    hedged = np.maximum(log_up, log_down) - np.log(2.0)
-    kept = hedged < -np.log(alpha)  # (pairs, grid, units)
+    log_up = _running(np.log1p(up * delta), carry, "up")
+    log_down = _running(np.log1p(-down * delta), carry, "down")
+    kept = np.maximum(log_up, log_down) - np.log(2.0) < -np.log(alpha)  # (pairs, grid, units)
     any_kept = kept.any(axis=-2)
     first = np.argmax(kept, axis=-2)
     last = kept.shape[-2] - 1 - np.argmax(kept[..., ::-1, :], axis=-2)
     points = np.concatenate([[0.0], m, [1.0]])
-    low = np.where(any_kept, points[first], np.nan)
-    high = np.where(any_kept, points[last + 2], np.nan)
-    mean = np.cumsum(x, axis=-1) / np.arange(1, x.shape[-1] + 1)
     # An empty set (numerically): the running mean alone.
-    low = np.where(any_kept, low, mean)
-    high = np.where(any_kept, high, mean)
+    low = np.where(any_kept, points[first], mean)
+    high = np.where(any_kept, points[last + 2], mean)
     return Paths(mean, low, high)
 
 
@@ -215,6 +245,7 @@ def evalue_paths(
 ) -> Paths:
     """Running mean ``(b − c)/n`` and the Jeffreys-mixture interval of the discordant split.
 
+    ``b``, ``c`` are the running discordant counts and ``n`` the units read.
     The interval is the set of ``p`` (the chance a discordant item favours
     model_1) whose mixture likelihood ratio stays below ``1/α``, mapped to the
     difference by ``(2p − 1)(b + c)/n`` at the observed discordant share.
@@ -260,15 +291,37 @@ def decisions(
     >>> decisions(p, 0, None, True)
     (array([1, 0]), array([2, 0]))
     """
-    low = paths.low[..., start:]
-    high = paths.high[..., start:]
-    up, down = low > 0, high < 0
+    sliced = Paths(paths.mean[..., start:], paths.low[..., start:], paths.high[..., start:])
+    return first_decision(interval_codes(sliced, margin, greater_is_better), start)
+
+
+def interval_codes(paths: Paths, margin: float | None, greater_is_better: bool) -> np.ndarray:
+    """The decision each interval reads: model_1 better, worse, equivalent, or continue.
+
+    Examples
+    --------
+    >>> p = Paths(np.zeros(3), np.array([0.1, -0.2, -0.05]), np.array([0.3, -0.1, 0.04]))
+    >>> interval_codes(p, 0.1, True).tolist(), interval_codes(p, None, False).tolist()
+    ([1, 2, 3], [2, 1, 0])
+    """
+    up, down = paths.low > 0, paths.high < 0
     if not greater_is_better:
         up, down = down, up
     code = np.where(up, BETTER, np.where(down, WORSE, CONTINUE))
     if margin is not None:
-        inside = (low > -margin) & (high < margin)
+        inside = (paths.low > -margin) & (paths.high < margin)
         code = np.where((code == CONTINUE) & inside, EQUIVALENT, code)
+    return code
+
+
+def first_decision(code: np.ndarray, start: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The first non-``CONTINUE`` code of each row and its 1-based look (``start`` looks skipped).
+
+    Examples
+    --------
+    >>> first_decision(np.array([[0, 2, 1], [0, 0, 0]]), 4)
+    (array([2, 0]), array([6, 0]))
+    """
     decided = code != CONTINUE
     first = np.argmax(decided, axis=-1)
     reached = decided.any(axis=-1)

@@ -116,3 +116,35 @@ def test_decisions_are_kept_from_the_first_look_on():
     code, at = core.decisions(paths, 0, None, False)
     assert code.tolist() == [core.WORSE, core.CONTINUE, core.BETTER]
     assert at.tolist() == [2, 0, 2]
+
+
+def test_reading_in_pieces_equals_reading_at_once():
+    rng = np.random.default_rng(5)
+    d = rng.normal(0.0, 1.0, size=(4, 90))
+    x = rng.random((3, 90))
+    sizes = rng.integers(1, 4, size=90).astype(float)
+    rho = core.mixture_rho(90)
+    for whole, pieces in (
+        (
+            core.normal_mixture_paths(d, None, 0.05, rho),
+            [
+                core.normal_mixture_paths(d[:, s], None, 0.05, rho, carry)
+                for carry in [{}]
+                for s in (slice(0, 7), slice(7, 50), slice(50, 90))
+            ],
+        ),
+    ):
+        for k in range(3):
+            np.testing.assert_allclose(np.concatenate([p[k] for p in pieces], axis=1), whole[k])
+    carry: dict = {}
+    whole = core.normal_mixture_paths(d * sizes, sizes, 0.05, rho)
+    parts = [
+        core.normal_mixture_paths(d[:, s] * sizes[s], sizes[s], 0.05, rho, carry)
+        for s in (slice(0, 40), slice(40, 90))
+    ]
+    np.testing.assert_allclose(np.concatenate([p.high for p in parts], axis=1), whole.high)
+    carry = {}
+    whole = core.betting_paths(x, 0.05, grid=101)
+    parts = [core.betting_paths(x[:, s], 0.05, 101, carry) for s in (slice(0, 33), slice(33, 90))]
+    for k in range(3):
+        np.testing.assert_allclose(np.concatenate([p[k] for p in parts], axis=1), whole[k])
