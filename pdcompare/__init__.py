@@ -59,6 +59,7 @@ from pdcompare.inputs.search import from_search
 from pdcompare.presentation.plotting import plot
 from pdcompare.presentation.report import report
 from pdcompare.presentation.styling import style
+from pdcompare.compare.sequential import sequential, trajectory
 
 __all__ = [
     "PdcompareWarning",
@@ -124,6 +125,8 @@ __all__ = [
     "welch_ttest",
     "wilcoxon",
     "win_probability",
+    "sequential",
+    "trajectory",
 ]
 __version__ = "0.1.0"
 

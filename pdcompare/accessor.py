@@ -46,6 +46,7 @@ from pdcompare.inputs.rliable import to_rliable
 from pdcompare.presentation.plotting import plot
 from pdcompare.presentation.report import report
 from pdcompare.presentation.styling import style
+from pdcompare.compare.sequential import sequential
 
 # The first entry of "Parameters": the frame, which the accessor supplies.
 _FRAME_PARAMETER = re.compile(r"(Parameters\n\s*-+\n)(\s*)\w+ : pandas\.DataFrame\n(?:\2 .*\n)*")
@@ -172,3 +173,6 @@ class CompareAccessor:
     plot = _method(plot)
     style = _method(style)
     report = _method(report)
+
+    # watching an evaluation while it runs (items frames)
+    sequential = _method(sequential)

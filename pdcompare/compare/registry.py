@@ -45,6 +45,7 @@ from pdcompare.compare import (
     random_effects,
     rank_sets,
     ranks,
+    sequential,
     unpaired,
 )
 from pdcompare.inputs.scores import ALL_PAIRS
@@ -395,6 +396,11 @@ TESTS: tuple[Comparison, ...] = (
         "performance_profile", aggregates.performance_profile, ("task_runs",),
         "runs over tasks", (), label="performance profile", correction=None,
         correction_keyword=None, takes_alpha=False, scoped=False,
+    ),
+    # Items read in order: a confidence sequence per pair, valid at every look (section 30).
+    Comparison(
+        "sequential", sequential.sequential, ("items",), "anytime-valid", sequential.COLUMNS,
+        label="confidence sequence (anytime-valid)", correction="bonferroni",
     ),
 )  # fmt: skip
 

@@ -21,7 +21,7 @@ NOT_COMPARISONS = {
     "from_long", "from_inspect", "from_lm_eval", "from_search",
     "from_rliable", "to_rliable", "RaceSearchCV", "RaceRandomizedSearchCV",
     "matrix", "means", "pairwise", "per_dataset", "plot", "posterior", "refit_rule", "report",
-    "scores", "select", "set_design", "style", "summary", "top_set",
+    "scores", "select", "set_design", "style", "summary", "top_set", "trajectory", "Monitor",
 }  # fmt: skip
 
 
