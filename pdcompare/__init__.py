@@ -46,6 +46,7 @@ from pdcompare.compare.random_effects import random_effects
 from pdcompare.compare.rank_sets import ranks, top_set
 from pdcompare.compare.ranks import friedman
 from pdcompare.compare.select import refit_rule, select
+from pdcompare.compare.sequential import sequential, trajectory
 from pdcompare.compare.summary import scores, set_design, summary
 from pdcompare.compare.unpaired import aso, mannwhitney, welch_ttest
 from pdcompare.inputs.battles import from_battles
@@ -59,7 +60,6 @@ from pdcompare.inputs.search import from_search
 from pdcompare.presentation.plotting import plot
 from pdcompare.presentation.report import report
 from pdcompare.presentation.styling import style
-from pdcompare.compare.sequential import sequential, trajectory
 
 __all__ = [
     "PdcompareWarning",
@@ -114,19 +114,19 @@ __all__ = [
     "report",
     "scores",
     "select",
+    "sequential",
     "set_design",
     "sign_test",
     "style",
     "summary",
     "to_rliable",
     "top_set",
+    "trajectory",
     "ttest",
     "ttest_5x2cv",
     "welch_ttest",
     "wilcoxon",
     "win_probability",
-    "sequential",
-    "trajectory",
 ]
 __version__ = "0.1.0"
 

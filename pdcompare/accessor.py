@@ -39,6 +39,7 @@ from pdcompare.compare.random_effects import random_effects
 from pdcompare.compare.rank_sets import ranks, top_set
 from pdcompare.compare.ranks import friedman
 from pdcompare.compare.select import select
+from pdcompare.compare.sequential import sequential
 from pdcompare.compare.summary import scores, set_design, summary
 from pdcompare.compare.unpaired import aso, mannwhitney, welch_ttest
 from pdcompare.inputs.benchmark import means
@@ -46,7 +47,6 @@ from pdcompare.inputs.rliable import to_rliable
 from pdcompare.presentation.plotting import plot
 from pdcompare.presentation.report import report
 from pdcompare.presentation.styling import style
-from pdcompare.compare.sequential import sequential
 
 # The first entry of "Parameters": the frame, which the accessor supplies.
 _FRAME_PARAMETER = re.compile(r"(Parameters\n\s*-+\n)(\s*)\w+ : pandas\.DataFrame\n(?:\2 .*\n)*")

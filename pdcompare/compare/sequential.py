@@ -20,10 +20,11 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import OptionError, check_fraction, check_option, check_positive_int
+from pdcompare._validation import OptionError, check_fraction, check_positive_int
 from pdcompare.compare._common import scores_meta
 from pdcompare.inputs.attrs import ATTRS_KEY
 from pdcompare.inputs.items import ItemsData, ItemsDesign, items_data
+from pdcompare.inputs.scores import ALL_PAIRS
 from pdcompare.stats import sequential as core
 
 #: The multiple-testing corrections over pairs, by boundary.
@@ -124,7 +125,7 @@ def check_options(
         raise OptionError(msg, keyword="boundary")
     if margin is not None:
         if isinstance(margin, bool) or not isinstance(margin, numbers.Real) or margin < 0:
-            msg = f"`margin` must be a number ≥ 0 in the units of the score, or None; got {margin!r}."
+            msg = f"`margin` must be a number ≥ 0 in the score's units, or None; got {margin!r}."
             raise OptionError(msg, keyword="margin")
         margin = float(margin)
     if planned_n is not None:
@@ -132,7 +133,8 @@ def check_options(
     allowed = EVALUE_CORRECTIONS if boundary == "evalue" else CORRECTIONS
     if correction not in allowed:
         extra = "" if boundary == "evalue" else " ('e-bh' goes with boundary='evalue')"
-        msg = f"`correction` must be one of {', '.join(map(repr, allowed))}{extra}; got {correction!r}."
+        names = ", ".join(map(repr, allowed))
+        msg = f"`correction` must be one of {names}{extra}; got {correction!r}."
         raise OptionError(msg, keyword="correction")
     min_n = check_positive_int("min_n", min_n, minimum=2)
     return alpha, margin, boundary, planned_n, correction, min_n
@@ -311,7 +313,7 @@ def sequential(
         columns in the order the items were scored.
     a, b : model name, optional
         One pair (``a`` and ``b``), or ``a`` against every other model; by
-        default every pair, best first.
+        default every pair, best first (a monitor watches them all).
     alpha : float
         P(the true mean difference ever leaves the interval) ≤ ``alpha``, per
         pair before the correction over pairs.
@@ -367,7 +369,7 @@ def sequential(
     data = _items(frame)
     check_scores(data.values, boundary, data.clustered)
     sums, sizes = unit_sums(data, order)
-    i, j, scope = data.pairs(a, b)
+    i, j, scope = data.pairs(ALL_PAIRS if a is None and b is None else a, b)
     n_units = sums.shape[1]
     engine = make_engine(
         boundary, alpha, margin, planned_n or n_units, correction, min_n,
