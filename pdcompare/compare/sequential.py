@@ -58,17 +58,30 @@ class Engine:
     correction: str | None
     n_pairs: int
 
-    def read(self, one: np.ndarray, two: np.ndarray, sizes: np.ndarray | None, carry: dict):
+    def read(self, one, two, sizes, carry: dict, columns):
         """Read new units of pairs: ``one``, ``two`` the unit sums of model_1 and model_2.
 
-        Returns the paths of the new looks (the difference model_1 − model_2),
-        their decision codes, and for ``evalue`` the e-values (else None).
-        ``carry`` holds the running sums of the units read before (updated).
+        Returns the paths (the difference model_1 − model_2) at ``columns`` of
+        the new looks, the decision codes of every new look (or, for the
+        normal mixture without clusters and margin, a function of the first
+        look that returns the first decision and its look), and for
+        ``evalue`` the e-values at ``columns`` (else None). ``carry`` holds the
+        running sums of the units read before (updated).
         """
-        evalue = None
         if self.boundary == "normal_mixture":
-            paths = core.normal_mixture_paths(one - two, sizes, self.alpha, self.rho, carry)
-        elif self.boundary == "betting":
+            run = core.running_sums(one - two, sizes, carry)
+            if sizes is None and self.margin is None:
+
+                def code(start: int) -> tuple[np.ndarray, np.ndarray]:
+                    return core.first_mixture_decision(
+                        run, start, self.alpha, self.rho, self.greater_is_better
+                    )
+            else:
+                every = core.mixture_paths_at(run, slice(None), self.alpha, self.rho)
+                code = core.interval_codes(every, self.margin, self.greater_is_better)
+            return core.mixture_paths_at(run, columns, self.alpha, self.rho), code, None
+        evalue = None
+        if self.boundary == "betting":
             diff = (one - two) if sizes is None else (one - two) / sizes
             m = core.betting_paths((diff + 1.0) / 2.0, self.alpha, carry=carry)
             paths = core.Paths(*(2.0 * part - 1.0 for part in m))
@@ -77,7 +90,8 @@ class Engine:
         code = core.interval_codes(paths, self.margin, self.greater_is_better)
         if evalue is not None:
             code = self._evalue_codes(paths, evalue, code)
-        return paths, code, evalue
+            evalue = evalue[..., columns]
+        return core.Paths(*(part[..., columns] for part in paths)), code, evalue
 
     def _evalues(self, one: np.ndarray, two: np.ndarray, carry: dict):
         t = core._units(carry, one.shape)
@@ -101,12 +115,15 @@ class Engine:
         equivalent = (interval == core.EQUIVALENT) & (code == core.CONTINUE)
         return np.where(equivalent, core.EQUIVALENT, code)
 
-    def decide(self, code: np.ndarray, before: int, state: dict) -> None:
+    def decide(self, code, before: int, n_new: int, state: dict) -> None:
         """Keep each undecided pair's first decision among the new looks (``before`` read)."""
         start = max(0, self.min_n - before - 1)
-        if start >= code.shape[-1]:
+        if start >= n_new:
             return
-        new, at = core.first_decision(code[..., start:], start)
+        if callable(code):  # the shortcut of the normal mixture: no interval at every look
+            new, at = code(start)
+        else:
+            new, at = core.first_decision(code[..., start:], start)
         fresh = (state["code"] == core.CONTINUE) & (new != core.CONTINUE)
         state["code"] = np.where(fresh, new, state["code"])
         state["at"] = np.where(fresh, at + before, state["at"])
@@ -244,14 +261,20 @@ def _read_all(engine: Engine, sums, sizes, i, j, looks) -> dict[str, np.ndarray]
         sub = {"code": state["code"][rows], "at": state["at"][rows]}
         for units in unit_blocks:
             before = units.start
-            paths, code, e = engine.read(
-                sums[i[rows], units], sums[j[rows], units],
-                None if sizes is None else sizes[units], carry,
-            )  # fmt: skip
-            engine.decide(code, before, sub)
             keep = (looks > before) & (looks <= units.stop)
+            columns = np.append(looks[keep] - before - 1, units.stop - before - 1)
+            one, two = (
+                (sums[i[rows]], sums[j[rows]])
+                if len(unit_blocks) == 1
+                else (sums[i[rows], units], sums[j[rows], units])
+            )
+            paths, code, e = engine.read(
+                one, two,
+                None if sizes is None else sizes[units], carry, columns,
+            )  # fmt: skip
+            engine.decide(code, before, units.stop - before, sub)
             for k, part in enumerate(paths):
-                path[k, rows][:, keep] = part[:, looks[keep] - before - 1]
+                path[k, rows][:, keep] = part[:, :-1]
                 last[k, rows] = part[:, -1]
             if e is not None:
                 evalue[rows] = e[:, -1]

@@ -38,7 +38,7 @@ BOUNDARIES = ("normal_mixture", "betting", "evalue")
 CONTINUE, BETTER, WORSE, EQUIVALENT = 0, 1, 2, 3
 
 # Elements (pairs x units, times the grid for betting) computed at once.
-_CHUNK = 1 << 21
+_CHUNK = 1 << 19
 # Points of the grid of candidate means of the betting sequence and the e-value's interval.
 _GRID = 401
 # The largest bet (Waudby-Smith & Ramdas's c).
@@ -148,6 +148,90 @@ def _units(carry: dict, shape: tuple[int, ...]) -> np.ndarray:
     return np.arange(before + 1, before + shape[-1] + 1, dtype=float)
 
 
+class Running(NamedTuple):
+    """Running sums of a chunk of pair streams: ``t`` (units), ``s1``, ``s2`` (pairs x units).
+
+    With clusters also ``n1``, ``n2`` (running sums of the sizes and their
+    squares, per unit) and ``sn`` (of sum x size, pairs x units); else None.
+    """
+
+    t: np.ndarray
+    s1: np.ndarray
+    s2: np.ndarray
+    n1: np.ndarray | None = None
+    n2: np.ndarray | None = None
+    sn: np.ndarray | None = None
+
+
+def running_sums(sums: np.ndarray, sizes: np.ndarray | None, carry: dict | None = None) -> Running:
+    """The running sums the normal-mixture sequence reads, continuing ``carry`` (updated)."""
+    carry = {} if carry is None else carry
+    sums = np.asarray(sums, dtype=float)
+    t = _units(carry, sums.shape)
+    s1 = _running(sums, carry, "s1")
+    s2 = _running(sums * sums, carry, "s2")
+    if sizes is None:
+        return Running(t, s1, s2)
+    sizes = np.asarray(sizes, dtype=float)
+    n1 = _running(sizes, carry, "n1")
+    n2 = _running(sizes * sizes, carry, "n2")
+    return Running(t, s1, s2, n1, n2, _running(sums * sizes, carry, "sn"))
+
+
+def mixture_paths_at(run: Running, columns, alpha: float, rho: float) -> Paths:
+    """The normal-mixture interval at the ``columns`` (an index or slice) of the running sums."""
+    t = run.t[columns]
+    s1, s2 = run.s1[..., columns], run.s2[..., columns]
+    if run.n1 is None:
+        n1 = t
+        mean = s1 / t
+        residual = np.maximum(s2 - mean * s1, 0.0)
+    else:
+        n1 = run.n1[columns]
+        mean = s1 / n1
+        sn = run.sn[..., columns]
+        residual = np.maximum(s2 - 2.0 * mean * sn + mean * mean * run.n2[columns], 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sigma = np.sqrt(residual / (t - 1.0))
+        half = mixture_half_width(t, sigma, rho, alpha) * (t / n1)
+    half = np.where(t > 1, half, np.nan)
+    return Paths(mean, mean - half, mean + half)
+
+
+def first_mixture_decision(
+    run: Running, start: int, alpha: float, rho: float, greater_is_better: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """The first look from ``start`` (0-based, ≥ 1) at which the interval excludes 0.
+
+    Without clusters or margin the test needs no interval: ``|mean| > half``
+    is ``s1² > g(t) s2`` with ``g = (f²/(t−1)) / (1/t² + f²/(t(t−1)))``, ``f``
+    the boundary factor, which saves most of the arithmetic on all pairs.
+    Returns the codes and looks as :func:`first_decision`.
+
+    Examples
+    --------
+    >>> d = np.array([[1.0, 1.0, 0.0] * 40, [1.0, -1.0, 0.0] * 40])
+    >>> run = running_sums(d, None)
+    >>> code, at = first_mixture_decision(run, 1, 0.05, mixture_rho(120), True)
+    >>> p = normal_mixture_paths(d, None, 0.05, mixture_rho(120))
+    >>> expected = first_decision(interval_codes(p, None, True)[:, 1:], 1)
+    >>> code.tolist() == expected[0].tolist(), at.tolist() == expected[1].tolist()
+    (True, True)
+    """
+    t = run.t[start:]
+    f2 = _mixture_factor(t, rho * rho, alpha) ** 2
+    g = (f2 / (t - 1.0)) / (1.0 / (t * t) + f2 / (t * (t - 1.0)))
+    s1 = run.s1[..., start:]
+    decided = s1 * s1 > g * run.s2[..., start:]
+    first = np.argmax(decided, axis=-1)[..., None]
+    reached = np.take_along_axis(decided, first, axis=-1)[..., 0]
+    up = np.take_along_axis(s1, first, axis=-1)[..., 0] > 0
+    if not greater_is_better:
+        up = ~up
+    code = np.where(reached, np.where(up, BETTER, WORSE), CONTINUE)
+    return code, np.where(reached, first[..., 0] + start + 1, 0)
+
+
 def normal_mixture_paths(
     sums: np.ndarray, sizes: np.ndarray | None, alpha: float, rho: float, carry: dict | None = None
 ) -> Paths:
@@ -165,27 +249,7 @@ def normal_mixture_paths(
     >>> round(float(p.mean[0, -1]), 6), bool(p.low[0, -1] < p.mean[0, -1] < p.high[0, -1])
     (0.666667, True)
     """
-    carry = {} if carry is None else carry
-    sums = np.asarray(sums, dtype=float)
-    t = _units(carry, sums.shape)
-    s1 = _running(sums, carry, "s1")
-    s2 = _running(sums * sums, carry, "s2")
-    if sizes is None:
-        n1 = t
-        mean = s1 / t
-        residual = np.maximum(s2 - mean * s1, 0.0)
-    else:
-        sizes = np.broadcast_to(np.asarray(sizes, dtype=float), sums.shape)
-        n1 = _running(sizes, carry, "n1")
-        mean = s1 / n1
-        sn = _running(sums * sizes, carry, "sn")
-        n2 = _running(sizes * sizes, carry, "n2")
-        residual = np.maximum(s2 - 2.0 * mean * sn + mean * mean * n2, 0.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        sigma = np.sqrt(residual / (t - 1.0))
-        half = mixture_half_width(t, sigma, rho, alpha) * (t / n1)
-    half = np.where(t > 1, half, np.nan)
-    return Paths(mean, mean - half, mean + half)
+    return mixture_paths_at(running_sums(sums, sizes, carry), slice(None), alpha, rho)
 
 
 def _bets(x: np.ndarray, alpha: float, carry: dict) -> tuple[np.ndarray, np.ndarray]:
