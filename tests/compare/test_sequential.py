@@ -228,3 +228,24 @@ def test_interval_narrows_on_average():
         widths.append(width[[40, 190, 390]])
     mean = np.mean(widths, axis=0)
     assert mean[0] > mean[1] > mean[2]
+
+
+def test_plot_draws_each_pair_and_caps_them():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rng = np.random.default_rng(12)
+    rows = (rng.random((20, 200)) < np.linspace(0.8, 0.5, 20)[:, None]).astype(float)
+    res = pdcompare.sequential(_items(rows, names=[f"m{k}" for k in range(20)]))
+    ax = res.cmp.plot()
+    labels = ax.get_legend_handles_labels()[1]
+    assert len(labels) == 6  # the pairs among the best 4 models
+    assert "(pairs among the best 4 of 20 models)" in ax.get_title()
+    path = pdcompare.trajectory(res)
+    first = path[(path["model_1"] == labels[0].split(" − ")[0])
+                 & (path["model_2"] == labels[0].split(" − ")[1])]  # fmt: skip
+    line = ax.get_legend_handles_labels()[0][0]
+    np.testing.assert_allclose(line.get_ydata(), first["mean_diff"])
+    plt.close("all")
