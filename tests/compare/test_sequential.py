@@ -249,3 +249,14 @@ def test_plot_draws_each_pair_and_caps_them():
     line = ax.get_legend_handles_labels()[0][0]
     np.testing.assert_allclose(line.get_ydata(), first["mean_diff"])
     plt.close("all")
+
+
+def test_report_says_the_items_were_monitored():
+    rows = _stream(300, 0.8, 0.55, 13)
+    frame = _items(rows)
+    text = frame.cmp.report(sequential=True)
+    assert "Monitored after every item; the interval is valid at every look" in text
+    res = pdcompare.sequential(frame)
+    assert f"confidence sequence {res.loc[0, 'cs_low']:.4f} to {res.loc[0, 'cs_high']:.4f}" in text
+    assert f"decided after {res.loc[0, 'decided_at']:g} items" in text
+    assert "Monitored" not in frame.cmp.report()

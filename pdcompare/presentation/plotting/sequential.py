@@ -28,7 +28,7 @@ _BOUNDARY_WORDS = {
 
 def _paths(result: pd.DataFrame, rows: pd.DataFrame) -> dict[str, np.ndarray]:
     """The stored paths of the pairs in ``rows`` (positions of ``result``'s rows)."""
-    path = result.attrs["pdcompare"]["path"]
+    path = result_info(result).get("path")
     positions = result.index.get_indexer(rows.index)
     return {
         "n": np.asarray(path["n"], dtype=float),

@@ -18,6 +18,7 @@ readable.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
@@ -50,6 +51,7 @@ from pdcompare.presentation.report.pooled import pooled_lines
 from pdcompare.presentation.report.rank_sets import rank_set_lines
 from pdcompare.presentation.report.rows import rows_of
 from pdcompare.presentation.report.runs_over_tasks import task_runs_lines
+from pdcompare.presentation.report.sequential import sequential_lines
 from pdcompare.presentation.report.significance import friedman_lines, significance_lines
 from pdcompare.presentation.report.summary import summary_lines
 from pdcompare.results import result_info
@@ -65,6 +67,7 @@ def _unknown_design() -> str:
         f"often. Pass the design ({words.design_keywords()}{where}) for the corrected test."
     )
 
+
 #: Default number of models with lines of their own.
 DEFAULT_TOP = 10
 
@@ -76,8 +79,7 @@ def _select_report(result: pd.DataFrame) -> str:
     lines = [
         "pdcompare report: choosing a model",
         "==================================",
-        f"Rule: {info.rule}; best mean: {info.best}; "
-        f"selected: {join_names(chosen)}.",
+        f"Rule: {info.rule}; best mean: {info.best}; selected: {join_names(chosen)}.",
         info.get("reason", ""),
         f"Eligible under the rule, simplest first: {join_names(eligible)}.",
     ]
@@ -115,6 +117,7 @@ def report(
     margin: float | None = None,
     cost: Any = None,
     block_size: int | None = None,
+    sequential: bool = False,
     **design: Any,
 ) -> str:
     """The comparison of the models of a scores frame, in plain words with its numbers.
@@ -195,6 +198,10 @@ def report(
         :func:`pdcompare.gate`); also on a predictions frame of scores.
         Text or Markdown; ``rope``, ``pooled`` and ``hierarchical`` do not
         apply.
+    sequential : bool, default False
+        An items frame read while it ran: add the paragraph of its
+        confidence sequences (``pdcompare.sequential``), "monitored after
+        every item; the interval is valid at every look".
     **design
         ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=``, and
         ``greater_is_better=``; on a ``cv_results_`` frame also ``metric=``,
@@ -292,7 +299,8 @@ def report(
             block_size=block_size,
             **design,
         )
-        return report_text(analysis, top=top, format=format)
+        extra = sequential_lines(frame, alpha=alpha, top=top) if sequential else ()
+        return report_text(analysis, top=top, format=format, extra=extra)
 
 
 def report_text(
@@ -301,18 +309,20 @@ def report_text(
     top: int | None = DEFAULT_TOP,
     format: str = "text",
     words: Spelling = PYTHON,
+    extra: Sequence[str] = (),
 ) -> str:
     """The text of ``report`` (plain, Markdown or HTML) from an analysis already run.
 
     The command line prints the tables of the same analysis above it, and
     writes its ``--html`` and ``--markdown`` documents from it, in its own
-    ``words`` (``COMMAND_LINE``: options, not keywords).
+    ``words`` (``COMMAND_LINE``: options, not keywords). ``extra`` lines
+    (a paragraph of their own) close the text.
     """
     with spoken(words):
-        return _report_text(analysis, top, format)
+        return _report_text(analysis, top, format, extra)
 
 
-def _report_text(analysis: Analysis, top: int | None, format: str) -> str:
+def _report_text(analysis: Analysis, top: int | None, format: str, extra=()) -> str:
     top = len(analysis.summary) if top is None else top
     if isinstance(analysis, ForecastAnalysis):
         # The words only read the result frames: views whose metadata pandas need not copy.
@@ -325,6 +335,8 @@ def _report_text(analysis: Analysis, top: int | None, format: str) -> str:
         lines = task_runs_lines(analysis, top)
     else:
         lines = _report_lines(analysis, top)
+    if extra:
+        lines = [*lines, "", *extra]
     if format == "text":
         return "\n".join(lines) + "\n"
 
