@@ -35,6 +35,7 @@ from pdcompare.compare.equivalence import equivalence
 from pdcompare.compare.forecast import confidence_set, diebold_mariano
 from pdcompare.compare.gate import gate
 from pdcompare.compare.hierarchical import hierarchical
+from pdcompare.compare.monitor import Monitor
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
 from pdcompare.compare.pareto import pareto
@@ -62,6 +63,7 @@ from pdcompare.presentation.report import report
 from pdcompare.presentation.styling import style
 
 __all__ = [
+    "Monitor",
     "PdcompareWarning",
     "RaceRandomizedSearchCV",
     "RaceSearchCV",
