@@ -110,6 +110,7 @@ class Monitor:
     def _start(self, models: pd.Index) -> None:
         """Fix the models and the pairs at the first update."""
         self._models = models
+        self._code_of = {name: k for k, name in enumerate(models)}
         m = len(models)
         if m < 2:
             msg = f"A monitor compares at least 2 models; the first update has {m}."
@@ -150,9 +151,12 @@ class Monitor:
             raise ValueError(msg)
         if self._models is None:
             self._start(pd.Index(pd.unique(table["model"]), name="model"))
-        codes = self._models.get_indexer_for(table["model"])
-        if (codes < 0).any():
-            new = _plain(table["model"].to_numpy()[codes < 0][0])
+        # Through the few distinct names: an Arrow-backed column converts slowly row by row.
+        local, names = pd.factorize(table["model"])
+        known = np.array([self._code_of.get(name, -1) for name in names], dtype=np.intp)
+        codes = known[local]
+        if (known < 0).any():
+            new = _plain(names[int(np.flatnonzero(known < 0)[0])])
             msg = (
                 f"`update`: model {new!r} was not in the monitor's first update; a monitor "
                 "compares the models it started with: start a new Monitor with every model."

@@ -32,8 +32,8 @@ CORRECTIONS = ("bonferroni", None)
 EVALUE_CORRECTIONS = ("bonferroni", "e-bh", None)
 #: The words of the decision codes.
 DECISIONS = np.array(["continue", "better", "worse", "equivalent"], dtype=object)
-#: At most this many (pair, look) points of the path are kept in a result's attrs.
-PATH_POINTS = 200_000
+#: About this many (pair, look) points of the path are kept in a result's attrs (20 looks a pair at least).
+PATH_POINTS = 20_000
 #: The result's columns (``evalue`` is added with ``boundary="evalue"``).
 COLUMNS = (
     "model_1", "model_2", "n_items", "n_clusters", "mean_diff", "cs_low", "cs_high",
@@ -234,7 +234,7 @@ def _path_looks(n_units: int, n_pairs: int, min_n: int) -> np.ndarray:
     """The looks (unit counts) whose values a result keeps for ``trajectory``."""
     first = min(min_n, n_units)
     every = np.arange(first, n_units + 1)
-    budget = max(2, PATH_POINTS // max(n_pairs, 1))
+    budget = max(20, PATH_POINTS // max(n_pairs, 1))
     if every.size <= budget:
         return every
     return np.unique(np.round(np.linspace(first, n_units, budget)).astype(int))
@@ -420,7 +420,7 @@ def trajectory(result: pd.DataFrame) -> pd.DataFrame:
 
     Columns ``model_1, model_2, n, mean_diff, cs_low, cs_high``: after ``n``
     units, the running mean difference and its confidence sequence. Every look
-    from ``min_n`` on is kept when pairs × looks ≤ 200,000; beyond, evenly
+    from ``min_n`` on is kept when pairs × looks ≤ 20,000; beyond, evenly
     spaced looks (the last always among them).
 
     Examples
