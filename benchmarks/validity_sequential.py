@@ -111,7 +111,7 @@ def _rate_row(setting: str, method: str, hits: np.ndarray) -> dict:
 def _width_row(setting: str, boundary: str, paths: core.Paths, sums, sizes) -> dict:
     """Half-width at planned_n over the fixed-n z interval's on the same data."""
     n = PLANNED_N
-    part = sums[:, :n] if sizes is None else sums[:, :n]
+    part = sums[:, :n]
     size = np.ones(n) if sizes is None else sizes[:n]
     mean = part.sum(axis=1) / size.sum()
     sd = np.sqrt(((part - mean[:, None] * size) ** 2).sum(axis=1) / (n - 1))

@@ -32,7 +32,7 @@ CORRECTIONS = ("bonferroni", None)
 EVALUE_CORRECTIONS = ("bonferroni", "e-bh", None)
 #: The words of the decision codes.
 DECISIONS = np.array(["continue", "better", "worse", "equivalent"], dtype=object)
-#: About this many (pair, look) points of the path are kept in a result's attrs (20 looks a pair at least).
+#: About this many (pair, look) points of a result's path are kept (20 looks a pair at least).
 PATH_POINTS = 20_000
 #: The result's columns (``evalue`` is added with ``boundary="evalue"``).
 COLUMNS = (
