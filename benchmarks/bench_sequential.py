@@ -11,11 +11,11 @@ Two measurements, each against a floor in the same process (interleaved minima,
 2. ``Monitor.update`` of 1,000 long rows (100 items) for 10 models (45 pairs),
    the monitor having read 5,000 items before. Target: within 5 ms.
 
-Measured on the shared two-core machine (loaded: the floors themselves vary
-by 2x between runs): ``sequential`` 2.9–3.6 s against a floor of 2.8–4.2 s
-(about 1x the floor: the decisions cost no more than the sums themselves, by
-the test ``s1² > g(t) s2`` with no interval at every look); ``Monitor.update``
-2.0 ms (median of the updates; the first, which fixes the pairs, 30 ms).
+Measured on the shared two-core machine (loaded): ``sequential`` 1.80 s
+against a floor of 1.30 s (1.38x: the decisions cost little beyond the sums,
+by the test ``s1² > g(t) s2`` with no interval at every look; the path kept
+for ``trajectory`` is about 20,000 points); ``Monitor.update`` 3.6 ms (median
+of 20 updates).
 
 Run: python benchmarks/bench_sequential.py [--quick]
 """
