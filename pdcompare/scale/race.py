@@ -333,9 +333,9 @@ class _Race(BaseSearchCV):
         if self.min_splits < n_splits:
             return
         smallest = state["min_difference"]
-        what = "" if np.isnan(smallest) else (
-            f" (to leave at that look a candidate had to be {smallest:.4g} or more below the best)"
-        )
+        what = ""
+        if not np.isnan(smallest):
+            what = f" (to leave then, a candidate had to be {smallest:.4g} or more below the best)"
         msg = (
             f"The race could not drop a candidate early: with `min_splits={self.min_splits}` "
             f"and {n_splits} splits its first look is its last{what}, so it fits what a grid "

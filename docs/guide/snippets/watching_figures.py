@@ -14,7 +14,6 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-import pdcompare
 from pdcompare.stats import sequential as core
 
 DOCS = Path(__file__).resolve().parents[2]
@@ -32,9 +31,16 @@ paths = core.normal_mixture_paths(d, None, 0.05, core.mixture_rho(planned, 0.05)
 cs_reject = (paths.low[:, looks] > 0) | (paths.high[:, looks] < 0)
 cs_reject[:, looks < 29] = False  # the first look after 30 items
 fig, ax = plt.subplots(figsize=(6.4, 3.8), layout="constrained")
-ax.plot(t[looks], np.maximum.accumulate(z_reject, axis=1).mean(axis=0), label="z-test, read every 10 items")
-ax.plot(t[looks], np.maximum.accumulate(cs_reject, axis=1).mean(axis=0),
-        label="confidence sequence (normal mixture)")
+ax.plot(
+    t[looks],
+    np.maximum.accumulate(z_reject, axis=1).mean(axis=0),
+    label="z-test, read every 10 items",
+)
+ax.plot(
+    t[looks],
+    np.maximum.accumulate(cs_reject, axis=1).mean(axis=0),
+    label="confidence sequence (normal mixture)",
+)
 ax.axhline(0.05, color="black", lw=0.8, ls="--")
 ax.set_xlabel("items read")
 ax.set_ylabel("true nulls rejected so far")
@@ -44,7 +50,9 @@ fig.savefig(DOCS / "watching_peeking.png", dpi=90)
 
 # 2. Three models read item by item: each pair's path.
 probs = np.array([[0.80], [0.66], [0.62]])
-wide = pd.DataFrame((rng.random((3, 800)) < probs).astype(float), index=["model A", "model B", "model C"])
+wide = pd.DataFrame(
+    (rng.random((3, 800)) < probs).astype(float), index=["model A", "model B", "model C"]
+)
 result = wide.cmp.set_design(items=True).cmp.sequential()
 ax = result.cmp.plot()
 ax.figure.savefig(DOCS / "watching_paths.png", dpi=90)
