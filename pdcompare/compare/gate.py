@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from pdcompare._validation import (
     OptionError,
@@ -33,7 +32,7 @@ from pdcompare.compare.unpaired import welch_ttest
 from pdcompare.inputs.data import scores_data, validated_once
 from pdcompare.inputs.kinds import is_benchmark
 from pdcompare.results import column_values, result_meta
-from pdcompare.stats.spending import SPENDING, critical_values
+from pdcompare.stats.spending import SPENDING, critical_values, upper_tail
 
 #: The tests a gate can rest on (those that take ``margin=``).
 GATE_TESTS = ("corrected_ttest", "ttest", "welch_ttest", "delong")
@@ -295,7 +294,7 @@ def look_level(alpha: float, spending: str, look: Any) -> float:
         raise OptionError(msg, keyword="look")
     k, total = int(look[0]), int(look[1])
     bounds = critical_values(np.arange(1, total + 1) / total, 2.0 * alpha, spending)
-    return float(stats.norm.sf(bounds[k - 1]))
+    return float(upper_tail(bounds[k - 1]))
 
 
 def _sizes(

@@ -14,10 +14,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy import stats
 
 from pdcompare.stats._common import nadeau_bengio_variance, t_pvalue
-from pdcompare.stats.spending import critical_values
+from pdcompare.stats.spending import critical_values, upper_tail
 
 
 class Look(NamedTuple):
@@ -96,7 +95,7 @@ def look_levels(
     >>> np.round(look_levels(0.05, 10, 6, "obf"), 4).tolist()
     [0.0076, 0.0125, 0.0196, 0.0281, 0.0375]
     """
-    return 2.0 * stats.norm.sf(look_bounds(alpha, n_splits, min_splits, spending))
+    return 2.0 * upper_tail(look_bounds(alpha, n_splits, min_splits, spending))
 
 
 def drop_difference(
@@ -116,6 +115,8 @@ def drop_difference(
     >>> round(drop_difference(s, np.ones(2, bool), 1 / 3, 0.05), 4)
     0.0233
     """
+    from scipy import special  # on use: `import pdcompare` loads no scipy
+
     scores = np.asarray(scores, dtype=float)
     running = np.asarray(running, dtype=bool)
     r = int(running.sum())
@@ -128,7 +129,7 @@ def drop_difference(
     others[best] = False
     diff = scores[best] - scores[others]
     se = np.sqrt(nadeau_bengio_variance(diff.var(axis=-1, ddof=1), k, test_train_ratio))
-    quantile = stats.t.isf(level / (r * (r - 1)), k - 1)
+    quantile = special.stdtrit(k - 1, 1.0 - level / (r * (r - 1)))  # the t's upper quantile
     return float(np.nanmin(quantile * se)) if np.isfinite(se).any() else float("nan")
 
 

@@ -29,7 +29,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy import optimize, special
 
 #: The boundaries offered.
 BOUNDARIES = ("normal_mixture", "betting", "evalue")
@@ -63,6 +62,8 @@ def mixture_rho(planned_n: int, alpha: float = 0.05) -> float:
     >>> round(mixture_rho(500, 0.05), 5)
     0.12816
     """
+    from scipy import optimize  # on use: `import pdcompare` stays light
+
     n = float(planned_n)
 
     def width(log_rho: float) -> float:
@@ -100,6 +101,8 @@ def discordant_evalue(b: np.ndarray, c: np.ndarray) -> np.ndarray:
 
 
 def _log_evalue(b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    from scipy import special  # on use: `import pdcompare` loads no scipy
+
     return (b + c) * np.log(2.0) + special.betaln(b + 0.5, c + 0.5) - special.betaln(0.5, 0.5)
 
 
@@ -320,6 +323,8 @@ def evalue_paths(
     >>> round(float(p.mean[0, 0]), 3), bool(p.low[0, 0] < 0.8 < p.high[0, 0])
     (0.8, True)
     """
+    from scipy import special  # on use: `import pdcompare` loads no scipy
+
     b = np.asarray(b, dtype=float)
     c = np.asarray(c, dtype=float)
     n = np.asarray(n, dtype=float)

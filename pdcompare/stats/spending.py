@@ -22,7 +22,6 @@ Pure numpy and scipy's normal distribution.
 from __future__ import annotations
 
 import numpy as np
-from scipy import optimize, special
 
 #: The spending rules offered.
 SPENDING = ("pocock", "obf", "bonferroni")
@@ -31,13 +30,23 @@ SPENDING = ("pocock", "obf", "bonferroni")
 _POINTS_PER_SD = 60
 
 
-def _phi_upper(z: np.ndarray | float) -> np.ndarray:
-    """1 − Φ(z), accurate in the upper tail."""
+def upper_tail(z: np.ndarray | float) -> np.ndarray:
+    """1 − Φ(z), accurate in the upper tail.
+
+    Examples
+    --------
+    >>> round(float(upper_tail(1.959963984540054)), 6)
+    0.025
+    """
+    from scipy import special  # on use: `import pdcompare` loads no scipy
+
     return 0.5 * special.erfc(np.asarray(z, dtype=float) / np.sqrt(2.0))
 
 
 def _z_upper(p: float) -> float:
     """The upper-``p`` quantile of the standard normal."""
+    from scipy import special  # on use: `import pdcompare` loads no scipy
+
     return float(-special.ndtri(p))
 
 
@@ -70,7 +79,7 @@ def spent(
         return alpha * np.log1p((np.e - 1.0) * t)
     if rule == "obf":
         with np.errstate(divide="ignore"):
-            side = 2.0 * _phi_upper(_z_upper(alpha / 4.0) / np.sqrt(t))
+            side = 2.0 * upper_tail(_z_upper(alpha / 4.0) / np.sqrt(t))
         return 2.0 * side
     if rule == "bonferroni":
         looks = 1 if n_looks is None else int(n_looks)
@@ -81,8 +90,8 @@ def spent(
 
 def _cross_probability(density: np.ndarray, grid: np.ndarray, weights, sd: float, bound: float):
     """P(|S_k| ≥ bound and no earlier crossing), S_k = S_{k−1} + N(0, sd²)."""
-    upper = _phi_upper((bound - grid) / sd)
-    lower = _phi_upper((bound + grid) / sd)
+    upper = upper_tail((bound - grid) / sd)
+    lower = upper_tail((bound + grid) / sd)
     return float(np.sum(weights * density * (upper + lower)))
 
 
@@ -135,6 +144,8 @@ def critical_values(
     >>> np.round(critical_values([0.2, 0.4, 0.6, 0.8, 1.0], 0.05, "obf"), 3).tolist()
     [4.877, 3.357, 2.68, 2.29, 2.031]
     """
+    from scipy import optimize  # on use: `import pdcompare` stays light
+
     t = np.asarray(fractions, dtype=float)
     if t.ndim != 1 or t.size == 0 or (np.diff(t) <= 0).any() or t[0] <= 0 or t[-1] > 1:
         msg = "`fractions` must increase strictly within (0, 1]."
@@ -186,4 +197,4 @@ def look_levels(n_looks: int, alpha: float = 0.05, rule: str = "obf") -> np.ndar
     [0.05]
     """
     fractions = np.arange(1, int(n_looks) + 1) / int(n_looks)
-    return 2.0 * _phi_upper(critical_values(fractions, alpha, rule))
+    return 2.0 * upper_tail(critical_values(fractions, alpha, rule))
