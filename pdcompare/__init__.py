@@ -36,6 +36,7 @@ from pdcompare.compare.equivalence import equivalence
 from pdcompare.compare.forecast import confidence_set, diebold_mariano
 from pdcompare.compare.gate import gate
 from pdcompare.compare.hierarchical import hierarchical, shrinkage
+from pdcompare.compare.monitor import Monitor
 from pdcompare.compare.paired import corrected_ttest, sign_test, ttest, wilcoxon
 from pdcompare.compare.pairwise import matrix, pairwise
 from pdcompare.compare.pareto import pareto
@@ -48,6 +49,7 @@ from pdcompare.compare.random_effects import random_effects
 from pdcompare.compare.rank_sets import ranks, top_set
 from pdcompare.compare.ranks import friedman
 from pdcompare.compare.select import refit_rule, select
+from pdcompare.compare.sequential import sequential, trajectory
 from pdcompare.compare.summary import scores, set_design, summary
 from pdcompare.compare.unpaired import aso, mannwhitney, welch_ttest
 from pdcompare.inputs.battles import from_battles
@@ -70,6 +72,7 @@ from pdcompare.presentation.report import report
 from pdcompare.presentation.styling import style
 
 __all__ = [
+    "Monitor",
     "PdcompareWarning",
     "RaceRandomizedSearchCV",
     "RaceSearchCV",
@@ -130,6 +133,7 @@ __all__ = [
     "report",
     "scores",
     "select",
+    "sequential",
     "set_design",
     "shrinkage",
     "sign_test",
@@ -137,6 +141,7 @@ __all__ = [
     "summary",
     "to_rliable",
     "top_set",
+    "trajectory",
     "ttest",
     "ttest_5x2cv",
     "welch_ttest",

@@ -39,6 +39,7 @@ from pdcompare.compare.random_effects import random_effects
 from pdcompare.compare.rank_sets import ranks, top_set
 from pdcompare.compare.ranks import friedman
 from pdcompare.compare.select import select
+from pdcompare.compare.sequential import sequential
 from pdcompare.compare.summary import scores, set_design, summary
 from pdcompare.compare.unpaired import aso, mannwhitney, welch_ttest
 from pdcompare.inputs.benchmark import means
@@ -172,3 +173,6 @@ class CompareAccessor:
     plot = _method(plot)
     style = _method(style)
     report = _method(report)
+
+    # watching an evaluation while it runs (items frames)
+    sequential = _method(sequential)

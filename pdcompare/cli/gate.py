@@ -41,6 +41,7 @@ exit status:
 examples:
   pdcompare gate scores.csv --candidate new --baseline prod --margin 0.01 --cv 10
   pdcompare gate runs.csv --runs --candidate new --baseline prod --margin 0.5
+  pdcompare gate nightly.csv --candidate new --baseline prod --margin 0.01 --look 3/10
   pdcompare gate predictions.csv --y label --candidate new --baseline prod --margin 0.02 \\
       --markdown gate.md
 """
@@ -51,6 +52,23 @@ class _GateParser(Parser):
 
     def error(self, message: str):
         self.exit(EXIT_GATE_ERROR, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
+def look_of(text: str) -> tuple[int, int]:
+    """``--look k/K``: the k-th of K planned looks, 1 ≤ k ≤ K.
+
+    Examples
+    --------
+    >>> look_of("2/5")
+    (2, 5)
+    """
+    parts = text.split("/")
+    if len(parts) == 2 and all(part.strip().isdigit() for part in parts):
+        k, total = int(parts[0]), int(parts[1])
+        if 1 <= k <= total:
+            return k, total
+    msg = f"--look must be k/K with 1 <= k <= K (the k-th of K planned looks); got {text!r}"
+    raise argparse.ArgumentTypeError(msg)
 
 
 def build_gate_parser() -> argparse.ArgumentParser:
@@ -84,6 +102,18 @@ def build_gate_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--alpha", type=fraction, default=0.05, help="both bounds at 1 - alpha (0.05)"
+    )
+    parser.add_argument(
+        "--spending",
+        choices=("obf", "pocock", "bonferroni"),
+        default="obf",
+        help="with --look: how alpha is spent over the planned looks (obf)",
+    )
+    parser.add_argument(
+        "--look",
+        type=look_of,
+        metavar="k/K",
+        help="this run is the k-th of K planned looks (nightly runs of one release)",
     )
     parser.add_argument("--markdown", metavar="FILE", help="write the paragraph as Markdown")
     parser.add_argument(
@@ -131,7 +161,7 @@ def run_gate(args: argparse.Namespace) -> tuple[str, str]:
         design["greater_is_better"] = False
     result = gate(
         frame, args.candidate, args.baseline, margin=args.margin, alpha=args.alpha,
-        test=args.test, y=y, **design,
+        test=args.test, y=y, spending=args.spending, look=args.look, **design,
     )  # fmt: skip
     text = f"File: {args.source}\n\n" + gate_text(result, words=COMMAND_LINE)
     if args.markdown:

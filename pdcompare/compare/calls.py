@@ -47,6 +47,7 @@ def check_shared_keywords(
     keywords: Mapping[str, Any],
     *,
     correction_keyword: str | None = "correction",
+    corrections: Sequence[str | None] | None = None,
     nan_policies: Sequence[str] = NAN_POLICIES,
     none_allowed: frozenset[str] = frozenset(),
 ) -> None:
@@ -73,7 +74,9 @@ def check_shared_keywords(
             check_fraction(name, keywords[name])
     if correction_keyword is not None and correction_keyword in keywords:
         value = keywords[correction_keyword]
-        if not (isinstance(value, str) and value == "default"):
+        if corrections is not None:
+            check_option(correction_keyword, value, tuple(corrections))
+        elif not (isinstance(value, str) and value == "default"):
             check_correction(value, correction_keyword)
     if keywords.get("random_state") is not None:
         check_random_state(keywords["random_state"])
@@ -120,6 +123,12 @@ def refusal(
             f"{what} compares the models of a frame of scores, and this is {kind.words}: run "
             "it on the frame the result came from; show a result with `.cmp.style()`, "
             "`.cmp.plot()` or `.cmp.matrix()`."
+        )
+    if tuple(kinds) == (K.ITEMS,):
+        return (
+            f"{what} reads an items frame (models x questions of an evaluation, in the order "
+            f"they were scored); this is {kind.words}. Build one with "
+            "`pdcompare.from_items(table)` or `df.cmp.set_design(items=True)`."
         )
     if tuple(kinds) == (K.BATTLES,):
         return (
@@ -254,6 +263,7 @@ def comparison(name: str) -> Callable[[F], F]:
             name,
             row.kinds,
             correction_keyword=row.correction_keyword,
+            corrections=row.corrections,
             nan_policies=row.nan_policies,
         )
         # The row is frozen for every reader; its function is set once, here, where it is made.

@@ -12,6 +12,7 @@ upper bound is below 0 (and non-inferiority is not shown), else
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
@@ -34,6 +35,7 @@ from pdcompare.inputs.attrs import with_attrs
 from pdcompare.inputs.data import scores_data, validated_once
 from pdcompare.inputs.kinds import frame_kind
 from pdcompare.results import column_values, result_meta
+from pdcompare.stats.spending import SPENDING, critical_values, upper_tail
 
 #: The tests a gate can rest on (those that take ``margin=``): the registry's ``gates`` rows.
 GATE_TESTS = gate_tests()
@@ -99,6 +101,8 @@ def gate(
     alpha: float = 0.05,
     test: str | None = None,
     y: Any = None,
+    spending: str = "obf",
+    look: tuple[int, int] | None = None,
     **design: Any,
 ) -> pd.DataFrame:
     """Gate a release: is ``candidate`` not worse than ``baseline`` by ``margin`` or more.
@@ -125,6 +129,17 @@ def gate(
     y : label, optional
         The truth column of a predictions frame (a column named "y" is
         found without it).
+    spending : {"obf", "pocock", "bonferroni"}, default "obf"
+        With ``look``: how ``alpha`` is spent over the planned looks
+        (Lan–DeMets, O'Brien–Fleming-type by default: little early, close to
+        ``alpha`` at the last look).
+    look : (int, int), optional
+        ``(k, K)``: this gate is the k-th of K planned looks (nightly runs of
+        one release), at information fraction ``k / K``. Both bounds are then
+        one-sided at 1 − the look's level: the tail probability of the
+        spending's normal bound (the design two-sided at ``2 alpha``, each
+        side spending ``alpha``), read on the test's own t (or normal)
+        distribution. Without it, one look at ``alpha``.
     **design
         ``cv=``, ``test_size=``, ``n_train=`` with ``n_test=``,
         ``greater_is_better=``, ``paired=`` (scores frames); ``pos_label=``
@@ -184,6 +199,7 @@ def gate(
     if alpha >= 0.5:
         msg = f"`alpha` must be below 0.5 for a one-sided gate; got {alpha!r}."
         raise OptionError(msg, keyword="alpha")
+    level = look_level(alpha, spending, look)
     if candidate == baseline:
         msg = f"`candidate` and `baseline` are the same model ({candidate!r})."
         raise OptionError(msg, keyword="candidate")
@@ -204,11 +220,11 @@ def gate(
         run = _FUNCTIONS[test]
         check_call_keywords(run, options, f"A gate resting on `{test}`")
         better = run(
-            frame, candidate, baseline, alternative="better", alpha=alpha, correction=None,
+            frame, candidate, baseline, alternative="better", alpha=level, correction=None,
             margin=margin, **options,
         )  # fmt: skip
         worse = run(
-            frame, candidate, baseline, alternative="worse", alpha=alpha, correction=None,
+            frame, candidate, baseline, alternative="worse", alpha=level, correction=None,
             **options,
         )  # fmt: skip
         meta = better.attrs["pdcompare"]
@@ -253,8 +269,38 @@ def gate(
             unit=unit,
             n=sizes,
             **{key: meta[key] for key in keep if key in meta and key != "unit"},
+            **({} if look is None else {"spending": spending, "look": list(look), "level": level}),
         ),
     )
+
+
+def look_level(alpha: float, spending: str, look: Any) -> float:
+    """The one-sided level of a gate at look ``(k, K)`` (``alpha`` without a look).
+
+    The two-sided design at ``2 alpha`` spends ``alpha`` a side; the level is
+    the one-sided tail of the k-th bound, ``1 − Φ(c_k)``.
+
+    Examples
+    --------
+    >>> round(look_level(0.05, "obf", (1, 2)), 5), round(look_level(0.05, "obf", (2, 2)), 5)
+    (0.00557, 0.04825)
+    >>> look_level(0.05, "obf", None)
+    0.05
+    """
+    check_option("spending", spending, SPENDING)
+    if look is None:
+        return alpha
+    if (
+        not isinstance(look, tuple | list)
+        or len(look) != 2
+        or not all(isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in look)
+        or not 1 <= look[0] <= look[1]
+    ):
+        msg = f"`look` must be (k, K), the k-th of K planned looks with 1 ≤ k ≤ K; got {look!r}."
+        raise OptionError(msg, keyword="look")
+    k, total = int(look[0]), int(look[1])
+    bounds = critical_values(np.arange(1, total + 1) / total, 2.0 * alpha, spending)
+    return float(upper_tail(bounds[k - 1]))
 
 
 def _sizes(

@@ -110,6 +110,9 @@ class Comparison:
         ``--test`` may name it; scores files take the ``report`` kinds.
     default_on : tuple of FrameKind
         The frame kinds on which it is ``pairwise()``'s test when none is named.
+    corrections : tuple or None
+        The corrections it takes, when not every multiple-testing correction of
+        statsmodels (None: any of them).
     folds : bool
         Whether it needs the fold scores of every data set (``(dataset, split)``
         columns), not one score per data set.
@@ -141,6 +144,7 @@ class Comparison:
     cli: tuple[FrameKind, ...] = ()
     default_on: tuple[FrameKind, ...] = ()
     folds: bool = False
+    corrections: tuple[str | None, ...] | None = None
     nan_policies: tuple[str, ...] = NAN_POLICIES
     function: Callable[..., Any] | None = None
 
@@ -432,6 +436,14 @@ TESTS: tuple[Comparison, ...] = (
         "performance_profile", (K.TASK_RUNS,),
         "runs over tasks", (), label="performance profile", correction=None,
         correction_keyword=None, takes_alpha=False, scoped=False,
+    ),
+    # Items read in order: a confidence sequence per pair, valid at every look (section 30).
+    Comparison(
+        "sequential", (K.ITEMS,), "anytime-valid",
+        ("model_1", "model_2", "n_items", "n_clusters", "mean_diff", "cs_low", "cs_high",
+         "decision", "decided_at"),
+        label="confidence sequence (anytime-valid)", correction="bonferroni",
+        corrections=("bonferroni", "e-bh", None),
     ),
 )  # fmt: skip
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 from typing import Any
 
 import numpy as np
@@ -11,8 +12,10 @@ from optuna.pruners import BasePruner
 from optuna.study import StudyDirection
 from optuna.trial import TrialState
 
+from pdcompare._validation import OptionError, PdcompareWarning
 from pdcompare.inputs.design import design_from_cv
-from pdcompare.stats.race import look, look_level
+from pdcompare.stats.race import look, look_levels
+from pdcompare.stats.spending import SPENDING
 
 
 def _n_splits(cv: Any) -> int:
@@ -33,9 +36,10 @@ class CorrectedPruner(BasePruner):
     both reported, in the study's direction, by the rule of
     :class:`pdcompare.RaceSearchCV` — the one-sided corrected t-test
     (Nadeau–Bengio, the test/train ratio of ``cv``) of whichever of the two
-    has the better mean against the other, at ``alpha`` divided by the
-    ``n_splits − min_splits + 1`` planned looks and by the number of trials
-    the best was chosen from (the completed trials and this one). The chance
+    has the better mean against the other, at the look's level (``alpha``
+    spent over the ``n_splits − min_splits + 1`` planned looks by
+    ``spending``) divided by the number of trials the best was chosen from
+    (the completed trials and this one). The chance
     of ever pruning a trial as good as the best is then at most ``alpha``
     for each trial (not for the study: every trial is its own race). Unlike Optuna's
     ``WilcoxonPruner``, the test knows that CV folds share their training
@@ -47,11 +51,19 @@ class CorrectedPruner(BasePruner):
         The chance, over a trial's folds, of pruning it when it is as good as
         the best trial.
     min_splits : int
-        The first look follows this many folds (at least 2); the last fold is
-        always a look.
+        The first look follows this many folds (at least 2, at most the
+        splits of ``cv``); the last fold is always a look.
     cv : int, scikit-learn splitter or list of (train, test) splits
         The splits the objective runs: the k of k-fold or the splitter
         (required; it gives the test/train ratio and the number of folds).
+    spending : {"pocock", "obf", "bonferroni"}
+        How ``alpha`` is spent over the looks (Lan–DeMets; see
+        :class:`pdcompare.RaceSearchCV`): ``levels`` holds each look's level.
+
+    Notes
+    -----
+    A trial that reports a NaN or infinite fold score is not tested (it
+    cannot be) and a warning names it.
 
     Examples
     --------
@@ -76,7 +88,9 @@ class CorrectedPruner(BasePruner):
     (['COMPLETE', 'PRUNED'], 3)
     """
 
-    def __init__(self, alpha: float = 0.05, min_splits: int = 5, *, cv: Any) -> None:
+    def __init__(
+        self, alpha: float = 0.05, min_splits: int = 5, *, cv: Any, spending: str = "pocock"
+    ) -> None:
         if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < alpha < 1:
             msg = f"`alpha` must be a number in (0, 1); got {alpha!r}."
             raise ValueError(msg)
@@ -100,8 +114,20 @@ class CorrectedPruner(BasePruner):
         if self.n_splits < 2:
             msg = f"`cv` gives {self.n_splits} split; the pruner needs at least 2."
             raise ValueError(msg)
+        if self.min_splits > self.n_splits:
+            msg = (
+                f"`min_splits={self.min_splits}` is above the {self.n_splits} splits of `cv`: "
+                "the pruner would never look; lower `min_splits`."
+            )
+            raise OptionError(msg, keyword="min_splits")
+        if spending not in SPENDING:
+            names = ", ".join(map(repr, SPENDING))
+            msg = f"`spending` must be one of {names}; got {spending!r}."
+            raise OptionError(msg, keyword="spending")
+        self.spending = spending
         self.test_train_ratio = float(design.test_train_ratio)
-        self.level = look_level(self.alpha, self.n_splits, self.min_splits)
+        self.levels = look_levels(self.alpha, self.n_splits, self.min_splits, spending)
+        self._warned: set[int] = set()
 
     def prune(self, study: optuna.study.Study, trial: optuna.trial.FrozenTrial) -> bool:
         """Whether ``trial`` is significantly worse than ``study.best_trial`` now.
@@ -138,12 +164,18 @@ class CorrectedPruner(BasePruner):
             [[best.intermediate_values[s] for s in steps], [values[s] for s in steps]], float
         )
         if not np.isfinite(scores).all():
+            if not np.isfinite(scores[1]).all() and trial.number not in self._warned:
+                self._warned.add(trial.number)
+                msg = (
+                    f"CorrectedPruner: trial {trial.number} reported a NaN or infinite fold "
+                    "score; the corrected test cannot read it, so the trial is not pruned."
+                )
+                warnings.warn(msg, PdcompareWarning, stacklevel=2)
             return False
         if study.direction == StudyDirection.MINIMIZE:
             scores = -scores
         # The best trial was chosen among the completed ones: count them (and this trial).
         completed = len(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)))
-        seen = look(
-            scores, np.ones(2, dtype=bool), self.test_train_ratio, self.level, completed + 1
-        )
+        level = self.levels[min(len(steps), self.n_splits) - self.min_splits]
+        seen = look(scores, np.ones(2, dtype=bool), self.test_train_ratio, level, completed + 1)
         return bool(seen.drop[1])

@@ -9,8 +9,10 @@ is tested against it by the one-sided corrected t-test (Nadeau–Bengio, the
 ratio from the CV design of ``cv``), the p-values are Holm-adjusted over those
 candidates and multiplied by the number of running candidates (the best
 was chosen among them), and a candidate whose adjusted p-value is at most
-``alpha / looks`` (Bonferroni over the planned looks) leaves the race. The
-chance of ever dropping a candidate as good as the best is then at most
+the look's level leaves the race. The levels spend ``alpha`` over the
+planned looks by a Lan–DeMets function (``spending``: Pocock-type by
+default, O'Brien–Fleming-type, or Bonferroni's equal shares), so that the
+chance of ever dropping a candidate as good as the best stays at most
 ``alpha`` over the whole race. The rule is :mod:`pdcompare.stats.race`.
 
 The splits are drawn once (a random splitter without a seed gets
@@ -30,10 +32,12 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import ParameterGrid, ParameterSampler
 from sklearn.model_selection._search import BaseSearchCV
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 
+from pdcompare._validation import OptionError, PdcompareWarning
 from pdcompare.inputs.design import Design, explicit_splits_design, splitter_design
-from pdcompare.stats.race import look, look_level
+from pdcompare.stats.race import drop_difference, look, look_bounds, look_levels
+from pdcompare.stats.spending import SPENDING
 
 _NON_FINITE = re.compile(r"One or more of the (test|train) scores are non-finite")
 
@@ -125,6 +129,7 @@ class _Race(BaseSearchCV):
         "alpha": [Interval(numbers.Real, 0, 1, closed="neither")],
         "min_splits": [Interval(numbers.Integral, 2, None, closed="left")],
         "random_state": ["random_state"],
+        "spending": [StrOptions(set(SPENDING))],
     }
 
     # BaseSearchCV's other settings, fixed (the race's signature does not expose them).
@@ -193,6 +198,12 @@ class _Race(BaseSearchCV):
         if n_splits < 2:
             msg = f"`cv` gives {n_splits} split; a race needs at least 2 splits to test."
             raise ValueError(msg)
+        if n_splits < self.min_splits:
+            msg = (
+                f"`min_splits={self.min_splits}` is above the {n_splits} splits of `cv`: the "
+                f"race would never look; lower `min_splits` or give `cv` more splits."
+            )
+            raise OptionError(msg, keyword="min_splits")
         shared = _SharedSplits(self._race_cv())
         try:
             design = splitter_design(self._checked_cv_orig, n_samples=n_splits)
@@ -228,26 +239,37 @@ class _Race(BaseSearchCV):
     def _looks(self, scores: np.ndarray, rounds: int) -> dict[str, Any]:
         """The looks of the race on the scores of the rounds run so far (pure: no state)."""
         n_candidates, n_splits = scores.shape
-        level = look_level(self.alpha, n_splits, self.min_splits)
+        first = min(self.min_splits, n_splits)
+        levels = look_levels(self.alpha, n_splits, self.min_splits, self.spending)
+        bounds = look_bounds(self.alpha, n_splits, self.min_splits, self.spending)
         running = np.ones(n_candidates, dtype=bool)
         dropped_at = np.full(n_candidates, np.nan)
         best_at_drop = np.full(n_candidates, -1)
         pvalue = np.full(n_candidates, np.nan)
         pvalue_adj = np.full(n_candidates, np.nan)
+        # The look each candidate was last read at: where it left, else the last one run.
+        last_look = np.full(n_candidates, max(min(rounds, n_splits) - first, 0))
         ratio = self._race_design.test_train_ratio
-        for k in range(min(self.min_splits, n_splits), rounds + 1):
+        smallest = float("nan")
+        for k in range(first, rounds + 1):
+            level = levels[k - first]
+            if k == first:
+                smallest = drop_difference(scores[:, :k], running, ratio, level)
             seen = look(scores[:, :k], running, ratio, level)
             pvalue[running] = seen.pvalue[running]
             pvalue_adj[running] = seen.pvalue_adj[running]
             dropped_at[seen.drop] = k
             best_at_drop[seen.drop] = int(seen.best)
+            last_look[seen.drop] = k - first
             running &= ~seen.drop
         return {
             "dropped_at": dropped_at,
             "best_at_drop": best_at_drop,
             "pvalue": pvalue,
             "pvalue_adj": pvalue_adj,
-            "level": level,
+            "level": levels[last_look],
+            "critical_value": bounds[last_look],
+            "min_difference": smallest,
             "design": self._race_design,
         }
 
@@ -305,6 +327,22 @@ class _Race(BaseSearchCV):
         results["dropped_at"] = state["dropped_at"]
         return results
 
+    def _warn_no_early_look(self, state: dict[str, Any]) -> None:
+        """Warn when the race could not have dropped a candidate before its last split."""
+        n_splits = int(self.n_splits_)
+        if self.min_splits < n_splits:
+            return
+        smallest = state["min_difference"]
+        what = ""
+        if not np.isnan(smallest):
+            what = f" (to leave then, a candidate had to be {smallest:.4g} or more below the best)"
+        msg = (
+            f"The race could not drop a candidate early: with `min_splits={self.min_splits}` "
+            f"and {n_splits} splits its first look is its last{what}, so it fits what a grid "
+            "search fits; lower `min_splits`."
+        )
+        warnings.warn(msg, PdcompareWarning, stacklevel=4)
+
     def _race_frame(self, state: dict[str, Any]) -> pd.DataFrame:
         best = pd.array(
             [int(b) if b >= 0 else pd.NA for b in state["best_at_drop"]], dtype="Int64"
@@ -317,12 +355,16 @@ class _Race(BaseSearchCV):
                 "pvalue": state["pvalue"],
                 "pvalue_adj": state["pvalue_adj"],
                 "level": state["level"],
+                "critical_value": state["critical_value"],
             },
             index=pd.RangeIndex(len(state["dropped_at"]), name="candidate"),
         )
+        self._warn_no_early_look(state)
         frame.attrs["pdcompare"] = {
             "kind": "race",
             "alpha": float(self.alpha),
+            "spending": self.spending,
+            "min_difference": state["min_difference"],
             "min_splits": int(self.min_splits),
             "metric": self._racing_metric(),
             "n_splits": int(self.n_splits_),
@@ -348,11 +390,11 @@ class RaceSearchCV(_Race):
         the t-test (DESIGN section 3); time-ordered splits are refused.
     alpha : float
         The chance, over the whole race, of ever dropping a candidate as good
-        as the best: each look tests at ``alpha`` over the number of planned
-        looks (``n_splits − min_splits + 1``).
+        as the best, spent over the planned looks (``n_splits − min_splits +
+        1``) by ``spending``.
     min_splits : int
-        The first look follows this many splits (at least 2); the last split
-        is always a look.
+        The first look follows this many splits (at least 2, at most the
+        splits of ``cv``); the last split is always a look.
     n_jobs : int, optional
         Passed to scikit-learn (the fits of one round run in parallel).
     refit : bool or str
@@ -361,6 +403,11 @@ class RaceSearchCV(_Race):
     random_state : int, RandomState or None
         Given to a shuffling splitter that has no ``random_state``, so that
         its splits are reproducible; the splits are drawn once either way.
+    spending : {"pocock", "obf", "bonferroni"}
+        How ``alpha`` is spent over the looks (Lan–DeMets, two-sided, at
+        information fraction splits run / splits planned): Pocock-type
+        (default: early drops), O'Brien–Fleming-type (little early, more
+        late) or Bonferroni's equal shares.
 
     Attributes
     ----------
@@ -375,11 +422,15 @@ class RaceSearchCV(_Race):
         then the dropped ones by ``dropped_at``, latest first.
     race_ : pandas.DataFrame
         One row per candidate (``params, dropped_at, best_at_drop, pvalue,
-        pvalue_adj, level``): when it left, the candidate (row of
+        pvalue_adj, level, critical_value``): when it left, the candidate (row of
         ``cv_results_``) that was best then, the one-sided corrected p-value
         against it and its adjustment at that look (Holm, times the number
         running; at the last look for
-        a candidate still running), and the level of each look.
+        a candidate still running), and the level of that look and its
+        normal critical value (the spending's bound, whose two-sided tail is
+        the level the adjusted p-value is read against). ``attrs`` hold the
+        spending and ``min_difference``: the smallest difference from the
+        best that could have ended a candidate's race at the first look.
     best_index_, best_params_, best_score_, best_estimator_, refit_time_,
     scorer_, n_splits_, multimetric_
         As in ``GridSearchCV``; the best is always a running candidate.
@@ -397,8 +448,8 @@ class RaceSearchCV(_Race):
     ...                       {"max_depth": [1, 2, 4, 8]}, cv=10).fit(X, y)
     >>> search.best_params_
     {'max_depth': 8}
-    >>> search.race_["dropped_at"].tolist()  # depth 1 left after 5 splits, depth 2 after 7
-    [5.0, 7.0, nan, nan]
+    >>> search.race_["dropped_at"].tolist()  # depth 1 left after 5 splits, depth 2 after 6
+    [5.0, 6.0, nan, nan]
     """
 
     _parameter_constraints: ClassVar[dict] = {
@@ -418,6 +469,7 @@ class RaceSearchCV(_Race):
         n_jobs: int | None = None,
         refit: bool | str = True,
         random_state: Any = None,
+        spending: str = "pocock",
     ) -> None:
         self.estimator = estimator
         self.param_grid = param_grid
@@ -428,6 +480,7 @@ class RaceSearchCV(_Race):
         self.n_jobs = n_jobs
         self.refit = refit
         self.random_state = random_state
+        self.spending = spending
 
     def _candidate_params(self) -> list[dict]:
         return list(ParameterGrid(self.param_grid))
@@ -456,11 +509,11 @@ class RaceRandomizedSearchCV(_Race):
         the t-test (DESIGN section 3); time-ordered splits are refused.
     alpha : float
         The chance, over the whole race, of ever dropping a candidate as good
-        as the best: each look tests at ``alpha`` over the number of planned
-        looks (``n_splits − min_splits + 1``).
+        as the best, spent over the planned looks (``n_splits − min_splits +
+        1``) by ``spending``.
     min_splits : int
-        The first look follows this many splits (at least 2); the last split
-        is always a look.
+        The first look follows this many splits (at least 2, at most the
+        splits of ``cv``); the last split is always a look.
     n_jobs : int, optional
         Passed to scikit-learn (the fits of one round run in parallel).
     refit : bool or str
@@ -483,11 +536,15 @@ class RaceRandomizedSearchCV(_Race):
         then the dropped ones by ``dropped_at``, latest first.
     race_ : pandas.DataFrame
         One row per candidate (``params, dropped_at, best_at_drop, pvalue,
-        pvalue_adj, level``): when it left, the candidate (row of
+        pvalue_adj, level, critical_value``): when it left, the candidate (row of
         ``cv_results_``) that was best then, the one-sided corrected p-value
         against it and its adjustment at that look (Holm, times the number
         running; at the last look for
-        a candidate still running), and the level of each look.
+        a candidate still running), and the level of that look and its
+        normal critical value (the spending's bound, whose two-sided tail is
+        the level the adjusted p-value is read against). ``attrs`` hold the
+        spending and ``min_difference``: the smallest difference from the
+        best that could have ended a candidate's race at the first look.
     best_index_, best_params_, best_score_, best_estimator_, refit_time_,
     scorer_, n_splits_, multimetric_
         As in ``GridSearchCV``; the best is always a running candidate.
@@ -523,6 +580,7 @@ class RaceRandomizedSearchCV(_Race):
         n_jobs: int | None = None,
         refit: bool | str = True,
         random_state: Any = None,
+        spending: str = "pocock",
     ) -> None:
         self.estimator = estimator
         self.param_distributions = param_distributions
@@ -534,6 +592,7 @@ class RaceRandomizedSearchCV(_Race):
         self.n_jobs = n_jobs
         self.refit = refit
         self.random_state = random_state
+        self.spending = spending
 
     def _candidate_params(self) -> list[dict]:
         sampler = ParameterSampler(

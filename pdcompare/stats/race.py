@@ -16,6 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from pdcompare.stats._common import nadeau_bengio_variance, t_pvalue
+from pdcompare.stats.spending import critical_values, upper_tail
 
 
 class Look(NamedTuple):
@@ -54,6 +55,82 @@ def look_level(alpha: float, n_splits: int, min_splits: int) -> float:
     0.008333
     """
     return float(alpha) / planned_looks(n_splits, min_splits)
+
+
+def look_bounds(
+    alpha: float, n_splits: int, min_splits: int, spending: str = "bonferroni"
+) -> np.ndarray:
+    """The normal critical value of each planned look, ``alpha`` spent by ``spending``.
+
+    The looks follow splits ``min_splits, …, n_splits``, at information
+    fractions ``k / n_splits``; the design is two-sided at ``alpha`` (the
+    race's test is one-sided, but the factor of :func:`look` makes it a
+    choice between two directions: see there).
+
+    Examples
+    --------
+    >>> np.round(look_bounds(0.05, 10, 6, "pocock"), 3).tolist()
+    [2.103, 2.343, 2.391, 2.409, 2.416]
+    >>> np.round(look_bounds(0.05, 10, 6, "bonferroni"), 3).tolist()
+    [2.576, 2.576, 2.576, 2.576, 2.576]
+    """
+    first = min(int(min_splits), int(n_splits))
+    fractions = np.arange(first, int(n_splits) + 1) / int(n_splits)
+    return critical_values(fractions, float(alpha), spending)
+
+
+def look_levels(
+    alpha: float, n_splits: int, min_splits: int, spending: str = "bonferroni"
+) -> np.ndarray:
+    """The level of each planned look: the normal bound's two-sided tail, ``2(1 − Φ(c_k))``.
+
+    With the t statistics of few splits the bound is applied to the p-value:
+    a look compares its adjusted p-values (:func:`look`) with this level.
+    ``"bonferroni"`` gives ``alpha`` over the number of looks.
+
+    Examples
+    --------
+    >>> np.round(look_levels(0.05, 10, 6, "bonferroni"), 4).tolist()
+    [0.01, 0.01, 0.01, 0.01, 0.01]
+    >>> np.round(look_levels(0.05, 10, 6, "obf"), 4).tolist()
+    [0.0076, 0.0125, 0.0196, 0.0281, 0.0375]
+    """
+    return 2.0 * upper_tail(look_bounds(alpha, n_splits, min_splits, spending))
+
+
+def drop_difference(
+    scores: np.ndarray, running: np.ndarray, test_train_ratio: float, level: float
+) -> float:
+    """The smallest difference from the best that a look at ``level`` drops a candidate for.
+
+    For each running candidate but the best: the corrected standard error
+    of its difference with the best on these splits, times the t quantile
+    that the first step of Holm (over the ``r − 1`` others, times the ``r``
+    the best was chosen from) needs; the smallest over the candidates (NaN
+    with fewer than two running candidates).
+
+    Examples
+    --------
+    >>> s = np.array([[0.90, 0.92, 0.91, 0.90], [0.80, 0.81, 0.79, 0.80]])
+    >>> round(drop_difference(s, np.ones(2, bool), 1 / 3, 0.05), 4)
+    0.0233
+    """
+    from scipy import special  # on use: `import pdcompare` loads no scipy
+
+    scores = np.asarray(scores, dtype=float)
+    running = np.asarray(running, dtype=bool)
+    r = int(running.sum())
+    k = scores.shape[-1]
+    if r < 2 or k < 2:
+        return float("nan")
+    means = scores.mean(axis=-1)
+    best = int(np.argmax(np.where(running, means, -np.inf)))
+    others = running.copy()
+    others[best] = False
+    diff = scores[best] - scores[others]
+    se = np.sqrt(nadeau_bengio_variance(diff.var(axis=-1, ddof=1), k, test_train_ratio))
+    quantile = special.stdtrit(k - 1, 1.0 - level / (r * (r - 1)))  # the t's upper quantile
+    return float(np.nanmin(quantile * se)) if np.isfinite(se).any() else float("nan")
 
 
 def holm_rows(pvalues: np.ndarray) -> np.ndarray:
@@ -176,7 +253,12 @@ def look(
 
 
 def race(
-    scores: np.ndarray, test_train_ratio: float, *, alpha: float = 0.05, min_splits: int = 5
+    scores: np.ndarray,
+    test_train_ratio: float,
+    *,
+    alpha: float = 0.05,
+    min_splits: int = 5,
+    spending: str = "bonferroni",
 ) -> np.ndarray:
     """Run races on complete score matrices: the split at which each candidate is dropped.
 
@@ -194,6 +276,9 @@ def race(
         candidates, times the number running: :func:`look`).
     min_splits : int
         The first look follows this many splits.
+    spending : {"bonferroni", "pocock", "obf"}
+        How ``alpha`` is spent over the looks (:func:`look_levels`); the
+        searches' default is ``"pocock"``, this core's the equal shares.
 
     Returns
     -------
@@ -210,11 +295,12 @@ def race(
     """
     scores = np.asarray(scores, dtype=float)
     n = scores.shape[-1]
-    level = look_level(alpha, n, min_splits)
+    levels = look_levels(alpha, n, min_splits, spending)
+    first = min(min_splits, n)
     running = np.ones(scores.shape[:-1], dtype=bool)
     dropped_at = np.full(scores.shape[:-1], np.nan)
-    for k in range(min(min_splits, n), n + 1):
-        drop = look(scores[..., :k], running, test_train_ratio, level).drop
+    for k in range(first, n + 1):
+        drop = look(scores[..., :k], running, test_train_ratio, levels[k - first]).drop
         dropped_at[drop] = k
         running &= ~drop
     return dropped_at

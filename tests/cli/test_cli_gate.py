@@ -1,6 +1,5 @@
 """``pdcompare gate``: exit codes 0/1/2/3 on constructed files of each kind, as a subprocess."""
 
-
 import pytest
 from _cli import run_cli
 from frames import gate_predictions, gate_runs, gate_scores
@@ -122,3 +121,25 @@ def test_the_parser_in_process():
         ["f.csv", "--candidate", "a", "--baseline", "b", "--margin", "0", "--runs"]
     )
     assert (args.margin, args.runs, args.alpha) == (0.0, True, 0.05)
+
+
+def test_look_and_spending_options_parse():
+    args = build_gate_parser().parse_args(
+        ["s.csv", "--candidate", "a", "--baseline", "b", "--margin", "0.01", "--look", "2/5"]
+    )
+    assert (args.look, args.spending) == ((2, 5), "obf")
+
+
+@pytest.mark.slow
+def test_a_planned_look_gates_at_its_level(tmp_path):
+    path = tmp_path / "scores.csv"
+    gate_scores(-0.002).to_csv(path)
+    done = run(*gate_args(path, 0.02, "--cv", 10, "--look", "1/4", "--spending", "pocock"))
+    result = pdcompare.gate(
+        gate_scores(-0.002), "candidate", "baseline", margin=0.02, cv=10, look=(1, 4),
+        spending="pocock",
+    )  # fmt: skip
+    assert done.stdout.endswith(pdcompare.presentation.report.gate.gate_text(result))
+    assert "look 1 of 4" in done.stdout
+    bad = run(*gate_args(path, 0.02, "--cv", 10, "--look", "5/4"))
+    assert_cannot_run(bad, "--look must be k/K")

@@ -100,6 +100,7 @@ FRAME_CALLS = {
     "aggregate": (load_rl_runs(), (["iqm", "mean"],), {"random_state": 0, "n_resamples": 200}),
     "prob_improvement": (load_rl_runs(), ("iqn",), {"random_state": 0, "n_resamples": 200}),
     "performance_profile": (load_rl_runs(), ([0.5, 1.0],), {}),
+    "sequential": (PLAIN.round(0).cmp.set_design(items=True), (), {"min_n": 5}),
 }
 
 PUBLIC = [

@@ -165,3 +165,45 @@ def test_the_outcome_agrees_with_the_pvalues(shift, margin, seed):
     if min(abs(p - 0.05), abs(p_worse - 0.05)) > 1e-9:
         expected = "non-inferior" if p < 0.05 else ("worse" if p_worse < 0.05 else "inconclusive")
         assert outcome == expected
+
+
+@pytest.mark.parametrize(
+    ("look", "spending"), [((1, 4), "obf"), ((3, 4), "pocock"), ((2, 2), "obf")]
+)
+def test_a_planned_look_reads_the_spent_level_on_the_t(look, spending):
+    from pdcompare.stats.spending import critical_values
+
+    scores = gate_scores(-0.002)
+    res = pdcompare.gate(
+        scores, "candidate", "baseline", margin=0.02, cv=10, spending=spending, look=look
+    )
+    k, total = look
+    # Two-sided design at 2 alpha (alpha a side); the k-th bound's one-sided tail, on the t.
+    level = stats.norm.sf(critical_values(np.arange(1, total + 1) / total, 0.1, spending)[k - 1])
+    d = (scores.loc["candidate"] - scores.loc["baseline"]).to_numpy()
+    se = np.sqrt(d.var(ddof=1) * (1 / 10 + 1 / 9))
+    q = stats.t.isf(level, 9)
+    assert_allclose(res["ci_low"], [d.mean() - q * se], rtol=1e-10)
+    assert_allclose(res["ci_high"], [d.mean() + q * se], rtol=1e-10)
+    meta = res.attrs["pdcompare"]
+    assert (meta["spending"], meta["look"]) == (spending, list(look))
+    assert meta["level"] == pytest.approx(level)
+    text = pdcompare.presentation.report.gate.gate_text(res)
+    assert f"look {k} of {total}" in text
+
+
+def test_the_last_of_one_look_is_the_fixed_gate():
+    scores = gate_scores(-0.002)
+    plain = pdcompare.gate(scores, "candidate", "baseline", margin=0.02, cv=10)
+    one = pdcompare.gate(scores, "candidate", "baseline", margin=0.02, cv=10, look=(1, 1))
+    assert_allclose(one["ci_low"], plain["ci_low"], rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("options", "match"),
+    [({"look": (3, 2)}, "`look` must be \\(k, K\\)"), ({"look": 2}, "`look` must be"),
+     ({"spending": "linear", "look": (1, 2)}, "`spending` must be one of")],
+)  # fmt: skip
+def test_bad_looks_and_spending_are_named(options, match):
+    with pytest.raises(ValueError, match=match):
+        pdcompare.gate(gate_scores(0.0), "candidate", "baseline", margin=0.01, cv=10, **options)

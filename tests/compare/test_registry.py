@@ -22,7 +22,8 @@ NOT_COMPARISONS = {
     "from_lighteval", "from_swebench", "from_promptfoo", "from_mlflow", "costs", "rank_sets",
     "from_rliable", "to_rliable", "RaceSearchCV", "RaceRandomizedSearchCV",
     "matrix", "means", "pairwise", "per_dataset", "plot", "posterior", "refit_rule", "report",
-    "scores", "select", "set_design", "shrinkage", "style", "summary", "top_set",
+    "scores", "select", "set_design", "shrinkage", "style", "summary", "top_set", "trajectory",
+    "Monitor",
 }  # fmt: skip
 
 

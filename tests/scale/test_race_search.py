@@ -3,8 +3,10 @@
 Every decision the search took is replayed from the scores it recorded in
 ``cv_results_``: at each look from ``min_splits`` on, the one-sided corrected
 t-test (scipy's t distribution) of the running candidate with the highest mean
-against every other running one, Holm-adjusted by statsmodels, at
-``alpha / (n_splits - min_splits + 1)``.
+against every other running one, Holm-adjusted by statsmodels, at the look's
+level: ``alpha / (n_splits - min_splits + 1)`` for Bonferroni, the normal tail
+``2 (1 - Phi(c_k))`` of the Lan–DeMets bound for Pocock- and O'Brien–Fleming-type
+spending (the bounds are checked against ldbounds in tests/stats/test_spending.py).
 """
 
 import numpy as np
@@ -31,6 +33,7 @@ from statsmodels.stats.multitest import multipletests
 import pdcompare
 from pdcompare.scale import RaceRandomizedSearchCV, RaceSearchCV
 from pdcompare.scale.race import race_ranks
+from pdcompare.stats.spending import critical_values
 
 GRID = {"max_depth": [1, 2, 3, 5, 8], "min_samples_leaf": [1, 20]}
 TIMES = ("mean_fit_time", "std_fit_time", "mean_score_time", "std_score_time")
@@ -54,10 +57,19 @@ def split_scores(results, metric="score"):
     return np.column_stack([results[f"split{s}_test_{metric}"] for s in range(n)])
 
 
-def written_out_race(scores, ratio, alpha, min_splits):
+def written_out_levels(alpha, n, min_splits, spending):
+    """The level of each look k = min_splits, ..., n."""
+    looks = n - min_splits + 1
+    if spending == "bonferroni":
+        return np.full(looks, alpha / looks)
+    bounds = critical_values(np.arange(min_splits, n + 1) / n, alpha, spending)
+    return 2 * stats.norm.sf(bounds)
+
+
+def written_out_race(scores, ratio, alpha, min_splits, spending="pocock"):
     """The race replayed candidate by candidate, look by look (scipy t, statsmodels Holm)."""
     n_candidates, n = scores.shape
-    level = alpha / max(n - min_splits + 1, 1)  # the last split is always a look
+    levels = written_out_levels(alpha, n, min_splits, spending)
     running = list(range(n_candidates))
     dropped_at = np.full(n_candidates, np.nan)
     best_at = {}
@@ -78,7 +90,7 @@ def written_out_race(scores, ratio, alpha, min_splits):
         # Holm over the others, times the number running (the best was chosen among them).
         adjusted = np.minimum(multipletests(pvalues, method="holm")[1] * len(running), 1.0)
         for j, p_adj in zip(others, adjusted, strict=True):
-            if p_adj <= level:
+            if p_adj <= levels[k - min_splits]:
                 dropped_at[j] = k
                 best_at[j] = best
         running = [j for j in running if np.isnan(dropped_at[j])]
@@ -94,7 +106,10 @@ def test_drops_equal_a_written_out_corrected_t_with_holm(fitted):
     np.testing.assert_array_equal(race["dropped_at"], dropped_at)
     for j, best in best_at.items():
         assert race.loc[j, "best_at_drop"] == best
-    assert (race["level"] == 0.05 / 8).all()
+    levels = written_out_levels(0.05, 10, 3, "pocock")
+    look = np.where(np.isnan(dropped_at), 10, dropped_at).astype(int) - 3
+    np.testing.assert_allclose(race["level"], levels[look], rtol=1e-9)
+    np.testing.assert_allclose(2 * stats.norm.sf(race["critical_value"]), race["level"])
     assert list(race.columns) == [
         "params",
         "dropped_at",
@@ -102,7 +117,34 @@ def test_drops_equal_a_written_out_corrected_t_with_holm(fitted):
         "pvalue",
         "pvalue_adj",
         "level",
+        "critical_value",
     ]
+    assert race.attrs["pdcompare"]["spending"] == "pocock"
+
+
+@pytest.mark.parametrize("spending", ["obf", "bonferroni"])
+def test_other_spending_rules_replay(data, spending):
+    X, y = data
+    search = RaceSearchCV(
+        DecisionTreeClassifier(random_state=0), GRID, cv=KFold(10, shuffle=True, random_state=0),
+        min_splits=3, spending=spending,
+    ).fit(X, y)  # fmt: skip
+    results = search.cv_results_
+    dropped_at, _ = written_out_race(split_scores(results), 1 / 9, 0.05, 3, spending)
+    np.testing.assert_array_equal(results["dropped_at"], dropped_at)
+
+
+def test_min_difference_is_the_first_look_threshold_written_out(fitted):
+    scores = split_scores(fitted.cv_results_)[:, :3]
+    r = scores.shape[0]
+    best = int(np.argmax(scores.mean(axis=1)))
+    level = written_out_levels(0.05, 10, 3, "pocock")[0]
+    quantile = stats.t.isf(level / (r * (r - 1)), 2)
+    smallest = min(
+        quantile * np.sqrt((scores[best] - scores[j]).var(ddof=1) * (1 / 3 + 1 / 9))
+        for j in range(r) if j != best
+    )  # fmt: skip
+    assert fitted.race_.attrs["pdcompare"]["min_difference"] == pytest.approx(smallest)
 
 
 def test_pvalues_at_the_drop_equal_scipy(fitted):
@@ -148,6 +190,7 @@ def test_no_drop_before_min_splits(data):
         GRID,
         cv=KFold(8, shuffle=True, random_state=1),
         min_splits=6,
+        spending="bonferroni",
     ).fit(X, y)
     dropped = search.cv_results_["dropped_at"]
     assert (dropped[np.isfinite(dropped)] >= 6).all()
@@ -155,16 +198,25 @@ def test_no_drop_before_min_splits(data):
     assert search.race_["level"].iloc[0] == pytest.approx(0.05 / 3)
 
 
-def test_min_splits_above_the_splits_looks_once_at_the_end(data):
+def test_min_splits_above_the_splits_is_refused(data):
+    X, y = data
+    search = RaceSearchCV(DecisionTreeClassifier(random_state=0), GRID, cv=4, min_splits=5)
+    with pytest.raises(ValueError, match="`min_splits=5` is above the 4 splits of `cv`"):
+        search.fit(X, y)
+
+
+def test_min_splits_at_the_splits_looks_once_at_the_end_and_warns(data):
     X, y = data
     search = RaceSearchCV(
-        DecisionTreeClassifier(random_state=0), GRID, cv=4, min_splits=5, alpha=0.2
-    ).fit(X, y)
+        DecisionTreeClassifier(random_state=0), GRID, cv=4, min_splits=4, alpha=0.2
+    )
+    with pytest.warns(pdcompare.PdcompareWarning, match="could not drop a candidate early"):
+        search.fit(X, y)
     scores = split_scores(search.cv_results_)
     assert not np.isnan(scores).any()
-    dropped_at, _ = written_out_race(scores, 1 / 3, 0.2, 5)
+    dropped_at, _ = written_out_race(scores, 1 / 3, 0.2, 4)
     np.testing.assert_array_equal(search.cv_results_["dropped_at"], dropped_at)
-    assert search.race_["level"].iloc[0] == 0.2
+    assert search.race_["level"].iloc[0] == pytest.approx(0.2)
 
 
 def test_cv_results_equal_grid_search_when_nothing_is_dropped(data):
@@ -210,6 +262,7 @@ def test_clone_params_fit_predict_score(fitted, data):
         "n_jobs",
         "refit",
         "random_state",
+        "spending",
     }
     np.testing.assert_array_equal(fitted.predict(X), fitted.best_estimator_.predict(X))
     assert fitted.score(X, y) == fitted.best_estimator_.score(X, y)
@@ -219,7 +272,9 @@ def test_clone_params_fit_predict_score(fitted, data):
 
 def test_refit_false_has_no_best_estimator(data):
     X, y = data
-    search = RaceSearchCV(DecisionTreeClassifier(random_state=0), GRID, cv=5, refit=False)
+    search = RaceSearchCV(
+        DecisionTreeClassifier(random_state=0), GRID, cv=5, min_splits=3, refit=False
+    )
     search.fit(X, y)
     assert not hasattr(search, "best_estimator_")
     assert np.isnan(search.cv_results_["dropped_at"][search.best_index_])
@@ -318,6 +373,7 @@ def test_from_search_compares_the_running_candidates(fitted):
     [
         ({"alpha": 1.5}, "'alpha' parameter"),
         ({"min_splits": 1}, "'min_splits' parameter"),
+        ({"spending": "linear"}, "'spending' parameter"),
         ({"refit": "auc"}, "refit"),
         ({"cv": TimeSeriesSplit(5)}, "time-ordered"),
     ],
@@ -333,7 +389,7 @@ def test_fit_leaves_the_estimator_and_grid_alone(data):
     X, y = data
     grid = {"max_depth": [1, 3]}
     estimator = DecisionTreeClassifier(random_state=0)
-    RaceSearchCV(estimator, grid, cv=4).fit(X, y)
+    RaceSearchCV(estimator, grid, cv=4, min_splits=3).fit(X, y)
     assert grid == {"max_depth": [1, 3]}
     assert not hasattr(estimator, "tree_")
 

@@ -41,6 +41,7 @@ from pdcompare.presentation.plotting import (  # noqa: F401  (register kinds)
     runs,
     scores,
     select,
+    sequential,
     shrinkage,
 )
 from pdcompare.presentation.plotting._base import _RESULT_KINDS, _SCORES_KINDS

@@ -18,6 +18,7 @@ readable.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
@@ -52,6 +53,7 @@ from pdcompare.presentation.report.pooled import pooled_lines
 from pdcompare.presentation.report.rank_sets import best_line, not_ranked_line, rank_set_lines
 from pdcompare.presentation.report.rows import rows_of
 from pdcompare.presentation.report.runs_over_tasks import task_runs_lines
+from pdcompare.presentation.report.sequential import sequential_lines
 from pdcompare.presentation.report.significance import friedman_lines, significance_lines
 from pdcompare.presentation.report.summary import summary_lines
 from pdcompare.results import result_info
@@ -107,6 +109,7 @@ def report(
     margin: float | None = None,
     cost: Any = None,
     block_size: int | None = None,
+    sequential: bool = False,
     **design: Any,
 ) -> str:
     """The comparison of the models of a scores frame, in plain words with its numbers.
@@ -190,6 +193,10 @@ def report(
         :func:`pdcompare.gate`); also on a predictions frame of scores.
         Text or Markdown; ``rope``, ``pooled`` and ``hierarchical`` do not
         apply.
+    sequential : bool, default False
+        An items frame read while it ran: add the paragraph of its
+        confidence sequences (``pdcompare.sequential``), "monitored after
+        every item; the interval is valid at every look".
     **design
         ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=``, and
         ``greater_is_better=``; on a ``cv_results_`` frame also ``metric=``,
@@ -288,7 +295,8 @@ def report(
             block_size=block_size,
             **design,
         )
-        return report_text(analysis, top=top, format=format)
+        extra = sequential_lines(frame, alpha=alpha, top=top) if sequential else ()
+        return report_text(analysis, top=top, format=format, extra=extra)
 
 
 def _result_report(frame: pd.DataFrame, top: int | None) -> str:
@@ -313,18 +321,20 @@ def report_text(
     top: int | None = DEFAULT_TOP,
     format: str = "text",
     words: Spelling = PYTHON,
+    extra: Sequence[str] = (),
 ) -> str:
     """The text of ``report`` (plain, Markdown or HTML) from an analysis already run.
 
     The command line prints the tables of the same analysis above it, and
     writes its ``--html`` and ``--markdown`` documents from it, in its own
-    ``words`` (``COMMAND_LINE``: options, not keywords).
+    ``words`` (``COMMAND_LINE``: options, not keywords). ``extra`` lines
+    (a paragraph of their own) close the text.
     """
     with spoken(words):
-        return _report_text(analysis, top, format)
+        return _report_text(analysis, top, format, extra)
 
 
-def _report_text(analysis: Analysis, top: int | None, format: str) -> str:
+def _report_text(analysis: Analysis, top: int | None, format: str, extra=()) -> str:
     top = len(analysis.summary) if top is None else top
     if isinstance(analysis, ForecastAnalysis):
         # The words only read the result frames: views whose metadata pandas need not copy.
@@ -337,6 +347,8 @@ def _report_text(analysis: Analysis, top: int | None, format: str) -> str:
         lines = task_runs_lines(analysis, top)
     else:
         lines = _report_lines(analysis, top)
+    if extra:
+        lines = [*lines, "", *extra]
     if format == "text":
         return "\n".join(lines) + "\n"
 

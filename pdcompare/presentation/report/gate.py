@@ -80,6 +80,12 @@ def gate_lines(result: pd.DataFrame, *, words: Spelling = PYTHON) -> list[str]:
     higher = info.direction
     unit, sizes = info.unit or "split", info.get("n", (0, 0))
     level = f"{1 - alpha:.0%}"
+    look = info.get("look")
+    if look is not None:  # a planned look of several: the bounds at the look's spent level
+        level = (
+            f"{1 - float(info.get('level')):.2%} (look {look[0]} of {look[1]}, "
+            f"{info.get('spending')} spending of alpha = {alpha:g})"
+        )
     what = "AUC difference" if row["test"] == "delong" else "difference"
     lines = [
         f"Gate: {VERDICTS[row['outcome']]}. Candidate {candidate} against baseline "
