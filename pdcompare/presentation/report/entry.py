@@ -40,6 +40,7 @@ from pdcompare.presentation.labels import (
     spoken,
 )
 from pdcompare.presentation.report import document
+from pdcompare.presentation.report import items as item_words
 from pdcompare.presentation.report.battles import battles_report
 from pdcompare.presentation.report.bayes import bayes_lines
 from pdcompare.presentation.report.equivalence import equivalence_lines
@@ -65,6 +66,7 @@ def _unknown_design() -> str:
         f"often. Pass the design ({words.design_keywords()}{where}) for the corrected test."
     )
 
+
 #: Default number of models with lines of their own.
 DEFAULT_TOP = 10
 
@@ -76,8 +78,7 @@ def _select_report(result: pd.DataFrame) -> str:
     lines = [
         "pdcompare report: choosing a model",
         "==================================",
-        f"Rule: {info.rule}; best mean: {info.best}; "
-        f"selected: {join_names(chosen)}.",
+        f"Rule: {info.rule}; best mean: {info.best}; selected: {join_names(chosen)}.",
         info.get("reason", ""),
         f"Eligible under the rule, simplest first: {join_names(eligible)}.",
     ]
@@ -342,11 +343,14 @@ def _report_lines(analysis: Analysis, top: int) -> list[str]:
     lines = ["pdcompare report", "================"]
     frame_info = result_info(analysis.frame) if analysis.frame is not None else None
     lines += summary_lines(summary, summary_design, top, analysis.benchmark, frame_info)
+    items = item_words.is_items_result(summary.info)
+    lines += item_words.task_lines(analysis.frame, top_names) if items else []
     if analysis.fallback_test:
         lines += ["", _unknown_design()]
     if analysis.friedman is not None:
         lines += ["", *friedman_lines(rows_of(analysis.friedman))]
     lines += ["", *significance_lines(analysis, best, top_names)]
+    lines += item_words.binary_lines(analysis.frame, summary.info, analysis.test) if items else []
     if analysis.bayes is not None:
         bayes = rows_of(analysis.bayes)
         lines += ["", *bayes_lines(bayes, analysis.family, best, top_names, analysis.benchmark)]

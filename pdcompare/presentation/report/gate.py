@@ -25,6 +25,7 @@ from pdcompare.presentation.labels import (
     p_text,
     plural,
 )
+from pdcompare.presentation.report import items as item_words
 from pdcompare.results import result_info
 
 #: How the gate names each test it can rest on.
@@ -41,8 +42,10 @@ VERDICTS = {
 }
 
 
-def _evidence(unit: str, sizes: Any) -> str:
+def _evidence(unit: str, sizes: Any, info: Any = None) -> str:
     sizes = [int(n) for n in sizes]
+    if unit == "item":
+        return item_words.unit_words(info, clustered_by=False, after=", answered by both models")
     if unit == "run":
         return f"{sizes[0]} and {sizes[1]} independent runs"
     if unit == "sample":
@@ -81,11 +84,14 @@ def gate_lines(result: pd.DataFrame, *, words: Spelling = PYTHON) -> list[str]:
     unit, sizes = info.unit or "split", info.get("n", (0, 0))
     level = f"{1 - alpha:.0%}"
     what = "AUC difference" if row["test"] == "delong" else "difference"
+    items = unit == "item"
+    name = (
+        item_words.family_test_name(row["test"], info) if items else GATE_TEST_NAMES[row["test"]]
+    )
     lines = [
         f"Gate: {VERDICTS[row['outcome']]}. Candidate {candidate} against baseline "
         f"{baseline}, margin {margin:g}.",
-        f"Test: {GATE_TEST_NAMES[row['test']]}, on "
-        f"{_evidence(unit, sizes)}; "
+        f"Test: {name}, on {_evidence(unit, sizes, info)}; "
         f"{'higher' if higher else 'lower'} scores are better.",
         f"The {what} {candidate} − {baseline} is {format_signed(diff)}; one-sided {level} "
         f"bounds: lower {format_signed(low)}, upper {format_signed(high)}.",
@@ -120,10 +126,10 @@ def gate_lines(result: pd.DataFrame, *, words: Spelling = PYTHON) -> list[str]:
             f"more than the margin {margin:g} ({p} against 'worse by {margin:g} or "
             f"more'), and do not show it worse ({p_worse}). A regression of "
             f"{margin:g} cannot be told from none with this evaluation; more "
-            f"{_more(unit)} would decide."
+            f"{_more(unit, info)} would decide."
         )
     lines.append(reason)
-    if row["test"] == "ttest":
+    if row["test"] == "ttest" and not items:
         lines.append(
             "The CV design is unknown, so this is the plain t-test, whose bounds are too "
             "narrow when CV splits share training data; pass the design "
@@ -132,7 +138,11 @@ def gate_lines(result: pd.DataFrame, *, words: Spelling = PYTHON) -> list[str]:
     return lines
 
 
-def _more(unit: str) -> str:
+def _more(unit: str, info: Any) -> str:
+    if unit == "item":
+        noun = item_words.item_noun(info)
+        clusters = f" (in more {item_words.cluster_noun(info)}s)" if info.clustered else ""
+        return f"{noun}s{clusters}"
     return {"run": "runs", "sample": "test samples"}.get(unit, "CV splits (repeats)")
 
 
