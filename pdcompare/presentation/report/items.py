@@ -204,7 +204,7 @@ def binary_lines(frame: Any, info: ResultInfo, test: str) -> list[str]:
     >>> items = wide.cmp.set_design(items=True)
     >>> from pdcompare.results import result_info
     >>> info = result_info(items.cmp.summary())
-    >>> print(binary_lines(items, info, "ttest")[0][:61])
+    >>> print(binary_lines(items, info, "ttest")[0][:59])
     The scores are 0/1, so `mcnemar` also compares these pairs:
     """
     if frame is None or test != "ttest" or info.clustered:
