@@ -32,6 +32,8 @@ from pdcompare.results import result_info
 GATE_TEST_NAMES = {
     **REPORT_TEST_NAMES,
     "delong": "DeLong's test of the two AUCs on the same test samples",
+    "bradley_terry_z": "z test of the Bradley–Terry rating difference (rating points, "
+    "standard error from the Fisher information)",
 }
 
 #: The verdict that opens the paragraph, by outcome.
@@ -48,6 +50,10 @@ def _evidence(unit: str, sizes: Any, info: Any = None) -> str:
         return item_words.unit_words(info, clustered_by=False, after=", answered by both models")
     if unit == "run":
         return f"{sizes[0]} and {sizes[1]} independent runs"
+    if unit == "battle":
+        among = f" among {info.get('n_models')} models" if info.get("n_models") else ""
+        candidate, baseline = info.models
+        return f"{sizes[0]} battles of {candidate} and {sizes[1]} of {baseline}{among}"
     if unit == "sample":
         return plural(sizes[0], "test sample", "test samples") + " scored by both models"
     return plural(sizes[0], "CV split", "CV splits") + " shared by both models"
@@ -92,7 +98,7 @@ def gate_lines(result: pd.DataFrame, *, words: Spelling = PYTHON) -> list[str]:
         f"Gate: {VERDICTS[row['outcome']]}. Candidate {candidate} against baseline "
         f"{baseline}, margin {margin:g}.",
         f"Test: {name}, on {_evidence(unit, sizes, info)}; "
-        f"{'higher' if higher else 'lower'} scores are better.",
+        f"{'higher' if higher else 'lower'} {_scores(unit)} are better.",
         f"The {what} {candidate} − {baseline} is {format_signed(diff)}; one-sided {level} "
         f"bounds: lower {format_signed(low)}, upper {format_signed(high)}.",
     ]
@@ -138,12 +144,18 @@ def gate_lines(result: pd.DataFrame, *, words: Spelling = PYTHON) -> list[str]:
     return lines
 
 
+def _scores(unit: str) -> str:
+    return "ratings" if unit == "battle" else "scores"
+
+
 def _more(unit: str, info: Any) -> str:
     if unit == "item":
         noun = item_words.item_noun(info)
         clusters = f" (in more {item_words.cluster_noun(info)}s)" if info.clustered else ""
         return f"{noun}s{clusters}"
-    return {"run": "runs", "sample": "test samples"}.get(unit, "CV splits (repeats)")
+    return {"run": "runs", "sample": "test samples", "battle": "battles"}.get(
+        unit, "CV splits (repeats)"
+    )
 
 
 def gate_text(result: pd.DataFrame, *, format: str = "text", words: Spelling = PYTHON) -> str:
