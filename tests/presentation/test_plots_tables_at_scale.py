@@ -447,7 +447,7 @@ def test_pvalues_too_small_for_numbers_mark_the_significant_cells():
         if p < 0.05
     }
     significant |= {(j, i) for i, j in significant}
-    marked = {(int(round(y)), int(round(x))) for x, y in dots.get_offsets()}
+    marked = {(round(float(y)), round(float(x))) for x, y in dots.get_offsets()}
     assert marked == significant
     assert "dot: significant at alpha = 0.05" in ax.get_title()
     plt.close("all")
