@@ -102,3 +102,28 @@ def test_binary_items_say_why_mcnemar_differs_from_the_paired_t():
     assert "counts only the items on which the two models disagree" in text
     graded = frame.astype(float) * 0.5 + 0.1
     assert "mcnemar" not in graded.cmp.set_design(items=True).cmp.report()
+
+
+def test_items_html_tables_say_constant_columns_once_and_draw_the_rank_sets():
+    import re
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    frame = items_frame()
+    page = frame.cmp.report(format="html", ranks=True)
+    captions = re.findall(r"<caption>(.*?)</caption>", page)
+    assert captions[0] == (
+        "Summary, best first (every row: n_items 40, n_clusters 10, samples_per_item 5)"
+    )
+    assert captions[1] == "Comparisons of the family (every row: df 9, n_items 40, n_clusters 10)"
+    family_table = page.split("<caption>Comparisons of the family")[1].split("</table>")[0]
+    head = re.findall(r'<th id="T_t1_level0_col\d+" class="col_heading[^"]*" >(.*?)</th>',
+                      family_table)  # fmt: skip
+    assert head == [
+        "model_1", "model_2", "mean_diff", "statistic", "pvalue", "pvalue_adj", "reject",
+        "ci_low", "ci_high", "se", "design_effect", "corr",
+    ]  # fmt: skip
+    assert "<figcaption>Simultaneous rank sets</figcaption>" in page
+    # The figure is the rank sets of ranks(): one row per model.
+    assert page.count("<svg") == 3
