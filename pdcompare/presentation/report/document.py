@@ -68,12 +68,17 @@ def _without_constants(title: str, frame: pd.DataFrame) -> tuple[str, pd.DataFra
     same = [
         column
         for column in _CONSTANT_ITEMS_COLUMNS
-        if column in frame.columns and len(frame) and frame[column].nunique(dropna=False) == 1
+        if column in frame.columns and len(frame) and _constant(frame[column].to_numpy())
     ]
     if not same:
         return title, frame
     values = ", ".join(f"{column} {_plain_number(frame[column].iloc[0])}" for column in same)
     return f"{title} (every row: {values})", frame.drop(columns=same)
+
+
+def _constant(values: np.ndarray) -> bool:
+    first = values[0]
+    return bool((values == first).all()) if first == first else bool(pd.isna(values).all())
 
 
 def _plain_number(value: Any) -> str:
