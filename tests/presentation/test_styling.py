@@ -269,3 +269,28 @@ def _with_meta(meta):
 )
 def test_caption_words_from_the_metadata(meta, expected):
     assert caption(_with_meta(meta)) == expected
+
+
+def test_a_model_confidence_set_highlights_its_members_and_prints_steps_as_integers():
+    from frames import ar_forecasts
+
+    from pdcompare.presentation.styling import column_formatters, highlighted_rows
+
+    result = ar_forecasts().cmp.confidence_set(random_state=0)
+    assert not result["in_set"].all()  # a model is eliminated: it must not be highlighted
+    assert highlighted_rows(result).tolist() == result["in_set"].tolist()
+    shown = [column_formatters(result)["eliminated_at"](v) for v in result["eliminated_at"]]
+    assert shown == ["" if np.isnan(v) else str(int(v)) for v in result["eliminated_at"]]
+
+
+def test_the_forecast_html_heads_its_table_as_the_confidence_set():
+    import re
+
+    import matplotlib
+    from frames import ar_forecasts
+
+    matplotlib.use("Agg")
+    page = ar_forecasts().cmp.report(format="html")
+    captions = re.findall(r"<caption>(.*?)</caption>", page)
+    assert captions[0].startswith("Model confidence set at alpha = 0.1, best first")
+    assert "Summary" not in captions[0]

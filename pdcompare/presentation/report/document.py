@@ -95,7 +95,14 @@ def _tables(analysis: Any, top: int) -> list[tuple[str, pd.DataFrame]]:
     """
     summary = analysis.summary.iloc[:top]
     family, _ = top_pairs(analysis.significance, top)
-    if result_info(analysis.summary).unit == "item":
+    info = result_info(analysis.summary)
+    if info.test == "confidence_set":  # forecasts: the summary is the model confidence set
+        title = (
+            f"Model confidence set at alpha = {info.alpha:g}, best first (in_set: the models "
+            "kept; eliminated_at: the step of the elimination sequence that removes it)"
+        )
+        tables = [(title, summary), ("Comparisons of the family", family)]
+    elif info.unit == "item":
         tables = [
             _without_constants("Summary, best first", summary),
             _without_constants("Comparisons of the family", family),
