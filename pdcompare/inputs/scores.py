@@ -143,8 +143,17 @@ def validate_scores(frame: pd.DataFrame) -> np.ndarray:
         )
         raise ValueError(msg)
     values = _numeric_values(frame)
-    check_score_values(values, frame.index, frame.columns)
+    check_score_values(values, frame.index, frame.columns, runs=_is_runs_design(frame))
     return values
+
+
+def _is_runs_design(frame: pd.DataFrame) -> bool:
+    """Whether the frame's stored design says its columns are independent runs."""
+    stored = frame.attrs.get("pdcompare")
+    design = stored.get("design") if isinstance(stored, dict) else None
+    if isinstance(design, Design):
+        return design.paired is False
+    return isinstance(design, dict) and design.get("paired") is False
 
 
 def _refuse_missing_split_labels(columns: pd.Index) -> None:
@@ -170,7 +179,7 @@ def _refuse_missing_split_labels(columns: pd.Index) -> None:
     msg = (
         f"Split labels must not be missing; the column at position {positions[0]} "
         f"(counting from 0) has none (None or NaN){more}. Give every split "
-        "a label, e.g. `df.columns = [f\"split{k}\" for k in range(df.shape[1])]`."
+        'a label, e.g. `df.columns = [f"split{k}" for k in range(df.shape[1])]`.'
     )
     raise ValueError(msg)
 
@@ -184,9 +193,17 @@ def _refuse_empty(shape: tuple[int, int]) -> None:
         raise ValueError(msg)
 
 
-def check_score_values(values: np.ndarray, names: pd.Index, splits: pd.Index) -> None:
-    """Not empty, at least 2 splits, and finite scores (NaN marks a failed fit)."""
+def check_score_values(
+    values: np.ndarray, names: pd.Index, splits: pd.Index, *, runs: bool = False
+) -> None:
+    """Not empty, at least 2 splits (runs), and finite scores (NaN marks a failed fit)."""
     _refuse_empty(values.shape)
+    if values.shape[1] < 2 and runs:
+        msg = (
+            f"The runs frame has {values.shape[1]} run column; comparisons of runs need at "
+            "least 2 independent runs (random seeds) per model, one column each."
+        )
+        raise ValueError(msg)
     if values.shape[1] < 2:
         msg = (
             f"The scores frame has {values.shape[1]} split column; comparisons need the "
@@ -431,8 +448,10 @@ def looks_like_seeds(columns: pd.Index) -> bool:
     >>> looks_like_seeds(pd.Index(["split0", "seed1"]))
     False
     """
-    return columns.nlevels == 1 and len(columns) > 0 and all(
-        str(label).lower().startswith(_SEED_PREFIXES) for label in columns
+    return (
+        columns.nlevels == 1
+        and len(columns) > 0
+        and all(str(label).lower().startswith(_SEED_PREFIXES) for label in columns)
     )
 
 
