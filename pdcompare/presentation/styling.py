@@ -497,6 +497,32 @@ def style(
         # Only the LaTeX-convertible part of the CSS (bold) shows in `.to_latex()`;
         # colours need `to_latex(convert_css=True)`.
         styler = styler.apply(_row_css, axis=None, mask=mask, css=highlight)
+    if is_matrix(frame):
+        styler = _matrix_cells(styler, frame, alpha, highlight)
+    return styler
+
+
+#: Beyond this many columns a matrix is set compactly (20 models fit 1,200 pixels).
+_COMPACT_COLUMNS = 10
+
+
+def _matrix_cells(styler: Any, frame: pd.DataFrame, alpha: float | None, highlight: Any):
+    """A model x model matrix: its significant p-values highlighted, set compactly when wide."""
+    info = result_info(frame)
+    if highlight and info.value in PVALUE_COLUMNS:
+        level = info.level_alpha if alpha is None else alpha
+        values = frame.to_numpy(dtype=float, na_value=np.nan)
+        with np.errstate(invalid="ignore"):
+            cells = np.where(values <= level, highlight, "")
+        styler = styler.apply(
+            lambda data: pd.DataFrame(cells, index=data.index, columns=data.columns), axis=None
+        )
+    if frame.shape[1] > _COMPACT_COLUMNS:
+        compact = "padding: 1px 3px; font-size: 0.85em;"
+        styler = styler.set_table_styles(
+            [{"selector": "th", "props": compact}, {"selector": "td", "props": compact}],
+            overwrite=False,
+        )
     return styler
 
 

@@ -294,3 +294,24 @@ def test_the_forecast_html_heads_its_table_as_the_confidence_set():
     captions = re.findall(r"<caption>(.*?)</caption>", page)
     assert captions[0].startswith("Model confidence set at alpha = 0.1, best first")
     assert "Summary" not in captions[0]
+
+
+def test_a_pvalue_matrix_highlights_its_significant_cells_and_is_compact_at_twenty():
+    from frames import scores_with_model_effects
+
+    scores = scores_with_model_effects(20, 10, 0).cmp.set_design(cv=10)
+    matrix = scores.cmp.pairwise().cmp.matrix()
+    html = matrix.cmp.style().to_html()
+    values = matrix.to_numpy(dtype=float, na_value=np.nan)
+    significant = {(r, c) for r, c in zip(*np.nonzero(values <= 0.05), strict=True)}
+    assert significant  # the frame has significant pairs
+    # Each highlighted cell's CSS selector names its row and column.
+    styled = set()
+    for selectors, props in re.findall(r"([^{}]*)\{([^{}]*)\}", html):
+        if "background-color" in props:
+            for r, c in re.findall(r"row(\d+)_col(\d+)", selectors):
+                styled.add((int(r), int(c)))
+    assert styled == significant
+    assert "padding: 1px 3px" in html
+    few = scores.iloc[:4].cmp.pairwise().cmp.matrix().cmp.style().to_html()
+    assert "padding: 1px 3px" not in few
