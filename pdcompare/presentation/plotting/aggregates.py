@@ -219,11 +219,12 @@ def profile_plot(
     (5, 'rainbow')
     >>> plt.close("all")
     """
+    order, left_out = None, False
     if not _is_result(frame, "performance_profile"):
-        frame = _profile_of_shown(frame, taus, ci, top, n_resamples, random_state)
+        frame, order, left_out = _profile_of_shown(frame, taus, ci, top, n_resamples, random_state)
     info = result_info(frame)
     profile = frame["profile"] if frame.columns.nlevels == 2 else frame
-    models = list(info.get("profile_models") or profile.columns)
+    models = order or list(profile.columns)
     shown, note = top_models(models, PROFILE_TOP if top is None else top)
     banded = frame.columns.nlevels == 2 and len(shown) <= BANDS_UP_TO
     colours = model_colours(models)
@@ -251,7 +252,7 @@ def profile_plot(
         fontsize="small", ncols=1 + len(shown) // 12, loc="upper left", bbox_to_anchor=(1.01, 1)
     )
     bands = f", {info.ci:.0%} stratified bootstrap bands" if banded else ""
-    if (frame.columns.nlevels == 2 and not banded) or info.get("bands_left_out"):
+    if (frame.columns.nlevels == 2 and not banded) or left_out:
         note = ", ".join(x for x in (note, f"bands drawn for at most {BANDS_UP_TO} curves") if x)
     _figure_title(ax, title, f"Performance profiles{bands}", note)
     return ax
@@ -264,8 +265,11 @@ BANDS_UP_TO = 5
 PROFILE_QUANTILE = 0.99
 
 
-def _profile_of_shown(frame, taus, ci, top, n_resamples, random_state) -> pd.DataFrame:
+def _profile_of_shown(frame, taus, ci, top, n_resamples, random_state):
     """The profile of the models drawn of a runs-over-tasks frame, with bands for few.
+
+    Returns the profile, every model best first, and whether bands asked
+    for were left out (too many curves).
 
     The order (best first by IQM) comes from every model; the thresholds and
     the stratified bootstrap from the models drawn, and only when their bands
@@ -286,9 +290,7 @@ def _profile_of_shown(frame, taus, ci, top, n_resamples, random_state) -> pd.Dat
         curves = performance_profile(
             picked, taus, ci=ci, n_resamples=n_resamples, random_state=random_state
         )
-    meta = curves.attrs["pdcompare"]
-    curves.attrs["pdcompare"] = {**meta, "profile_models": order, "bands_left_out": left_out}
-    return curves
+    return curves, order, left_out
 
 
 @_scores_kind("prob_improvement")
