@@ -30,6 +30,7 @@ ROPE = 0.01
 
 
 def summary_floor(scores: pd.DataFrame) -> pd.DataFrame:
+    """The numbers, and the result frame built already best first with its metadata."""
     values = scores.to_numpy(dtype=float)
     n = values.shape[1]
     mean = values.mean(axis=1)
@@ -38,18 +39,29 @@ def summary_floor(scores: pd.DataFrame) -> pd.DataFrame:
     order = np.argsort(-mean, kind="stable")
     rank = np.empty(mean.size, dtype=np.int64)
     rank[order] = np.arange(1, mean.size + 1)
+    names = scores.index[order]
     frame = pd.DataFrame(
         {
-            "mean": mean,
-            "std": std,
+            "mean": mean[order],
+            "std": std[order],
             "n_splits": np.full(mean.size, n),
-            "rank": rank,
-            "ci_low": mean - half,
-            "ci_high": mean + half,
+            "rank": rank[order],
+            "ci_low": (mean - half)[order],
+            "ci_high": (mean + half)[order],
         },
-        index=pd.Index(scores.index, name="model"),
+        index=names.rename("model"),
+        copy=False,
     )
-    return frame.iloc[order]
+    frame.attrs["pdcompare"] = {
+        "kind": "result",
+        "test": "summary",
+        "ci": 0.95,
+        "interval": "nadeau-bengio",
+        "design": dict(scores.attrs["pdcompare"]["design"]),
+        "greater_is_better": True,
+        "models": names.tolist(),
+    }
+    return frame
 
 
 def _best_vs_rest(scores: pd.DataFrame):

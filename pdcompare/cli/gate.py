@@ -8,6 +8,8 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from pdcompare.cli.options import (
     GATE_OPTIONS,
     Parser,
@@ -17,8 +19,11 @@ from pdcompare.cli.options import (
     fraction,
     one_line,
 )
-from pdcompare.compare.gate import GATE_TESTS, gate
+from pdcompare.compare.battles_gate import battles_gate
+from pdcompare.compare.gate import GATE_TESTS, gate, gate_test
+from pdcompare.inputs.battles import from_battles
 from pdcompare.inputs.files import read_frame, read_table
+from pdcompare.inputs.items import from_items
 from pdcompare.presentation.labels import (
     COMMAND_LINE,
 )
@@ -44,6 +49,9 @@ examples:
   pdcompare gate nightly.csv --candidate new --baseline prod --margin 0.01 --look 3/10
   pdcompare gate predictions.csv --y label --candidate new --baseline prod --margin 0.02 \\
       --markdown gate.md
+  pdcompare gate answers.csv --items --cluster-col passage --candidate new --baseline prod \\
+      --margin 0.02
+  pdcompare gate battles.csv --battles --candidate new --baseline prod --margin 20
 """
 
 
@@ -93,7 +101,9 @@ def build_gate_parser() -> argparse.ArgumentParser:
         epilog=_GATE_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("source", metavar="FILE", help="scores, runs or predictions file")
+    parser.add_argument(
+        "source", metavar="FILE", help="scores, runs, predictions, items or battles file"
+    )
     add_options(parser, GATE_OPTIONS)
     parser.add_argument("--cv", type=folds, help="k of the k-fold CV of the scores")
     parser.add_argument("--test-size", type=fraction, help="test fraction of each split")
@@ -124,7 +134,113 @@ def build_gate_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--lower-is-better", action="store_true", help="scores are losses")
     parser.add_argument("--transpose", action="store_true", help="models are the columns")
+    _add_long_files(parser)
     return parser
+
+
+#: The column options of the long files a gate reads, by the option that reads the file.
+_ITEM_OPTIONS = ("item_col", "cluster_col", "sample_col", "task_col")
+_BATTLE_OPTIONS = ("model_a_col", "model_b_col", "winner_col", "ties")
+_LONG_OPTIONS = ("model_col", "score_col")
+
+
+def _add_long_files(parser: argparse.ArgumentParser) -> None:
+    """``--items`` and ``--battles`` with their column options (defaults resolved when read)."""
+    items = parser.add_argument_group(
+        "items (a long file, one row per model, item and sample: the paired t over items)"
+    )
+    items.add_argument("--items", action="store_true", help="the file is a long table of items")
+    items.add_argument("--model-col", metavar="COL", help="(model)")
+    items.add_argument("--score-col", metavar="COL", help="(score)")
+    items.add_argument("--item-col", metavar="COL", help="(item)")
+    items.add_argument("--cluster-col", metavar="COL", help="(none: items are independent)")
+    items.add_argument("--sample-col", metavar="COL", help="(none: one row per model and item)")
+    items.add_argument("--task-col", metavar="COL", help="(none: one task)")
+    duels = parser.add_argument_group(
+        "battles (a long file, one row per battle: --margin in Bradley–Terry rating points)"
+    )
+    duels.add_argument("--battles", action="store_true", help="the file is a table of battles")
+    duels.add_argument("--model-a-col", metavar="COL", help="(model_a)")
+    duels.add_argument("--model-b-col", metavar="COL", help="(model_b)")
+    duels.add_argument("--winner-col", metavar="COL", help="(winner)")
+    duels.add_argument("--ties", choices=["half", "davidson"], help="(half)")
+
+
+def _verb(given: list[str]) -> str:
+    return "is an option of" if len(given) == 1 else "are options of"
+
+
+def _option(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _check_file_options(args: argparse.Namespace) -> None:
+    """Column options only with the option that reads their kind of file."""
+    if args.items and args.battles:
+        msg = "--items and --battles read different files: pass one of them"
+        raise ValueError(msg)
+    for flag, names in (("items", _ITEM_OPTIONS), ("battles", _BATTLE_OPTIONS)):
+        given = [_option(name) for name in names if getattr(args, name) is not None]
+        if given and not getattr(args, flag):
+            kind = "an items" if flag == "items" else "a battles"
+            msg = f"{' and '.join(given)} {_verb(given)} {kind} file: add --{flag}"
+            raise ValueError(msg)
+    given = [_option(name) for name in _LONG_OPTIONS if getattr(args, name) is not None]
+    if given and not args.items:
+        msg = f"{' and '.join(given)} {_verb(given)} an items file: add --items"
+        raise ValueError(msg)
+    if (args.items or args.battles) and (args.transpose or args.runs or args.y is not None):
+        kind = "--items" if args.items else "--battles"
+        msg = f"{kind} reads a long table: leave out --transpose, --runs and --y"
+        raise ValueError(msg)
+    if args.battles and (args.cv is not None or args.test_size is not None or args.test):
+        msg = (
+            "--battles gates on the Bradley–Terry ratings: leave out --cv, --test-size and --test"
+        )
+        raise ValueError(msg)
+    if args.battles and args.lower_is_better:
+        msg = "--battles: a win is better by definition; leave out --lower-is-better"
+        raise ValueError(msg)
+
+
+def _items_frame(args: argparse.Namespace) -> pd.DataFrame:
+    return from_items(
+        read_table(args.source),
+        model=args.model_col or "model",
+        item=args.item_col or "item",
+        score=args.score_col or "score",
+        sample=args.sample_col,
+        cluster=args.cluster_col,
+        task=args.task_col,
+        greater_is_better=not args.lower_is_better,
+    )
+
+
+def _battles_result(args: argparse.Namespace) -> pd.DataFrame:
+    battles = from_battles(
+        read_table(args.source),
+        model_a=args.model_a_col or "model_a",
+        model_b=args.model_b_col or "model_b",
+        winner=args.winner_col or "winner",
+    )
+    return battles_gate(
+        battles, args.candidate, args.baseline, margin=args.margin, alpha=args.alpha,
+        ties=args.ties or "half",
+    )  # fmt: skip
+
+
+def _refuse_unknown_design(frame: pd.DataFrame, args: argparse.Namespace) -> None:
+    """A gate on CV splits needs their design, or the plain t asked for by name."""
+    if args.test is not None or args.cv is not None or args.test_size is not None:
+        return
+    if gate_test(frame) == "ttest":
+        msg = (
+            f"{args.source} holds CV splits whose design is unknown: pass --cv K or "
+            "--test-size F for the corrected t-test (CV splits share training data), or "
+            "--test ttest to gate on the plain t-test anyway (it passes about 30 % of "
+            "candidates that are worse by the margin)"
+        )
+        raise ValueError(msg)
 
 
 def run_gate(args: argparse.Namespace) -> tuple[str, str]:
@@ -141,28 +257,42 @@ def run_gate(args: argparse.Namespace) -> tuple[str, str]:
         The text to print and the outcome of :func:`pdcompare.gate`.
     """
     check_output_paths(args)
-    table = read_table(args.source)
-    truth = args.y if args.y is not None else "y"
-    design: dict[str, Any] = {}
-    if truth in table.columns:
-        frame, y = table, truth
-    elif args.y is not None:
-        msg = f"--y: {args.source} has no column {args.y!r}"
-        raise ValueError(msg)
-    else:
-        frame, y = read_frame(args.source, transpose=args.transpose), None
-        if args.runs:
-            design["paired"] = False
+    _check_file_options(args)
+    if args.battles:
+        return _words(_battles_result(args), args)
+    frame, y, design = _read(args)
     if args.cv is not None:
         design["cv"] = args.cv
     if args.test_size is not None:
         design["test_size"] = args.test_size
-    if args.lower_is_better:
-        design["greater_is_better"] = False
+    if y is None and not args.items and not args.runs:
+        _refuse_unknown_design(frame, args)
     result = gate(
         frame, args.candidate, args.baseline, margin=args.margin, alpha=args.alpha,
         test=args.test, y=y, spending=args.spending, look=args.look, **design,
     )  # fmt: skip
+    return _words(result, args)
+
+
+def _read(args: argparse.Namespace) -> tuple[pd.DataFrame, Any, dict[str, Any]]:
+    """The frame to gate, its truth column (predictions) and the design the options give."""
+    if args.items:
+        return _items_frame(args), None, {}
+    design: dict[str, Any] = {"greater_is_better": False} if args.lower_is_better else {}
+    table = read_table(args.source)
+    truth = args.y if args.y is not None else "y"
+    if truth in table.columns:
+        return table, truth, design
+    if args.y is not None:
+        msg = f"--y: {args.source} has no column {args.y!r}"
+        raise ValueError(msg)
+    if args.runs:
+        design["paired"] = False
+    return read_frame(args.source, transpose=args.transpose), None, design
+
+
+def _words(result: pd.DataFrame, args: argparse.Namespace) -> tuple[str, str]:
+    """The paragraph to print (and the Markdown file written), and the outcome."""
     text = f"File: {args.source}\n\n" + gate_text(result, words=COMMAND_LINE)
     if args.markdown:
         markdown = gate_text(result, format="markdown", words=COMMAND_LINE)

@@ -249,7 +249,8 @@ OPTIONS = (
         {
             "choices": _TESTS,
             "help": "pairwise test (default: corrected_ttest when the design is known, else "
-            "ttest; wilcoxon across data sets; nemenyi and conover need --long data). bayes "
+            "ttest; wilcoxon across data sets; nemenyi and conover need several data sets: "
+            "--long data or a --benchmark file of per-data-set means). bayes "
             "prints the Bayesian test's table (needs --rope, and --cv or --test-size for one "
             "data set); --rope alone adds the Bayesian test to the report. A predictions "
             "file: delong (default for numeric scores), mcnemar (default for labels) or "

@@ -252,7 +252,8 @@ def delong(
     with :func:`corrected_ttest`; a test set of out-of-fold predictions
     (``cv_predictions``) mixes models fitted on different folds, which the
     test does not account for: on a frame made by ``cv_predictions`` it
-    warns. When every AUC is below 0.5 it warns too, naming ``pos_label=``
+    warns. Hard 0/1 labels in place of scores warn (the AUC needs scores).
+    When every AUC is below 0.5 it warns too, naming ``pos_label=``
     (the positive class is probably the other one). The normal interval of
     one AUC covers less than its level in small samples (0.90 at 95 % with
     15 + 15 samples and AUC 0.86, as pROC's).
@@ -299,6 +300,7 @@ def delong(
     )
     auc, covariance = _aucs(scores, positive, valid)
     _warn_inverted(auc, data.pos_label, "delong")
+    _warn_labels(scores, valid, data.names, "delong")
     if stored_attr(predictions, "origin") == "cv_predictions":
         warn(
             "`delong` on out-of-fold predictions from `cv_predictions`: each row's score "
@@ -353,6 +355,24 @@ def delong(
         **({} if margin is None else {"margin": margin}),
     )
     return results.pair_result(data.names, i, j, columns, meta, correction=correction, alpha=alpha)
+
+
+def _warn_labels(scores: np.ndarray, valid: np.ndarray, names: Any, test: str) -> None:
+    """Warn once when a model's predictions are hard 0/1 labels: an AUC needs scores."""
+    labels = [
+        names[k]
+        for k in np.flatnonzero(valid)
+        if np.isin(scores[:, k][~np.isnan(scores[:, k])], (0.0, 1.0)).all()
+    ]
+    if labels:
+        shown = ", ".join(repr(name) for name in labels[:5])
+        more = f" and {len(labels) - 5} more" if len(labels) > 5 else ""
+        warn(
+            f"`{test}`: the predictions of {shown}{more} are hard 0/1 labels, but the AUC "
+            "needs scores (predicted probabilities or decision values, such as "
+            "`predict_proba(X)[:, 1]`): from labels the ROC curve has one point and the AUC "
+            "is the balanced accuracy. Pass scores, or compare labels with `mcnemar`."
+        )
 
 
 def _warn_inverted(auc: np.ndarray, pos_label: Any, test: str) -> None:

@@ -256,7 +256,7 @@ def gate(
         "outcome": [outcome],
     }
     result = pd.DataFrame(row)
-    keep = ("design", "unit", "score", "n_pos", "n_neg", "pos_label")
+    keep = ("design", "unit", "score", "n_pos", "n_neg", "pos_label", *_ITEMS_KEYS)
     return with_attrs(
         result,
         result_meta(
@@ -309,6 +309,8 @@ def _sizes(
     """The unit of the gate's evidence and how many of them each model has."""
     if test == "delong":
         return "sample", [int(meta["n_pos"] + meta["n_neg"])] * 2
+    if meta.get("unit") == "item":  # an items frame: its items (every model has them all)
+        return "item", [int(meta["n_items"])] * 2
     data = scores_data(frame, **design)
     present = ~np.isnan(data.values)
     where = [data.names.get_loc(model) for model in (candidate, baseline)]
@@ -316,6 +318,13 @@ def _sizes(
         return "run", [int(present[k].sum()) for k in where]
     both = int((present[where[0]] & present[where[1]]).sum())
     return "split", [both, both]
+
+
+#: What a gate on an items frame keeps of its test's metadata (the words name the unit).
+_ITEMS_KEYS = (
+    "n_items", "n_clusters", "clustered", "cluster_name", "item_name", "task_name", "n_tasks",
+    "samples_per_item", "task_sizes", "samples_range",
+)  # fmt: skip
 
 
 def _first(result: pd.DataFrame, name: str) -> float:

@@ -293,7 +293,7 @@ def summary(
     if frame_kind(scores) is FrameKind.ITEMS:
         return items_summary(scores, ci, **design)
     frame = summary_table(scores, ci, measure=measure, **design)
-    meta = pdcompare_attrs(frame)
+    meta = frame.attrs["pdcompare"]  # read only
     if meta.get("interval") == "t" and meta.get("design", {}).get("time_ordered"):
         warn(
             "These scores come from time-ordered splits, which have no Nadeau–Bengio "
@@ -343,7 +343,9 @@ def summary_table(
     )
     if runs:  # independent runs: counted as runs, the plain t interval
         table = {("n_runs" if key == "n_splits" else key): value for key, value in table.items()}
-    recorded = pdcompare_attrs(scores)
+    # Read, not copied: only two scalars of the scores' metadata are wanted.
+    recorded = scores.attrs.get("pdcompare")
+    recorded = recorded if isinstance(recorded, dict) else {}
     known = {"metric": recorded["metric"]} if recorded.get("metric") is not None else {}
     if recorded.get("bounded"):
         # A mean of accuracies (AUCs, F1s, ...) lies in [0, 1]: so does its interval.
@@ -351,18 +353,22 @@ def summary_table(
         clipped = int(np.count_nonzero((low < 0.0) | (high > 1.0)))
         table = {**table, "ci_low": np.clip(low, 0.0, 1.0), "ci_high": np.clip(high, 0.0, 1.0)}
         known.update(bounds=(0.0, 1.0), n_clipped=clipped)
+    # The frame is built best first: no pandas take of the rows (nor copy of the metadata).
+    order = data.order
+    names = data.names[order]
     meta = results.result_meta(
         "summary",
         ci=ci,
         interval="nadeau-bengio" if ratio is not None else "t",
         design=data.design.to_attrs(),
         greater_is_better=data.design.greater_is_better,
-        models=data.ranked_names,
+        models=names.tolist(),
         **({"unit": "run"} if runs else {}),
         **known,
     )
-    frame = results.model_result(data.names, table, meta)
-    return frame.iloc[data.order]
+    columns = {key: np.asarray(value)[order] for key, value in table.items()}
+    frame = pd.DataFrame(columns, index=names.rename("model"), copy=False)
+    return with_attrs(frame, meta)
 
 
 def _with_effect_sizes(

@@ -736,7 +736,20 @@ class ItemsData(ScoresData):
             "task_name": None if info is None else _plain(info.task_name),
             "n_tasks": None if self.tasks is None else len(self.tasks),
             "samples_per_item": self.samples_per_item,
+            **self._counts(),
         }
+
+    def _counts(self) -> dict[str, Any]:
+        """The tasks' item counts and the fewest and most samples of a cell, for the words."""
+        counts: dict[str, Any] = {}
+        if self.tasks is not None:
+            sizes = np.bincount(self.task, minlength=len(self.tasks))
+            counts["task_sizes"] = [
+                [_plain(t), int(n)] for t, n in zip(self.tasks, sizes, strict=True)
+            ]
+        if self.samples is not None and self.samples.size:
+            counts["samples_range"] = [int(self.samples.min()), int(self.samples.max())]
+        return counts
 
 
 def _plain(value: Any) -> Any:

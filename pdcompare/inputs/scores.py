@@ -121,7 +121,7 @@ def validate_scores(frame: pd.DataFrame) -> np.ndarray:
     check_scores_labels(frame)
     _refuse_other_kinds(frame)
     values = _numeric_values(frame)
-    check_score_values(values, frame.index, frame.columns)
+    check_score_values(values, frame.index, frame.columns, runs=_is_runs_design(frame))
     return values
 
 
@@ -153,6 +153,15 @@ def check_scores_labels(frame: pd.DataFrame) -> None:
             "to `per_dataset(test=...)`."
         )
         raise ValueError(msg)
+
+
+def _is_runs_design(frame: pd.DataFrame) -> bool:
+    """Whether the frame's stored design says its columns are independent runs."""
+    stored = frame.attrs.get("pdcompare")
+    design = stored.get("design") if isinstance(stored, dict) else None
+    if isinstance(design, Design):
+        return design.paired is False
+    return isinstance(design, dict) and design.get("paired") is False
 
 
 def _refuse_missing_split_labels(columns: pd.Index) -> None:
@@ -192,9 +201,17 @@ def _refuse_empty(shape: tuple[int, int]) -> None:
         raise ValueError(msg)
 
 
-def check_score_values(values: np.ndarray, names: pd.Index, splits: pd.Index) -> None:
-    """Not empty, at least 2 splits, and finite scores (NaN marks a failed fit)."""
+def check_score_values(
+    values: np.ndarray, names: pd.Index, splits: pd.Index, *, runs: bool = False
+) -> None:
+    """Not empty, at least 2 splits (runs), and finite scores (NaN marks a failed fit)."""
     _refuse_empty(values.shape)
+    if values.shape[1] < 2 and runs:
+        msg = (
+            f"The runs frame has {values.shape[1]} run column; comparisons of runs need at "
+            "least 2 independent runs (random seeds) per model, one column each."
+        )
+        raise ValueError(msg)
     if values.shape[1] < 2:
         msg = (
             f"The scores frame has {values.shape[1]} split column; comparisons need the "

@@ -46,6 +46,22 @@ INTEGER_COLUMNS = (
     "only_1_correct",
     "only_2_correct",
     "n_resamples",
+    "eliminated_at",
+    "n_items",
+    "n_clusters",
+    "n_items_needed",
+    "n_clusters_needed",
+    "n_runs",
+    "n_runs_1",
+    "n_runs_2",
+    "n_runs_needed",
+    "n_repeats",
+    "rank_low",
+    "rank_high",
+    "n_battles",
+    "n_tasks",
+    "n_pos",
+    "n_neg",
 )
 
 _HIGHLIGHT = "background-color: #fff2b3; font-weight: bold"
@@ -178,6 +194,7 @@ def highlighted_rows(frame: pd.DataFrame, alpha: float | None = None) -> np.ndar
     """Which rows state a conclusion: a rejected hypothesis, a decision, the best model.
 
     - a ``reject`` column: the rows where it is True;
+    - an ``in_set`` column (the model confidence set): the models in the set;
     - a ``decision`` column (bayes): the rows decided, that is not ``"undecided"``;
     - a ``pvalue_adj`` or ``pvalue`` column without ``reject`` (cochrans_q):
       the rows at or below ``alpha`` (from the call, else the result's
@@ -208,6 +225,8 @@ def highlighted_rows(frame: pd.DataFrame, alpha: float | None = None) -> np.ndar
     """
     if "reject" in frame.columns:
         return _is_true(frame["reject"])
+    if "in_set" in frame.columns:  # a model confidence set: its members, never the eliminated
+        return _is_true(frame["in_set"])
     if "decision" in frame.columns:
         return (frame["decision"].astype(str) != "undecided").to_numpy()
     for column in ("pvalue_adj", "pvalue"):
@@ -478,6 +497,32 @@ def style(
         # Only the LaTeX-convertible part of the CSS (bold) shows in `.to_latex()`;
         # colours need `to_latex(convert_css=True)`.
         styler = styler.apply(_row_css, axis=None, mask=mask, css=highlight)
+    if is_matrix(frame):
+        styler = _matrix_cells(styler, frame, alpha, highlight)
+    return styler
+
+
+#: Beyond this many columns a matrix is set compactly (20 models fit 1,200 pixels).
+_COMPACT_COLUMNS = 10
+
+
+def _matrix_cells(styler: Any, frame: pd.DataFrame, alpha: float | None, highlight: Any):
+    """A model x model matrix: its significant p-values highlighted, set compactly when wide."""
+    info = result_info(frame)
+    if highlight and info.value in PVALUE_COLUMNS:
+        level = info.level_alpha if alpha is None else alpha
+        values = frame.to_numpy(dtype=float, na_value=np.nan)
+        with np.errstate(invalid="ignore"):
+            cells = np.where(values <= level, highlight, "")
+        styler = styler.apply(
+            lambda data: pd.DataFrame(cells, index=data.index, columns=data.columns), axis=None
+        )
+    if frame.shape[1] > _COMPACT_COLUMNS:
+        compact = "padding: 1px 3px; font-size: 0.85em;"
+        styler = styler.set_table_styles(
+            [{"selector": "th", "props": compact}, {"selector": "td", "props": compact}],
+            overwrite=False,
+        )
     return styler
 
 

@@ -214,7 +214,8 @@ def clustered_paired_ttest(
         corr = gram[i, j] / np.sqrt(diag[i] * diag[j])
         statistic = mean_diff / se
     # Degenerate pairs: a difference that is the same on every item has no spread.
-    scale = np.maximum(np.abs(values).max(initial=0.0), 1.0)
+    # The largest |score| without an |values| temporary of the whole matrix.
+    scale = max(float(values.max(initial=0.0)), -float(values.min(initial=0.0)), 1.0)
     flat = plain <= (16.0 * np.finfo(float).eps * scale) ** 2 * n
     identical = flat & (np.abs(mean_diff) <= 16.0 * np.finfo(float).eps * scale)
     constant = flat & ~identical

@@ -115,6 +115,19 @@ def test_help():
         assert option in process.stdout
 
 
+def test_help_says_nemenyi_and_conover_read_a_benchmark_file(tmp_path):
+    from pdcompare.datasets import load_benchmark
+
+    text = " ".join(build_parser().format_help().split())
+    assert "nemenyi and conover need several data sets: --long data or a --benchmark file" in text
+    # And they do: the per-data-set means of the bundled benchmark, read with --benchmark.
+    path = tmp_path / "means.csv"
+    load_benchmark().cmp.means().to_csv(path)
+    process = run(path, "--benchmark", "--test", "nemenyi")
+    assert process.returncode == 0, process.stderr
+    assert "Nemenyi" in process.stdout
+
+
 def test_parser_defaults():
     args = build_parser().parse_args(["file.csv"])
     assert (args.source, args.cv, args.test_size, args.rope) == ("file.csv", None, None, None)
@@ -145,10 +158,14 @@ def test_read_frame_cv_results(tmp_path):
     frame = read_frame(path)
     assert frame["params"].tolist() == cv_results["params"].astype(str).tolist()
     scores = frame.cmp.scores()
-    assert list(scores.index) == list(cv_results.cmp.scores().index) == [
-        "C=1, kernel=rbf",
-        "C=10, kernel=linear",
-    ]
+    assert (
+        list(scores.index)
+        == list(cv_results.cmp.scores().index)
+        == [
+            "C=1, kernel=rbf",
+            "C=10, kernel=linear",
+        ]
+    )
     assert scores.attrs["pdcompare"]["params"] == dict(
         zip(scores.index, cv_results["params"], strict=True)
     )

@@ -1,5 +1,7 @@
 """``pdcompare gate``: exit codes 0/1/2/3 on constructed files of each kind, as a subprocess."""
 
+import numpy as np
+import pandas as pd
 import pytest
 from _cli import run_cli
 from frames import gate_predictions, gate_runs, gate_scores
@@ -86,7 +88,7 @@ def test_losses_and_markdown(tmp_path):
 def test_unknown_design_says_the_options(tmp_path):
     path = tmp_path / "scores.csv"
     gate_scores(-0.005).to_csv(path)
-    done = run(*gate_args(path, 0.01))
+    done = run(*gate_args(path, 0.01, "--test", "ttest"))
     assert done.returncode == 2
     assert "plain paired t-test" in done.stdout
     assert "(--cv or --test-size)" in done.stdout
@@ -98,7 +100,8 @@ def test_unknown_design_says_the_options(tmp_path):
     [
         (("{missing}", "--candidate", "candidate", "--baseline", "baseline", "--margin", 0.01),
          ("no such file", "nope.csv")),
-        (("{path}", "--candidate", "nope", "--baseline", "baseline", "--margin", 0.01), ("nope",)),
+        (("{path}", "--candidate", "nope", "--baseline", "baseline", "--margin", 0.01, "--cv", 10),
+         ("nope",)),
         (("{path}", "--candidate", "candidate", "--baseline", "baseline", "--margin", -0.01),
          ("--margin", "-0.01")),
         (("{path}", "--baseline", "baseline", "--margin", 0.01), ("--candidate",)),
@@ -143,3 +146,65 @@ def test_a_planned_look_gates_at_its_level(tmp_path):
     assert "look 1 of 4" in done.stdout
     bad = run(*gate_args(path, 0.02, "--cv", 10, "--look", "5/4"))
     assert_cannot_run(bad, "--look must be k/K")
+
+
+def test_items_file(tmp_path):
+    from frames import eval_items_long
+
+    path = tmp_path / "answers.csv"
+    long = eval_items_long(n_models=3, n_clusters=8, per_cluster=5, n_samples=3, tasks=2)
+    long.to_csv(path, index=False)
+    columns = ("--cluster-col", "passage", "--sample-col", "sample", "--task-col", "task")
+    done = run(
+        path, "--items", *columns, "--candidate", "m1", "--baseline", "m0", "--margin", 0.05
+    )
+    items = pdcompare.from_items(long, sample="sample", cluster="passage", task="task")
+    result = pdcompare.gate(items, "m1", "m0", margin=0.05)
+    assert done.returncode == pdcompare.cli.gate.GATE_EXIT[result["outcome"].iloc[0]]
+    assert done.stdout.endswith(pdcompare.presentation.report.gate.gate_text(result))
+    assert "40 items in 8 passages, in 2 tasks (t0 20, t1 20)" in done.stdout
+    assert "split" not in done.stdout
+
+
+def test_battles_file(tmp_path):
+    from frames import simulated_battles
+    from scipy import stats
+
+    path = tmp_path / "battles.csv"
+    simulated_battles([0.0, 0.1, 0.5], 3000).to_csv(path, index=False)
+    done = run(path, "--battles", "--candidate", "m00", "--baseline", "m02", "--margin", 20)
+    assert done.returncode == 1, done.stderr
+    assert "Bradley–Terry rating difference" in done.stdout
+    # Two models: the rating difference is 400 log10(wins/losses), its standard error
+    # 400/ln 10 sqrt(1/wins + 1/losses) (the binomial's Fisher information on the log odds).
+    from pdcompare.compare.battles_gate import battles_gate
+
+    wins = pd.DataFrame([[0, 60], [40, 0]], index=["new", "old"], columns=["new", "old"])
+    result = battles_gate(wins, "new", "old", margin=20, alpha=0.05)
+    diff = 400 * np.log10(60 / 40)
+    se = 400 / np.log(10) * np.sqrt(1 / 60 + 1 / 40)
+    assert result["mean_diff"].iloc[0] == pytest.approx(diff, rel=1e-6)
+    assert result["ci_low"].iloc[0] == pytest.approx(diff - stats.norm.ppf(0.95) * se, rel=1e-6)
+    assert result["pvalue"].iloc[0] == pytest.approx(stats.norm.sf((diff + 20) / se), rel=1e-6)
+    assert result["outcome"].iloc[0] == "non-inferior"
+
+
+def test_cv_splits_without_their_design_exit_3_naming_the_options(tmp_path):
+    path = tmp_path / "scores.csv"
+    gate_scores(-0.005).to_csv(path)
+    done = run(*gate_args(path, 0.01))
+    assert_cannot_run(done, "--cv", "--test-size", "--test ttest", "30 %")
+    assert run(*gate_args(path, 0.01, "--test", "ttest")).returncode == 2
+
+
+@pytest.mark.parametrize(
+    ("more", "named"),
+    [
+        (("--item-col", "question"), "--item-col is an option of an items file: add --items"),
+        (("--winner-col", "w"), "--winner-col is an option of a battles file: add --battles"),
+    ],
+)
+def test_column_options_without_their_file_kind_are_refused(tmp_path, more, named):
+    path = tmp_path / "scores.csv"
+    gate_scores(0.0).to_csv(path)
+    assert_cannot_run(run(*gate_args(path, 0.01, "--cv", 10, *more)), named)

@@ -119,7 +119,9 @@ def test_label_tests_still_refuse_probabilities():
     frame = pd.DataFrame({"y": [0, 1, 0, 1], "a": [0.2, 0.8, 0.4, 0.6], "b": [0, 1, 1, 1]})
     with pytest.raises(ValueError, match="compares predicted labels with the truth"):
         frame.cmp.mcnemar()
-    frame.cmp.delong()  # the same frame is fine as scores
+    # The same frame runs as scores; "b" holds hard labels, which delong warns about.
+    with pytest.warns(PdcompareWarning, match="'b' are hard 0/1 labels"):
+        frame.cmp.delong()
 
 
 def test_missing_scores(preds):

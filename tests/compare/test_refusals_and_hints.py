@@ -68,6 +68,21 @@ def test_delong_warns_when_every_auc_is_below_one_half():
     assert fixed["auc_1"].iloc[0] > 0.5
 
 
+def test_delong_warns_on_hard_labels_naming_scores():
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 300)
+    labels = np.where(rng.random(300) < 0.8, y, 1 - y)  # a classifier's predict(), not scores
+    frame = pd.DataFrame({"y": y, "labels": labels, "scores": y + rng.normal(0, 1, 300)})
+    with pytest.warns(PdcompareWarning, match=r"'labels' are hard 0/1 labels.*AUC needs scores"):
+        out = frame.cmp.delong()
+    # From labels the AUC is the balanced accuracy (one point on the ROC curve).
+    row = out.iloc[0]
+    auc = row["auc_1"] if row["model_1"] == "labels" else row["auc_2"]
+    expected = metrics.balanced_accuracy_score(y, labels)
+    assert auc == pytest.approx(expected, rel=1e-12)
+    assert metrics.roc_auc_score(y, labels) == pytest.approx(expected, rel=1e-12)
+
+
 @pytest.mark.slow
 def test_delong_warns_on_out_of_fold_predictions():
     from sklearn.datasets import load_breast_cancer

@@ -382,3 +382,15 @@ def test_unpaired_tests_on_runs_or_one_kfold_do_not_warn_of_overlap():
         one_kfold.cmp.mannwhitney(cv=10)
         one_kfold.cmp.welch_ttest(cv=10)
         _repeated_cv_scores().cmp.corrected_ttest(cv=10)
+
+
+def test_a_runs_frame_of_one_run_is_refused_in_words_of_runs():
+    from frames import seed_runs
+
+    runs = seed_runs(n_runs=1).cmp.set_design(paired=False)
+    expected = r"runs frame has 1 run column.*2 independent runs"
+    for call in (runs.cmp.summary, runs.cmp.welch_ttest):
+        with pytest.raises(ValueError, match=expected) as info:
+            call()
+        assert "CV split" not in str(info.value)
+        assert "df.T" not in str(info.value)

@@ -28,3 +28,10 @@ def test_readme_gives_the_two_quick_start_commands():
     quick_start = text.split("## Quick start", 1)[1].split("##", 1)[0]
     assert "make demo" in quick_start
     assert "make test" in quick_start
+
+
+def test_readme_says_how_long_the_tests_take_and_names_the_quick_loop():
+    text = " ".join(README.read_text(encoding="utf-8").split())
+    development = text.split("## Development", 1)[1]
+    assert re.search(r"takes about \d+ minutes on 2 busy shared cores", development)
+    assert 'pytest -m "not slow"' in development

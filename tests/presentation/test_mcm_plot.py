@@ -12,8 +12,9 @@ def table(m, n=15, seed=0):
     rng = np.random.default_rng(seed)
     values = np.linspace(0.9, 0.7, m)[:, None] + rng.normal(0, 0.03, (m, n))
     names = [f"model_{k}, C={k}" for k in range(m)]
-    return pd.DataFrame(values, index=names,
-                        columns=pd.Index([f"d{k}" for k in range(n)], name="dataset"))
+    return pd.DataFrame(
+        values, index=names, columns=pd.Index([f"d{k}" for k in range(n)], name="dataset")
+    )
 
 
 def test_the_bundled_benchmark_writes_every_cell():
@@ -48,3 +49,19 @@ def test_top_and_a_result_plot_draw_the_same():
     ax = cells.cmp.plot(top=3)
     assert [t.get_text() for t in ax.get_xticklabels()] == ["svc_rbf", "forest", "knn"]
     assert len(ax.texts) == 6
+
+
+def test_at_twenty_models_cells_hold_the_difference_alone_at_a_readable_size():
+    frame = table(20)
+    ax = frame.cmp.plot("mcm")
+    cells = frame.cmp.matrix(kind="mcm")
+    texts = [t.get_text() for t in ax.texts]
+    assert len(texts) == 20 * 19
+    assert all("\n" not in t for t in texts)  # no wins/ties/losses or p squeezed in
+    assert all(t.get_fontsize() >= 7.0 for t in ax.texts)
+    # Each cell is its pair's mean difference; bold where the Wilcoxon p is below 0.05.
+    first = cells.iloc[0]
+    assert f"{first['mean_diff']:+.3f}" in texts
+    bold = [t for t in ax.texts if t.get_fontweight() == "bold"]
+    assert len(bold) == int((cells["pvalue"] < 0.05).sum())
+    assert "in matrix(kind='mcm')" in ax.get_title()

@@ -45,3 +45,31 @@ def test_profile_result_without_bands():
     ax = profile.cmp.plot()
     assert_allclose(ax.lines[0].get_ydata(), profile.iloc[:, 0])
     assert not ax.collections  # no bands asked
+
+
+def test_profile_of_many_agents_draws_eight_curves_without_bands_to_a_high_quantile():
+    import matplotlib.pyplot as plt
+
+    frame = runs_over_tasks(n_models=60, n_tasks=6, n_runs=5, seed=2)
+    ax = frame.cmp.plot("profile", n_resamples=100)
+    order = list(pdcompare.performance_profile(frame).columns)  # best first by IQM
+    assert [line.get_label() for line in ax.lines] == order[:8]
+    assert not ax.collections  # eight curves: no bands
+    title = ax.get_title()
+    assert "best 8 of 60 models" in title
+    assert "bands drawn for at most 5 curves" in title
+    # The thresholds: from the lowest score of the drawn models to their 99th percentile.
+    drawn = frame.loc[order[:8]].to_numpy(dtype=float).ravel()
+    taus = ax.lines[0].get_xdata()
+    assert taus[0] == pytest.approx(drawn.min())
+    assert taus[-1] == pytest.approx(np.quantile(drawn, 0.99))
+    # Each curve is the share of runs above tau, averaged over tasks (rliable's profile).
+    best = frame.loc[order[0]]
+    tau = taus[50]
+    expected = np.mean([(best[task] > tau).mean() for task in best.index.unique(level=0)])
+    assert ax.lines[0].get_ydata()[50] == pytest.approx(expected)
+    plt.close("all")
+    ax = frame.cmp.plot("profile", top=3, n_resamples=100)
+    assert len(ax.lines) == 3
+    assert len(ax.collections) == 3  # few curves: their bands
+    plt.close("all")

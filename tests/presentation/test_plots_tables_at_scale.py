@@ -155,9 +155,7 @@ def test_forest_bonferroni_intervals_are_simultaneous_and_agree_with_the_markers
     se = (result["ci_high"] - result["ci_low"]) / (2 * stats.t.ppf(0.975, result["df"]))
     half = stats.t.ppf(1 - 0.05 / (2 * m), result["df"]) * se
     segments = {
-        round(s[0][1]): s[:, 0]
-        for c in ax.containers
-        for s in c.lines[2][0].get_segments()
+        round(s[0][1]): s[:, 0] for c in ax.containers for s in c.lines[2][0].get_segments()
     }
     drawn = np.array([segments[len(result) - 1 - k] for k in range(len(result))])
     assert_allclose(drawn[:, 0], result["mean_diff"] - half, rtol=1e-9)
@@ -320,8 +318,10 @@ def test_bootstrap_plots_take_top_and_colours():
     rng = np.random.default_rng(0)
     y = rng.integers(0, 2, 200)
     preds = pd.DataFrame(
-        {"y": y, **{f"m, {k}": np.where(rng.random(200) < 0.6 + 0.01 * k, y, 1 - y)
-                    for k in range(25)}}
+        {
+            "y": y,
+            **{f"m, {k}": np.where(rng.random(200) < 0.6 + 0.01 * k, y, 1 - y) for k in range(25)},
+        }
     )
     result = preds.cmp.bootstrap(random_state=0, n_resamples=50)
     ax = result.cmp.plot()
@@ -362,8 +362,14 @@ def test_style_top_caption_and_formats():
 
 def test_style_counts_as_integers_one_format_per_column():
     frame = pd.DataFrame(
-        {"model_1": ["a", "a"], "model_2": ["b", "c"], "wins": [3.0, 12.0],
-         "losses": [1.0, 0.0], "ties": [0.0, 2.0], "mean_diff": [1.0, 0.25]}
+        {
+            "model_1": ["a", "a"],
+            "model_2": ["b", "c"],
+            "wins": [3.0, 12.0],
+            "losses": [1.0, 0.0],
+            "ties": [0.0, 2.0],
+            "mean_diff": [1.0, 0.25],
+        }
     )
     table = np.array(cells(frame.cmp.style().to_html())).reshape(frame.shape)
     assert table[:, 2].tolist() == ["3", "12"]
@@ -424,3 +430,24 @@ def test_style_latex_structure_compiles():
             [pdflatex, "-interaction=nonstopmode", "t.tex"], cwd=folder, capture_output=True
         )
         assert run.returncode == 0, run.stdout[-2000:]
+
+
+def test_pvalues_too_small_for_numbers_mark_the_significant_cells():
+    from frames import scores_with_model_effects
+
+    scores = scores_with_model_effects(20, 10, 0).cmp.set_design(cv=10)
+    ax = scores.cmp.plot("pvalues")
+    assert not ax.texts  # 20 x 20 cells: the numbers do not fit
+    dots = next(c for c in ax.collections if isinstance(c, PathCollection))
+    shown = [t.get_text() for t in ax.get_yticklabels()]
+    pairs = scores.cmp.pairwise("corrected_ttest")
+    significant = {
+        (shown.index(a), shown.index(b))
+        for a, b, p in zip(pairs["model_1"], pairs["model_2"], pairs["pvalue_adj"], strict=True)
+        if p < 0.05
+    }
+    significant |= {(j, i) for i, j in significant}
+    marked = {(round(float(y)), round(float(x))) for x, y in dots.get_offsets()}
+    assert marked == significant
+    assert "dot: significant at alpha = 0.05" in ax.get_title()
+    plt.close("all")

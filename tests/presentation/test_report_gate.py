@@ -90,3 +90,24 @@ def test_bad_gate_options_name_the_keyword():
         pdcompare.report(scores, baseline="nope", margin=0.01)
     with pytest.raises(ValueError, match=r"`format` must be one of"):
         pdcompare.report(scores, baseline="baseline", margin=0.01, format="html")
+
+
+def test_a_gate_on_items_speaks_of_items_and_gives_no_cv_advice():
+    from frames import eval_items_long
+
+    long = eval_items_long(n_models=3, n_clusters=8, per_cluster=5, n_samples=3, tasks=2)
+    items = pdcompare.from_items(long, sample="sample", cluster="passage", task="task")
+    text = items.cmp.report(baseline="m0", candidate="m2", margin=0.05)
+    result = pdcompare.gate(items, "m2", "m0", margin=0.05)
+    # The numbers are the clustered paired t's (7 = 8 passages - 1 degrees of freedom).
+    one_sided = items.cmp.ttest("m2", "m0", alternative="better", margin=0.05, correction=None)
+    assert result["ci_low"].iloc[0] == pytest.approx(one_sided["ci_low"].iloc[0], rel=1e-12)
+    assert (
+        "Test: paired t-test over items, clustered by passage (CR1 standard error, 7 degrees "
+        "of freedom), on 40 items in 8 passages, in 2 tasks (t0 20, t1 20), pooled by item, "
+        "answered by both models; 3 samples per item;" in text
+    )
+    assert "split" not in text
+    assert "CV" not in text
+    assert "cv=" not in text
+    assert "more items (in more passages) would decide" in text

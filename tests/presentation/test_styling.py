@@ -269,3 +269,49 @@ def _with_meta(meta):
 )
 def test_caption_words_from_the_metadata(meta, expected):
     assert caption(_with_meta(meta)) == expected
+
+
+def test_a_model_confidence_set_highlights_its_members_and_prints_steps_as_integers():
+    from frames import ar_forecasts
+
+    from pdcompare.presentation.styling import column_formatters, highlighted_rows
+
+    result = ar_forecasts().cmp.confidence_set(random_state=0)
+    assert not result["in_set"].all()  # a model is eliminated: it must not be highlighted
+    assert highlighted_rows(result).tolist() == result["in_set"].tolist()
+    shown = [column_formatters(result)["eliminated_at"](v) for v in result["eliminated_at"]]
+    assert shown == ["" if np.isnan(v) else str(int(v)) for v in result["eliminated_at"]]
+
+
+def test_the_forecast_html_heads_its_table_as_the_confidence_set():
+    import re
+
+    import matplotlib
+    from frames import ar_forecasts
+
+    matplotlib.use("Agg")
+    page = ar_forecasts().cmp.report(format="html")
+    captions = re.findall(r"<caption>(.*?)</caption>", page)
+    assert captions[0].startswith("Model confidence set at alpha = 0.1, best first")
+    assert "Summary" not in captions[0]
+
+
+def test_a_pvalue_matrix_highlights_its_significant_cells_and_is_compact_at_twenty():
+    from frames import scores_with_model_effects
+
+    scores = scores_with_model_effects(20, 10, 0).cmp.set_design(cv=10)
+    matrix = scores.cmp.pairwise().cmp.matrix()
+    html = matrix.cmp.style().to_html()
+    values = matrix.to_numpy(dtype=float, na_value=np.nan)
+    significant = {(r, c) for r, c in zip(*np.nonzero(values <= 0.05), strict=True)}
+    assert significant  # the frame has significant pairs
+    # Each highlighted cell's CSS selector names its row and column.
+    styled = set()
+    for selectors, props in re.findall(r"([^{}]*)\{([^{}]*)\}", html):
+        if "background-color" in props:
+            for r, c in re.findall(r"row(\d+)_col(\d+)", selectors):
+                styled.add((int(r), int(c)))
+    assert styled == significant
+    assert "padding: 1px 3px" in html
+    few = scores.iloc[:4].cmp.pairwise().cmp.matrix().cmp.style().to_html()
+    assert "padding: 1px 3px" not in few

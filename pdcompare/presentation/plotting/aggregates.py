@@ -147,8 +147,7 @@ def aggregate_plot(
     method = "BCa" if info.method == "bca" else "percentile"
     runs = _runs_text(info)
     caption = (
-        f"{level:.0%} stratified bootstrap intervals ({method}), {info.n_tasks} tasks, "
-        f"{runs}"
+        f"{level:.0%} stratified bootstrap intervals ({method}), {info.n_tasks} tasks, {runs}"
     )
     if note:
         caption += f"; {note}"
@@ -188,12 +187,17 @@ def profile_plot(
     ----------
     frame : pandas.DataFrame
         A runs-over-tasks frame (the profile and its bands are computed with
-        ``taus``, ``ci``, ``n_resamples`` and ``random_state``), or a result
-        of ``performance_profile`` (with or without ``ci``).
+        ``taus``, ``ci``, ``n_resamples`` and ``random_state``; by default
+        ``taus`` runs from the lowest score to the 99th percentile of the
+        scores, past which the curves are flat near 0), or a result of
+        ``performance_profile`` (with or without ``ci``).
     ax : matplotlib.axes.Axes, optional
         Where to draw; by default a new figure.
     top : int, optional
-        Draw the best ``top`` models (by IQM); by default at most 20.
+        Draw the best ``top`` models (by IQM); by default at most 8. Bands
+        are drawn for at most 5 curves (the title says when they are left
+        out); on a runs-over-tasks frame only the drawn models are
+        bootstrapped.
     title : str, optional
         Title; by default it names the bands.
     **kwargs
@@ -215,15 +219,14 @@ def profile_plot(
     (5, 'rainbow')
     >>> plt.close("all")
     """
+    order, left_out = None, False
     if not _is_result(frame, "performance_profile"):
-        frame = performance_profile(
-            frame, taus, ci=ci, n_resamples=n_resamples, random_state=random_state
-        )
+        frame, order, left_out = _profile_of_shown(frame, taus, ci, top, n_resamples, random_state)
     info = result_info(frame)
-    banded = frame.columns.nlevels == 2
-    profile = frame["profile"] if banded else frame
-    models = list(profile.columns)
-    shown, note = top_models(models, top)
+    profile = frame["profile"] if frame.columns.nlevels == 2 else frame
+    models = order or list(profile.columns)
+    shown, note = top_models(models, PROFILE_TOP if top is None else top)
+    banded = frame.columns.nlevels == 2 and len(shown) <= BANDS_UP_TO
     colours = model_colours(models)
     longest = max(len(str(m)) for m in shown)
     ax = _axes(ax, figsize=(6.4 + min(0.07 * longest, 3.0) * (1 + len(shown) // 12), 4.6))
@@ -249,8 +252,45 @@ def profile_plot(
         fontsize="small", ncols=1 + len(shown) // 12, loc="upper left", bbox_to_anchor=(1.01, 1)
     )
     bands = f", {info.ci:.0%} stratified bootstrap bands" if banded else ""
+    if (frame.columns.nlevels == 2 and not banded) or left_out:
+        note = ", ".join(x for x in (note, f"bands drawn for at most {BANDS_UP_TO} curves") if x)
     _figure_title(ax, title, f"Performance profiles{bands}", note)
     return ax
+
+
+#: Curves a performance profile draws by default (``top=`` draws more), and bands up to.
+PROFILE_TOP = 8
+BANDS_UP_TO = 5
+#: The default thresholds end at this quantile of the scores: beyond it the curves are flat.
+PROFILE_QUANTILE = 0.99
+
+
+def _profile_of_shown(frame, taus, ci, top, n_resamples, random_state):
+    """The profile of the models drawn of a runs-over-tasks frame, with bands for few.
+
+    Returns the profile, every model best first, and whether bands asked
+    for were left out (too many curves).
+
+    The order (best first by IQM) comes from every model; the thresholds and
+    the stratified bootstrap from the models drawn, and only when their bands
+    are drawn, so 60 agents take as long as their best eight.
+    """
+    order = list(performance_profile(frame).columns)  # best first by IQM
+    shown, _ = top_models(order, PROFILE_TOP if top is None else top)
+    picked = frame.loc[shown]
+    if taus is None:  # the drawn models' scores, up to a high quantile: the tail is flat
+        values = picked.to_numpy(dtype=float)
+        values = values[np.isfinite(values)]
+        low, high = float(values.min()), float(np.quantile(values, PROFILE_QUANTILE))
+        taus = np.linspace(low, high if high > low else float(values.max()), 101)
+    left_out = ci is not None and len(shown) > BANDS_UP_TO
+    if ci is None or left_out:
+        curves = performance_profile(picked, taus)
+    else:
+        curves = performance_profile(
+            picked, taus, ci=ci, n_resamples=n_resamples, random_state=random_state
+        )
+    return curves, order, left_out
 
 
 @_scores_kind("prob_improvement")

@@ -26,6 +26,32 @@ from pdcompare.results import result_info
 
 #: Below this font size (points) the cells stay unwritten: the colour still tells.
 _MIN_POINTS = 5.0
+#: The three lines of a cell are written from this size; below, the difference alone.
+_FULL_POINTS = 7.0
+
+
+def _cell_texts(cell: float, texts: list[str], annot: bool | None) -> tuple[list, float, str]:
+    """What the cells hold, by the room they have: three lines, the difference, or marks.
+
+    Returns the texts, their size in points and which: ``"full"`` (difference,
+    wins/ties/losses and p), ``"short"`` (the difference alone: about 20
+    models), ``"marks"`` (a dot in the significant cells) or ``"none"``.
+    """
+    # Three lines of text: the height allows a third of the single-line size.
+    full = min(annotation_points(cell, [line for t in texts for line in t.split("\n")]),
+               0.28 * cell)  # fmt: skip
+    if annot or (annot is None and full >= _FULL_POINTS):
+        return texts, full, "full"
+    if annot is False:
+        return texts, full, "none"
+    shorts = [t.split("\n")[0] for t in texts]
+    short = min(annotation_points(cell, shorts), 0.8 * cell)
+    if short >= _FULL_POINTS:
+        return shorts, short, "short"
+    mark = min(0.8 * cell, 9.0)
+    if mark >= _MIN_POINTS / 2:
+        return ["•"] * len(texts), mark, "marks"
+    return [""] * len(texts), mark, "none"
 
 
 @_result_kind("mcm")
@@ -120,33 +146,41 @@ def plot_mcm(
             strict=True,
         )
     ]
-    # Three lines of text: the height allows a third of the single-line size.
-    size = min(annotation_points(cell, [line for t in texts for line in t.split("\n")]),
-               0.28 * cell)  # fmt: skip
     alpha = info.level_alpha
-    if annot or (annot is None and size >= _MIN_POINTS):
-        for row, col, text, p in zip(r, c, texts, pvalues, strict=True):
-            ax.text(
-                col,
-                row,
-                text,
-                ha="center",
-                va="center",
-                fontsize=size,
-                color=cell_text_colour(image, colour[row, col]),
-                fontweight="bold" if p < alpha else "normal",
-                linespacing=1.1,
-            )
+    texts, size, what = _cell_texts(cell, texts, annot)
+    for row, col, text, p in zip(r, c, texts, pvalues, strict=True):
+        if not text or (what == "marks" and not p < alpha):
+            continue
+        ax.text(
+            col,
+            row,
+            text,
+            ha="center",
+            va="center",
+            fontsize=size,
+            color=cell_text_colour(image, colour[row, col]),
+            fontweight="bold" if p < alpha else "normal",
+            linespacing=1.1,
+        )
     colorbar = ax.figure.colorbar(image, ax=ax, shrink=0.8)
     colorbar.set_label("mean difference, row − column\n(positive: row model better)")
     ax.set_xlabel("column model")
     ax.set_ylabel("row model")
     n_datasets = info.n_datasets
     correction = f", {info.correction}-adjusted" if info.correction else ", no correction"
+    cells_words = {
+        "full": "row − column mean difference, wins/ties/losses,\nWilcoxon p",
+        "short": "row − column mean difference (wins/ties/losses and\nWilcoxon p in "
+        "matrix(kind='mcm'))",
+        "marks": "• Wilcoxon p",
+    }
+    mark = {"full": "bold: p", "short": "bold: p", "marks": "p"}
     lines = [
         f"Multiple Comparison Matrix, {n_datasets} data sets",
-        f"cells: row − column mean difference, wins/ties/losses,\nWilcoxon p{correction} "
-        f"(bold: p < {alpha:g})",
+        f"cells: {cells_words[what]}{correction} ({mark[what]} < {alpha:g})"
+        if what != "none"
+        else f"colour: row − column mean difference (Wilcoxon p{correction} in "
+        "matrix(kind='mcm'))",
     ]
     _figure_title(ax, title, "\n".join(lines), note)
     return ax

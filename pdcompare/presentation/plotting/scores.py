@@ -17,6 +17,7 @@ from pdcompare.presentation.plotting._base import (
     _axes,
     _figure_title,
     _scores_kind,
+    cell_points,
     figure_size,
     heatmap_figsize,
     matplotlib_options,
@@ -453,6 +454,14 @@ def _items_interval_words(info: ResultInfo) -> str:
     return f"t over {n_items} items"
 
 
+def _mark_significant(ax, significant: np.ndarray) -> bool:
+    """A white dot in each significant cell of a heatmap too small for its numbers."""
+    rows, columns = np.nonzero(significant)
+    diameter = 0.4 * cell_points(ax, *significant.shape)  # points
+    ax.scatter(columns, rows, s=diameter**2, c="white", edgecolors="black", linewidths=0.5)
+    return len(rows) > 0
+
+
 @_scores_kind("pvalues")
 def plot_pvalues(
     frame: pd.DataFrame,
@@ -525,6 +534,8 @@ def plot_pvalues(
         lines.append(f"one-sided ({sided}): higher- vs lower-ranked model")
     if bold is not None and ax.texts:
         lines.append(f"bold: significant at {alpha_label(info)}")
+    elif bold is not None and annot is None and _mark_significant(ax, bold):
+        lines.append(f"dot: significant at {alpha_label(info)} (the p-values: matrix())")
     if note:
         n_pairs = len(result)
         note = f"{note}; adjusted over all {n_pairs} pairs" if value == "pvalue_adj" else note

@@ -50,12 +50,65 @@ def _blocks(lines: Sequence[str]) -> list[list[str]]:
     return [block for block in blocks if block]
 
 
+#: Columns of items results that are the same on every row unless the pairs differ in
+#: their items; left out of the document's tables when constant (the caption says them).
+_CONSTANT_ITEMS_COLUMNS = ("df", "n_items", "n_clusters", "samples_per_item")
+
+
+def _without_constants(title: str, frame: pd.DataFrame) -> tuple[str, pd.DataFrame]:
+    """An items table narrower: the technical columns equal on every row go to the caption.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"mean": [0.5, 0.4], "n_items": [40, 40], "df": [9.0, 8.0]})
+    >>> title, narrow = _without_constants("Summary", frame)
+    >>> title, list(narrow.columns)
+    ('Summary (every row: n_items 40)', ['mean', 'df'])
+    """
+    same = [
+        column
+        for column in _CONSTANT_ITEMS_COLUMNS
+        if column in frame.columns and len(frame) and _constant(frame[column].to_numpy())
+    ]
+    if not same:
+        return title, frame
+    values = ", ".join(f"{column} {_plain_number(frame[column].iloc[0])}" for column in same)
+    return f"{title} (every row: {values})", frame.drop(columns=same)
+
+
+def _constant(values: np.ndarray) -> bool:
+    first = values[0]
+    return bool((values == first).all()) if first == first else bool(pd.isna(values).all())
+
+
+def _plain_number(value: Any) -> str:
+    number = float(value)
+    return f"{number:.0f}" if number.is_integer() else f"{number:.3g}"
+
+
 def _tables(analysis: Any, top: int) -> list[tuple[str, pd.DataFrame]]:
-    """The tables of the document: the summary and the family's results, the best first."""
+    """The tables of the document: the summary and the family's results, the best first.
+
+    On an items frame the columns equal on every row (degrees of freedom,
+    items, clusters, samples per item) are said in the caption instead, so
+    the family's table fits a page of 1,200 pixels.
+    """
     summary = analysis.summary.iloc[:top]
-    tables = [("Summary, best first", summary)]
     family, _ = top_pairs(analysis.significance, top)
-    tables.append(("Comparisons of the family", family))
+    info = result_info(analysis.summary)
+    if info.test == "confidence_set":  # forecasts: the summary is the model confidence set
+        title = (
+            f"Model confidence set at alpha = {info.alpha:g}, best first (in_set: the models "
+            "kept; eliminated_at: the step of the elimination sequence that removes it)"
+        )
+        tables = [(title, summary), ("Comparisons of the family", family)]
+    elif info.unit == "item":
+        tables = [
+            _without_constants("Summary, best first", summary),
+            _without_constants("Comparisons of the family", family),
+        ]
+    else:
+        tables = [("Summary, best first", summary), ("Comparisons of the family", family)]
     if analysis.bayes is not None:
         hierarchical = result_info(analysis.bayes).test == "hierarchical"
         title = "Hierarchical Bayesian comparison" if hierarchical else "Bayesian comparison"
@@ -169,6 +222,8 @@ def _figures(analysis: Any, top: int) -> list[tuple[str, Any]]:
             figures.append(("Differences and their intervals", plot(family, top=top)))
         if analysis.bayes is not None and len(analysis.bayes):
             figures.append(("Bayesian comparison", plot(analysis.bayes, top=top)))
+    if getattr(analysis, "ranks", None) is not None:
+        figures.append(("Simultaneous rank sets", plot(analysis.ranks, top=top)))
     return figures
 
 

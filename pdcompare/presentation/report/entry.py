@@ -43,6 +43,7 @@ from pdcompare.presentation.labels import (
     spoken,
 )
 from pdcompare.presentation.report import document
+from pdcompare.presentation.report import items as item_words
 from pdcompare.presentation.report.battles import battles_report
 from pdcompare.presentation.report.bayes import bayes_lines
 from pdcompare.presentation.report.equivalence import equivalence_lines
@@ -367,11 +368,14 @@ def _report_lines(analysis: Analysis, top: int) -> list[str]:
     frame_info = result_info(analysis.frame) if analysis.frame is not None else None
     lines += summary_lines(summary, summary_design, top, analysis.benchmark, frame_info)
     lines += _best_lines(analysis)
+    items = item_words.is_items_result(summary.info)
+    lines += item_words.task_lines(analysis.frame, top_names) if items else []
     if analysis.fallback_test:
         lines += ["", _unknown_design()]
     if analysis.friedman is not None:
         lines += ["", *friedman_lines(rows_of(analysis.friedman))]
     lines += ["", *significance_lines(analysis, best, top_names)]
+    lines += item_words.binary_lines(analysis.frame, summary.info, analysis.test) if items else []
     if analysis.bayes is not None:
         bayes = rows_of(analysis.bayes)
         lines += ["", *bayes_lines(bayes, analysis.family, best, top_names, analysis.benchmark)]

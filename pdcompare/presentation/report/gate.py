@@ -25,12 +25,15 @@ from pdcompare.presentation.labels import (
     p_text,
     plural,
 )
+from pdcompare.presentation.report import items as item_words
 from pdcompare.results import result_info
 
 #: How the gate names each test it can rest on.
 GATE_TEST_NAMES = {
     **REPORT_TEST_NAMES,
     "delong": "DeLong's test of the two AUCs on the same test samples",
+    "bradley_terry_z": "z test of the Bradley–Terry rating difference (rating points, "
+    "standard error from the Fisher information)",
 }
 
 #: The verdict that opens the paragraph, by outcome.
@@ -41,10 +44,16 @@ VERDICTS = {
 }
 
 
-def _evidence(unit: str, sizes: Any) -> str:
+def _evidence(unit: str, sizes: Any, info: Any = None) -> str:
     sizes = [int(n) for n in sizes]
+    if unit == "item":
+        return item_words.unit_words(info, clustered_by=False, after=", answered by both models")
     if unit == "run":
         return f"{sizes[0]} and {sizes[1]} independent runs"
+    if unit == "battle":
+        among = f" among {info.get('n_models')} models" if info.get("n_models") else ""
+        candidate, baseline = info.models
+        return f"{sizes[0]} battles of {candidate} and {sizes[1]} of {baseline}{among}"
     if unit == "sample":
         return plural(sizes[0], "test sample", "test samples") + " scored by both models"
     return plural(sizes[0], "CV split", "CV splits") + " shared by both models"
@@ -87,12 +96,15 @@ def gate_lines(result: pd.DataFrame, *, words: Spelling = PYTHON) -> list[str]:
             f"{info.get('spending')} spending of alpha = {alpha:g})"
         )
     what = "AUC difference" if row["test"] == "delong" else "difference"
+    items = unit == "item"
+    name = (
+        item_words.family_test_name(row["test"], info) if items else GATE_TEST_NAMES[row["test"]]
+    )
     lines = [
         f"Gate: {VERDICTS[row['outcome']]}. Candidate {candidate} against baseline "
         f"{baseline}, margin {margin:g}.",
-        f"Test: {GATE_TEST_NAMES[row['test']]}, on "
-        f"{_evidence(unit, sizes)}; "
-        f"{'higher' if higher else 'lower'} scores are better.",
+        f"Test: {name}, on {_evidence(unit, sizes, info)}; "
+        f"{'higher' if higher else 'lower'} {_scores(unit)} are better.",
         f"The {what} {candidate} − {baseline} is {format_signed(diff)}; one-sided {level} "
         f"bounds: lower {format_signed(low)}, upper {format_signed(high)}.",
     ]
@@ -126,10 +138,10 @@ def gate_lines(result: pd.DataFrame, *, words: Spelling = PYTHON) -> list[str]:
             f"more than the margin {margin:g} ({p} against 'worse by {margin:g} or "
             f"more'), and do not show it worse ({p_worse}). A regression of "
             f"{margin:g} cannot be told from none with this evaluation; more "
-            f"{_more(unit)} would decide."
+            f"{_more(unit, info)} would decide."
         )
     lines.append(reason)
-    if row["test"] == "ttest":
+    if row["test"] == "ttest" and not items:
         lines.append(
             "The CV design is unknown, so this is the plain t-test, whose bounds are too "
             "narrow when CV splits share training data; pass the design "
@@ -138,8 +150,18 @@ def gate_lines(result: pd.DataFrame, *, words: Spelling = PYTHON) -> list[str]:
     return lines
 
 
-def _more(unit: str) -> str:
-    return {"run": "runs", "sample": "test samples"}.get(unit, "CV splits (repeats)")
+def _scores(unit: str) -> str:
+    return "ratings" if unit == "battle" else "scores"
+
+
+def _more(unit: str, info: Any) -> str:
+    if unit == "item":
+        noun = item_words.item_noun(info)
+        clusters = f" (in more {item_words.cluster_noun(info)}s)" if info.clustered else ""
+        return f"{noun}s{clusters}"
+    return {"run": "runs", "sample": "test samples", "battle": "battles"}.get(
+        unit, "CV splits (repeats)"
+    )
 
 
 def gate_text(result: pd.DataFrame, *, format: str = "text", words: Spelling = PYTHON) -> str:

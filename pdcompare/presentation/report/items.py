@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from pdcompare.presentation.labels import format_significant
+import numpy as np
+
+from pdcompare.presentation.labels import (
+    format_number,
+    format_significant,
+    listed_name,
+    spelling,
+)
 from pdcompare.results import ResultInfo
 
 #: ``attrs["pdcompare"]["unit"]`` of the results of items frames.
@@ -43,8 +50,49 @@ def cluster_noun(info: ResultInfo) -> str:
     return _noun(info.get("cluster_name"), "cluster")
 
 
-def unit_words(info: ResultInfo) -> str:
-    """The items of a result in words, with their clusters and samples.
+def task_words(info: ResultInfo) -> str:
+    """The tasks of an items result, their item counts and the weighting, or "".
+
+    Examples
+    --------
+    >>> from pdcompare.results import info_from_meta
+    >>> task_words(info_from_meta({"task_sizes": [["sums", 40], ["products", 30]]}))
+    ' in 2 tasks (sums 40, products 30), pooled by item'
+    """
+    sizes = info.get("task_sizes")
+    if not sizes:
+        return ""
+    shown = ", ".join(f"{listed_name(task)} {int(n)}" for task, n in sizes[:_TASKS_NAMED])
+    if len(sizes) > _TASKS_NAMED:
+        shown += f" and {len(sizes) - _TASKS_NAMED} more"
+    weight = info.get("weight") or "item"
+    pooled = "pooled by item" if weight == "item" else "each task weighing the same"
+    return f" in {len(sizes)} tasks ({shown}), {pooled}"
+
+
+#: Tasks named with their item counts in the data line; the rest are counted.
+_TASKS_NAMED = 10
+
+
+def samples_words(info: ResultInfo) -> str:
+    """How many samples each item has: "3 samples per item", "2 to 3 samples per item", or ""."""
+    samples = info.get("samples_per_item")
+    if samples is None:
+        return ""
+    item = item_noun(info)
+    low, high = info.get("samples_range") or (None, None)
+    if low is not None and low < high:
+        return f"{int(low)} to {int(high)} samples per {item}"
+    # A count as an integer; an average count in 3 significant digits, never 1e+03.
+    shown = f"{samples:.0f}" if float(samples).is_integer() else format_significant(samples)
+    return f"{shown} samples per {item}"
+
+
+def unit_words(info: ResultInfo, *, clustered_by: bool = True, after: str = "") -> str:
+    """The items of a result in words, with their tasks, clusters and samples.
+
+    ``after`` is written before the samples; ``clustered_by=False`` leaves
+    out "clustered by ..." (when the test's name says it).
 
     Examples
     --------
@@ -60,13 +108,11 @@ def unit_words(info: ResultInfo) -> str:
     text = _plural(info.n_items or 0, item)
     if info.clustered:
         cluster = cluster_noun(info)
-        text += f" in {_plural(info.n_clusters or 0, cluster)}, clustered by {cluster}"
-    samples = info.get("samples_per_item")
-    if samples is not None:
-        # A count as an integer; an average count in 3 significant digits, never 1e+03.
-        shown = f"{samples:.0f}" if float(samples).is_integer() else format_significant(samples)
-        text += f"; {shown} samples per {item}"
-    return text
+        text += f" in {_plural(info.n_clusters or 0, cluster)}"
+        text += f", clustered by {cluster}," if clustered_by else ","
+    text = (text + task_words(info)).removesuffix(",") + after
+    samples = samples_words(info)
+    return f"{text}; {samples}" if samples else text
 
 
 def data_line(info: ResultInfo, n_models: int, direction: str) -> str:
@@ -110,3 +156,69 @@ def luck_words(info: ResultInfo) -> str:
 def detectable_unit(info: ResultInfo) -> str:
     """The subject of "... could detect about X or more"."""
     return f"these {item_noun(info)}s"
+
+
+def task_lines(frame: Any, names: Any) -> list[str]:
+    """One line per task of an items frame: the mean scores of ``names`` on its items.
+
+    The tests of the report pool every item; these lines show where the
+    differences come from (``ttest(by="task")`` tests them task by task).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdcompare
+    >>> wide = pd.DataFrame([[1, 1, 0, 1], [0, 1, 0, 0]], index=["a", "b"])
+    >>> items = wide.cmp.set_design(items=True, task={0: "sums", 1: "sums", 2: "p", 3: "p"})
+    >>> task_lines(items, ["a", "b"])
+    ['By task (mean scores): sums (2 items): a 1.0000; b 0.5000. p (2 items): a 0.5000; b 0.0000.']
+    """
+    if frame is None or frame.columns.nlevels != 2:
+        return []
+    tasks = frame.columns.get_level_values(0)
+    shown = [name for name in names if name in frame.index]
+    rows = frame.index.get_indexer(shown)
+    values = frame.to_numpy(dtype=float)[rows]
+    parts = []
+    for task in tasks.unique()[:_TASKS_NAMED]:
+        keep = np.asarray(tasks == task)
+        means = values[:, keep].mean(axis=1)
+        scores = "; ".join(
+            f"{listed_name(name)} {format_number(mean)}"
+            for name, mean in zip(shown, means, strict=True)
+        )
+        parts.append(f"{listed_name(task)} ({_plural(int(keep.sum()), 'item')}): {scores}.")
+    rest = len(tasks.unique()) - _TASKS_NAMED
+    more = [f"and {_plural(rest, 'other task')}."] if rest > 0 else []
+    return [" ".join(["By task (mean scores):", *parts, *more])]
+
+
+def binary_lines(frame: Any, info: ResultInfo, test: str) -> list[str]:
+    """On 0/1 items compared by the paired t: why ``mcnemar()`` gives other p-values.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdcompare
+    >>> wide = pd.DataFrame([[1, 1, 0, 1], [0, 1, 0, 0]], index=["a", "b"])
+    >>> items = wide.cmp.set_design(items=True)
+    >>> from pdcompare.results import result_info
+    >>> info = result_info(items.cmp.summary())
+    >>> print(binary_lines(items, info, "ttest")[0][:59])
+    The scores are 0/1, so `mcnemar` also compares these pairs:
+    """
+    if frame is None or test != "ttest" or info.clustered:
+        return []
+    if info.get("samples_per_item") is not None:
+        return []
+    values = frame.to_numpy(dtype=float)
+    if not np.isin(values, (0.0, 1.0)).all():
+        return []
+    item = item_noun(info)
+    return [
+        f"The scores are 0/1, so {spelling().test_name('mcnemar')} also compares these pairs: its "
+        f"exact p-values differ from the paired t's because McNemar's test counts only the "
+        f"{item}s on which the two models disagree (a binomial test of who was right on "
+        f"them), while the t-test uses every {item}'s difference with a t reference. Both "
+        "hold the level; they agree closely when the disagreements are many."
+    ]
