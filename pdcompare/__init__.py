@@ -53,6 +53,7 @@ from pdcompare.inputs.benchmark import from_long, means
 from pdcompare.inputs.experiments import cv_predictions, cv_scores
 from pdcompare.inputs.inspect_logs import from_inspect
 from pdcompare.inputs.items import from_items
+from pdcompare.inputs.items_concat import concat_items
 from pdcompare.inputs.lm_eval import from_lm_eval
 from pdcompare.inputs.rliable import from_rliable, to_rliable
 from pdcompare.inputs.search import from_search
@@ -73,6 +74,7 @@ __all__ = [
     "bootstrap_diff",
     "bradley_terry",
     "cochrans_q",
+    "concat_items",
     "confidence_set",
     "corrected_ttest",
     "cv_predictions",

@@ -249,3 +249,85 @@ def test_within_item_share_stays_in_unit_interval_when_samples_vary_more_than_it
     shares = np.asarray(shares)
     assert ((shares >= 0) & (shares <= 1)).all()
     assert (shares == 1).any()
+
+
+def _per_task(long, **keys):
+    return {
+        task: pdcompare.from_items(rows.drop(columns="task"), **keys)
+        for task, rows in long.groupby("task", sort=True)
+    }
+
+
+def test_concat_items_equals_from_items_with_tasks():
+    long = eval_items_long(n_models=3, n_samples=3, tasks=2)
+    keys = {"sample": "sample", "cluster": "passage"}
+    expected = pdcompare.from_items(long, task="task", **keys)
+    parts = _per_task(long, **keys)
+    # the second task's models in another order: rows follow the first frame
+    parts["t1"] = parts["t1"].iloc[::-1]
+    joined = pdcompare.concat_items(list(parts.values()), keys=list(parts))
+    assert joined.columns.names == ["task", "item"]
+    joined = joined.loc[expected.index, expected.columns]
+    assert_allclose(joined.to_numpy(), expected.to_numpy())
+    got, ref = items_data(joined), items_data(expected)
+    assert got.n_clusters == ref.n_clusters == 8
+    assert_allclose(got.within_var, ref.within_var)
+    assert_allclose(got.samples, ref.samples)
+    numbers = ["mean_diff", "se", "df", "pvalue", "n_clusters"]
+    assert_allclose(joined.cmp.ttest()[numbers], expected.cmp.ttest()[numbers])
+    by_task = joined.cmp.ttest(by="task")
+    assert_allclose(by_task[numbers], expected.cmp.ttest(by="task")[numbers])
+    # the mapping form names the tasks by its keys
+    mapped = pdcompare.concat_items(parts)
+    assert list(mapped.columns.get_level_values(0).unique()) == ["t0", "t1"]
+
+
+def test_concat_items_keeps_clusters_within_their_task():
+    # the same passage label in two tasks is two clusters; an unclustered task's items are
+    # each their own cluster; a task without samples counts one per cell
+    long = eval_items_long(n_models=2, n_samples=2, tasks=2)
+    parts = _per_task(long, sample="sample", cluster="passage")
+    plain = long[long["task"] == "t1"].pivot_table(
+        index="model", columns="item", values="score", aggfunc="first", sort=False
+    )
+    plain = plain.astype(float).cmp.set_design(items=True)
+    joined = pdcompare.concat_items([parts["t0"], plain], keys=["t0", "t1"])
+    data = items_data(joined)
+    assert data.n_clusters == 4 + 20
+    assert data.clustered
+    assert np.all(data.samples[:, 20:] == 1)
+    assert np.all(np.isnan(data.within_var[:, 20:]))
+    assert_allclose(data.within_var[:, :20], items_data(parts["t0"]).within_var)
+    # the clustered standard error of each model's mean, written out (CR1 over 24 clusters)
+    x = joined.to_numpy()
+    for k in range(2):
+        dev = x[k] - x[k].mean()
+        sums = np.bincount(data.cluster, weights=dev)
+        se = np.sqrt(24 / 23 * (sums**2).sum()) / x.shape[1]
+        assert_allclose(joined.cmp.summary().loc[joined.index[k], "se"], se)
+
+
+def test_concat_items_refusals():
+    long = eval_items_long(n_models=3, n_samples=1, tasks=2)
+    parts = _per_task(long)
+    frames = list(parts.values())
+    with pytest.raises(ValueError, match=r"`keys`: name the task of each frame"):
+        pdcompare.concat_items(frames)
+    with pytest.raises(ValueError, match="`keys` must name one task per frame: 2 frames, 1 keys"):
+        pdcompare.concat_items(frames, keys=["t0"])
+    with pytest.raises(ValueError, match="task 't0' is named twice"):
+        pdcompare.concat_items(frames, keys=["t0", "t0"])
+    with pytest.raises(ValueError, match=r"task 't1' has other models .*lacking \['m2'\]"):
+        pdcompare.concat_items([frames[0], frames[1].iloc[:2]], keys=["t0", "t1"])
+    plain = frames[1].copy()
+    plain.attrs.clear()
+    with pytest.raises(ValueError, match=r"task 't1': the frame is not an items frame"):
+        pdcompare.concat_items([frames[0], plain], keys=["t0", "t1"])
+    losses = frames[1].cmp.set_design(items=True, greater_is_better=False)
+    with pytest.raises(ValueError, match=r"lower is better in task\(s\) \['t1'\]"):
+        pdcompare.concat_items([frames[0], losses], keys=["t0", "t1"])
+    tasked = pdcompare.from_items(long, task="task")
+    with pytest.raises(ValueError, match="already has tasks"):
+        pdcompare.concat_items([tasked], keys=["suite"])
+    with pytest.raises(TypeError, match="`frames` must be a list of items frames"):
+        pdcompare.concat_items(frames[0], keys=["t0"])
