@@ -16,6 +16,7 @@ from pdcompare._validation import (
 )
 from pdcompare.compare import items as _items
 from pdcompare.compare._common import check_test_options, raw_alternative, warn_pairs
+from pdcompare.compare.items_other import cochrans_q_on_items
 from pdcompare.inputs.attrs import with_attrs
 from pdcompare.inputs.items import is_items
 from pdcompare.inputs.predictions import label_blocks
@@ -329,6 +330,9 @@ def cochrans_q(
     if models is not None and (isinstance(models, str) or not np.iterable(models)):
         msg = f"`models` must be a list of column names; got {models!r}."
         raise TypeError(msg)
+    on_items = cochrans_q_on_items(predictions, models, y=y, nan_policy=nan_policy)
+    if on_items is not None:
+        return on_items
     # Boolean matrices: Q needs each sample's count of right models over the complete rows.
     data, store, incomplete = _predictions(predictions, y, models, nan_policy, "cochrans_q")
     if len(data.names) < 2:

@@ -19,12 +19,13 @@ from pdcompare import results
 from pdcompare._validation import check_fraction, check_positive_int, warn
 from pdcompare.compare._common import scores_meta, seed_of
 from pdcompare.compare.battles import rating_covariance
+from pdcompare.compare.items import frame_data as items_frame_data
 from pdcompare.inputs.battles import battles_data, is_battles
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import require_ratio
 from pdcompare.inputs.frames import check_frame
-from pdcompare.inputs.items import is_items, items_data
+from pdcompare.inputs.items import is_items
 from pdcompare.inputs.predictions import predictions_data
 from pdcompare.stats.items import cluster_sums
 from pdcompare.stats.predictions import correctness
@@ -167,7 +168,7 @@ def _from_scores(frame: pd.DataFrame, y: Any, design: dict[str, Any]) -> Estimat
         estimate, cov = COVARIANCES["battles"][1](battles)
         return Estimates("battles", battles.names, estimate, cov, True, {"unit": "battles"})
     if is_items(frame):
-        data = items_data(frame)
+        data = items_frame_data(frame, design, "ranks")  # cv= refused as by summary
         estimate, cov = items_covariance(data)
         meta = {**data.meta(), "design": data.design.to_attrs()}
         return Estimates("items", data.names, estimate, cov, data.design.greater_is_better, meta)

@@ -31,6 +31,7 @@ from pdcompare.compare._common import (
     warn_overlapping_splits,
     warn_pairs,
 )
+from pdcompare.compare.items_other import warn_unpaired_on_items
 from pdcompare.compare.margin import check_margin, core_margin, with_margin
 from pdcompare.inputs.data import scores_data
 from pdcompare.stats import aso as core
@@ -76,6 +77,7 @@ def _unpaired_test(
     margin = check_margin(margin, alternative)
     data = scores_data(scores, **design)
     warn_overlapping_splits(data, test)
+    warn_unpaired_on_items(data.design, test)
     asked = alternative
     alternative = raw_alternative(alternative, data.design.greater_is_better)
     i, j, scope = data.pairs(a, b)
