@@ -18,7 +18,7 @@ from pdcompare.compare.registry import BY_NAME, TESTS, default_correction, pairw
 #: Public names that are not comparisons: readers, frames, presentation and choosing.
 NOT_COMPARISONS = {
     "PdcompareWarning", "cv_predictions", "cv_scores", "datasets", "from_battles", "from_items",
-    "from_long", "from_inspect", "from_lm_eval", "from_search",
+    "from_long", "from_inspect", "from_lm_eval", "concat_items", "from_search",
     "from_rliable", "to_rliable", "RaceSearchCV", "RaceRandomizedSearchCV",
     "matrix", "means", "pairwise", "per_dataset", "plot", "posterior", "refit_rule", "report",
     "scores", "select", "set_design", "style", "summary", "top_set",
