@@ -308,6 +308,16 @@ def _log_table(log: _Log, model: str, scorer: str | None, cluster: str | None) -
             _to_float(log.name, chosen, s.scores[chosen].value, convert) for s in log.samples
         ],
     }
+    empty = [
+        s.id for s, value in zip(log.samples, columns["score"], strict=True) if value != value
+    ]
+    if empty:
+        msg = (
+            f"cannot read {log.name!r}: {len(empty)} samples have no value (NaN) of scorer "
+            f"{chosen!r} (sample id {empty[0]!r} first); a missing score is not a wrong "
+            "answer: rescore them (inspect_ai's `score`), or pick another scorer by `scorer=`"
+        )
+        raise ValueError(msg)
     if cluster is not None:
         columns["cluster"] = _clusters(log, cluster)
     return pd.DataFrame(columns)

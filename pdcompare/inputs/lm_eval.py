@@ -267,6 +267,14 @@ def _read_file(
             "score": [_score(path, name, r[name]) for r in rows],
         }
     )
+    empty = table["score"].isna()
+    if empty.any():
+        msg = (
+            f"cannot read {str(path)!r}: metric {name!r} has no value (null or NaN) for "
+            f"{int(empty.sum())} documents (doc_id {table['doc_id'][empty].tolist()[0]!r} first); "
+            "a missing score is not a wrong answer: pick another metric with `metric=`"
+        )
+        raise ValueError(msg)
     repeated = table["doc_id"].duplicated()
     if repeated.any():
         msg = (

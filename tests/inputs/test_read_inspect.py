@@ -410,3 +410,15 @@ def test_two_logs_of_one_model_told_apart_by_task_arguments_or_solver(inspect_lo
         pdcompare.from_inspect([logs[0], logs[0]])
     frame = pdcompare.from_inspect([logs[0], logs[0]], model=["run 1", "run 2"])
     assert list(frame.index) == ["run 1", "run 2"]
+
+
+def test_a_sample_without_a_value_is_named(inspect_logs):
+    _, logs = inspect_logs
+    log = logs[0].model_copy(deep=True)
+    log.samples[2].scores["match"].value = float("nan")
+    with pytest.raises(
+        ValueError,
+        match=rf"1 samples have no value \(NaN\) of scorer 'match' \(sample id "
+        rf"'{log.samples[2].id}' first\)",
+    ):
+        pdcompare.from_inspect([log, logs[1]])

@@ -507,3 +507,11 @@ def test_output_path_given_as_a_json_file(tmp_path):
     (folder / f"results_{DATE}.json").rename(folder / f"run_{DATE}.json")
     table, _ = _lm_eval_table(folder)
     assert set(table["model"]) == {"org/model-a"}
+
+
+def test_a_document_without_a_value_is_named(tmp_path):
+    write_run(tmp_path, "m1", "arc_easy", {"none": {"acc": [1.0, None, 0.0]}}, results=False)
+    with pytest.raises(
+        ValueError, match=r"metric 'acc' has no value \(null or NaN\) for 1 documents \(doc_id 1"
+    ):
+        pdcompare.from_lm_eval(tmp_path)
