@@ -192,9 +192,12 @@ def _solver(header: Any) -> str:
     return " + ".join(step.solver for step in steps) or "no solver"
 
 
-def _arguments(header: Any) -> str:
-    args = header.eval.task_args or {}
-    return ", ".join(f"{key}={value!r}" for key, value in sorted(args.items()))
+def _arguments(logs: list[_Log]) -> list[str]:
+    """Each log's task arguments that differ between ``logs``, as ``key=value``."""
+    args = [dict(log.header.eval.task_args or {}) for log in logs]
+    keys = sorted({key for given in args for key in given}, key=str)
+    differ = [key for key in keys if len({repr(given.get(key)) for given in args}) > 1]
+    return [", ".join(f"{key}={given.get(key)!r}" for key in differ) for given in args]
 
 
 def _model_names(logs: list[_Log], model: Any) -> list[str]:
@@ -246,7 +249,7 @@ def _model_names(logs: list[_Log], model: Any) -> list[str]:
 
 def _tell_apart(logs: list[_Log]) -> list[str | None]:
     """Labels that tell logs of one model apart: task arguments, solver, or both."""
-    arguments = [_arguments(log.header) for log in logs]
+    arguments = _arguments(logs)
     solvers = [f"solver {_solver(log.header)}" for log in logs]
     both = [", ".join(filter(None, pair)) for pair in zip(arguments, solvers, strict=True)]
     for labels in (arguments, solvers, both):

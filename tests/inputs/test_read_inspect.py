@@ -391,7 +391,9 @@ def test_model_names_given_as_a_list_or_a_callable(inspect_logs):
 def test_two_logs_of_one_model_told_apart_by_task_arguments_or_solver(inspect_logs):
     _, logs = inspect_logs
     easy, hard = (logs[0].model_copy(deep=True) for _ in range(2))
-    easy.eval.task_args, hard.eval.task_args = {"level": "easy"}, {"level": "hard"}
+    # only the arguments that differ make the name
+    easy.eval.task_args = {"level": "easy", "shots": 5}
+    hard.eval.task_args = {"level": "hard", "shots": 5}
     frame = pdcompare.from_inspect([easy, hard])
     assert list(frame.index) == ["mockllm/good (level='easy')", "mockllm/good (level='hard')"]
     plain, cot = (logs[0].model_copy(deep=True) for _ in range(2))
