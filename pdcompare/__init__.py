@@ -59,6 +59,7 @@ from pdcompare.inputs.experiments import cv_predictions, cv_scores
 from pdcompare.inputs.helm import from_helm
 from pdcompare.inputs.inspect_logs import from_inspect
 from pdcompare.inputs.items import from_items
+from pdcompare.inputs.items_concat import concat_items
 from pdcompare.inputs.lighteval import from_lighteval
 from pdcompare.inputs.lm_eval import from_lm_eval
 from pdcompare.inputs.mlflow_runs import from_mlflow
@@ -85,6 +86,7 @@ __all__ = [
     "bootstrap_diff",
     "bradley_terry",
     "cochrans_q",
+    "concat_items",
     "confidence_set",
     "corrected_ttest",
     "costs",

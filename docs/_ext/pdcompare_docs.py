@@ -36,7 +36,7 @@ API_SECTIONS = [
             "from_search", "cv_scores", "scores", "set_design", "from_long", "from_items", "means",
             "datasets",
             "datasets.load_benchmark",
-            "from_inspect", "from_lm_eval", "datasets.load_eval_items",
+            "from_inspect", "from_lm_eval", "concat_items", "datasets.load_eval_items",
         ],
     ),
     (

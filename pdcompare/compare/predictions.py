@@ -22,6 +22,7 @@ from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.predictions import label_blocks
 from pdcompare.inputs.scores import select_pairs
 from pdcompare.stats import items as items_core
+from pdcompare.stats import predictions as stats_predictions
 from pdcompare.stats.predictions import CorrectnessBits, WeightedCorrectness, correctness
 
 
@@ -332,6 +333,8 @@ def cochrans_q(
     if models is not None and (isinstance(models, str) or not np.iterable(models)):
         msg = f"`models` must be a list of column names; got {models!r}."
         raise TypeError(msg)
+    if frame_kind(predictions) is FrameKind.ITEMS:
+        return _items_cochrans_q(predictions, models, y=y, nan_policy=nan_policy)
     # Boolean matrices: Q needs each sample's count of right models over the complete rows.
     data, store, incomplete = _predictions(predictions, y, models, nan_policy, "cochrans_q")
     if len(data.names) < 2:
@@ -540,3 +543,58 @@ def _items_mcnemar(
         "pvalue": pvalue,
     }
     return results.pair_result(data.names, i, j, columns, meta, correction=p_adjust, alpha=alpha)
+
+
+def _items_cochrans_q(
+    frame: pd.DataFrame, models: Sequence[Any] | None, **options: Any
+) -> pd.DataFrame:
+    """Cochran's Q on binary items (the items branch of :func:`cochrans_q`).
+
+    The items are the samples and each model's 0/1 score its correctness:
+    the same Q as on a predictions frame whose rows are the items. Graded
+    scores, clusters and several samples per item are refused (as by
+    ``mcnemar``), naming ``permutation_test`` and ``ttest``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> wide = pd.DataFrame([[1, 1, 0, 1, 1, 1], [1, 0, 0, 1, 0, 1], [0, 0, 0, 1, 0, 0]],
+    ...                     index=["a", "b", "c"])
+    >>> out = cochrans_q(wide.cmp.set_design(items=True))
+    >>> out[["n_models", "statistic", "df"]].round(4)
+       n_models  statistic  df
+    0         3        6.0   2
+
+    Compare with statsmodels:
+
+    >>> from statsmodels.stats import contingency_tables
+    >>> round(float(contingency_tables.cochrans_q(wide.T.to_numpy()).statistic), 4)
+    6.0
+    """
+    nan_policy = options.pop("nan_policy", None)  # an items frame has no missing items
+    data = frame_data(frame, options, "cochrans_q")
+    if models is not None:
+        missing = [m for m in models if m not in set(data.names)]
+        if missing:
+            msg = f"`models`: {missing} are not models of this items frame ({list(data.names)})."
+            raise ValueError(msg)
+        data = frame_data(frame.loc[list(models)], options, "cochrans_q")
+    if len(data.names) < 2:
+        msg = f"`models`: Cochran's Q compares at least 2 models; got {list(data.names)}."
+        raise ValueError(msg)
+    correct = binary_items(data, "cochrans_q").T.astype(bool)
+    out = stats_predictions.cochrans_q(correct)
+    if out["degenerate"]:
+        warn(
+            f"Models {list(data.names)} are all right or all wrong on every item, so "
+            "Cochran's Q is 0/0; reported as statistic 0 and p-value 1."
+        )
+    table = pd.DataFrame({k: [out[k]] for k in ("n_models", "statistic", "df", "pvalue")})
+    meta = results.result_meta(
+        "cochrans_q",
+        models=list(data.names),
+        n_samples=int(correct.shape[0]),
+        nan_policy=nan_policy,
+        **{key: value for key, value in data.meta().items() if key != "samples_per_item"},
+    )
+    return with_attrs(table, meta)

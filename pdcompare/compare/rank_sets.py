@@ -27,12 +27,12 @@ from pdcompare._validation import (
 from pdcompare.compare._common import scores_meta, seed_of
 from pdcompare.compare.battles import rating_covariance
 from pdcompare.compare.calls import comparison, frame_function
+from pdcompare.compare.items import frame_data as items_frame_data
 from pdcompare.inputs.battles import battles_data
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import require_ratio
 from pdcompare.inputs.frames import check_frame
-from pdcompare.inputs.items import items_data
 from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.predictions import predictions_data
 from pdcompare.stats.items import cluster_sums
@@ -219,7 +219,7 @@ def _from_scores(frame: pd.DataFrame, y: Any, design: dict[str, Any]) -> Estimat
         estimate, cov = COVARIANCES["battles"][1](battles)
         return Estimates("battles", battles.names, estimate, cov, True, {"unit": "battles"})
     if frame_kind(frame) is FrameKind.ITEMS:
-        data = items_data(frame)
+        data = items_frame_data(frame, design, "ranks")  # cv= refused as by summary
         estimate, cov = items_covariance(data)
         meta = {**data.meta(), "design": data.design.to_attrs()}
         return Estimates(

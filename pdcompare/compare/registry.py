@@ -329,7 +329,7 @@ TESTS: tuple[Comparison, ...] = (
         pairwise=(K.PREDICTIONS, K.ITEMS), cli=(K.PREDICTIONS,),
     ),
     Comparison(
-        "cochrans_q", (K.PREDICTIONS,), "contingency test",
+        "cochrans_q", (K.PREDICTIONS, K.ITEMS), "contingency test",
         ("n_models", "statistic", "df", "pvalue"),
         label="Cochran's Q test", correction=None, correction_keyword=None, takes_alpha=False,
         scoped=False,

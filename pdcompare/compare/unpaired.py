@@ -33,6 +33,7 @@ from pdcompare.compare._common import (
 from pdcompare.compare.calls import comparison
 from pdcompare.compare.margin import check_margin, core_margin, with_margin
 from pdcompare.inputs.data import scores_data
+from pdcompare.inputs.design import Design
 from pdcompare.stats import aso as core
 from pdcompare.stats import unpaired
 
@@ -75,6 +76,7 @@ def _unpaired_test(
     margin = check_margin(margin, alternative)
     data = scores_data(scores, **design)
     warn_overlapping_splits(data, test)
+    _warn_unpaired_on_items(data.design, test)
     asked = alternative
     alternative = raw_alternative(alternative, data.design.greater_is_better)
     i, j, scope = data.pairs(a, b)
@@ -503,3 +505,20 @@ def aso(
         "reject": reject,
     }
     return results.pair_result(data.names, i, j, columns, meta)
+
+
+def _warn_unpaired_on_items(design: Design, test: str) -> None:
+    """Warn that ``test`` (Welch's t, Mann–Whitney U) ignores the pairing of items.
+
+    Examples
+    --------
+    >>> _warn_unpaired_on_items(Design(), "welch_ttest")  # not items: silent
+    """
+    if not design.items:
+        return
+    warn(
+        f"`{test}` treats each model's item scores as an independent sample, but the items "
+        "are paired: every model answered the same questions, and their scores correlate "
+        "(0.3 to 0.7 for frontier models), so this test wastes that pairing and ignores any "
+        "clusters. Use `ttest` (paired over items, clustered when the frame has clusters)."
+    )

@@ -2,17 +2,20 @@
 
 inspect_ai writes one log per model and task (``.eval`` or ``.json``); each
 holds its samples, one per dataset sample and epoch, each with a score per
-scorer. The logs are read by inspect_ai's own reader
-(``inspect_ai.log.read_eval_log``, a lazy import: ``pip install
-pdcompare[inspect]``): the sample ids are the items, the epochs the
-samples of an item, ``log.eval.model`` the model.
+scorer. The logs are read by inspect_ai's own readers (a lazy import: ``pip install
+pdcompare[inspect]``): a log file by its header (``read_eval_log(...,
+header_only=True)``) and its sample summaries
+(``read_eval_log_sample_summaries``: ids, epochs, scores and metadata without
+the messages), so that a large log reads fast. The sample ids are the items,
+the epochs the samples of an item, ``log.eval.model`` the model.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -76,29 +79,75 @@ def _entries(logs: Any) -> list[Any]:
     return entries
 
 
-def _read(entry: Any) -> tuple[str, Any]:
-    """(name, EvalLog) of one entry, read by inspect_ai's ``read_eval_log``."""
+@dataclass(frozen=True)
+class _Log:
+    """One log as read: its name, its header (an EvalLog) and its samples or their summaries."""
+
+    name: str
+    header: Any
+    samples: list[Any]
+    path: str | None = None
+
+
+def _read(entry: Any) -> _Log:
+    """One entry: an EvalLog as it is; a file by its header and its sample summaries.
+
+    inspect_ai's ``read_eval_log_sample_summaries`` reads each sample's id,
+    epoch, scores and (thinned) metadata without its messages and events:
+    all a frame of scores needs, and much faster than the whole log.
+    """
     inspect_ai = _inspect()
     if isinstance(entry, inspect_ai.log.EvalLog):
-        return entry.location or f"the EvalLog of {entry.eval.model}", entry
+        name = entry.location or f"the EvalLog of {entry.eval.model}"
+        return _Log(name, entry, list(entry.samples or []))
     try:
-        log = inspect_ai.log.read_eval_log(entry)
+        header = inspect_ai.log.read_eval_log(entry, header_only=True)
+        summaries = inspect_ai.log.read_eval_log_sample_summaries(entry)
     except Exception as error:  # inspect_ai raises many kinds (zip, JSON, validation)
         reason = " ".join(f"{type(error).__name__}: {error}".split())[:300]
         msg = f"cannot read {entry!r}: inspect_ai cannot read it as an evaluation log ({reason})"
         raise ValueError(msg) from None
-    return entry, log
+    return _Log(str(entry), header, summaries, path=str(entry))
 
 
-def _scorer(name: str, log: Any, scorer: str | None) -> str:
+def _check_finished(log: _Log) -> None:
+    """Refuse a log that ended in error or was cancelled, naming its error and eval_retry.
+
+    A log still running (status "started", also that of an EvalLog built by
+    hand) is read: the samples it lacks are named by ``check_same_items``.
+    """
+    status = log.header.status
+    if status == "success":
+        return
+    retry = (
+        "retry it with inspect_ai's `eval_retry` (`inspect eval-retry <log>`) and read the "
+        "retried log, or leave it out"
+    )
+    if status == "error":
+        error = log.header.error
+        said = " ".join(error.message.split())[:300] if error is not None else "no error recorded"
+        msg = (
+            f"cannot read {log.name!r}: the evaluation ended in error ({said}), so its "
+            f"{len(log.samples)} samples are not all it should hold, complete and scored: "
+            f"{retry}"
+        )
+        raise ValueError(msg)
+    if status == "cancelled":
+        msg = f"cannot read {log.name!r}: the evaluation was cancelled; {retry}"
+        raise ValueError(msg)
+
+
+def _scorer(log: _Log, scorer: str | None) -> str:
     """The scorer to read: ``scorer``, else the log's first."""
+    name = log.name
     names = list(dict.fromkeys(key for sample in log.samples for key in (sample.scores or {})))
     if not names:
         msg = f"cannot read {name!r}: its samples have no scores (was the task scored?)"
         raise ValueError(msg)
     if scorer is None:
-        if log.results is not None and log.results.scores:
-            first = log.results.scores[0].scorer
+        results = log.header.results
+        if results is not None and results.scores:
+            first = results.scores[0].scorer
             if first in names:
                 return first
         return names[0]
@@ -135,54 +184,176 @@ def _to_float(name: str, scorer: str, value: Any, convert: Any) -> float:
     return float(convert(value))
 
 
-def _inspect_table(logs: Any, scorer: str | None = None) -> pd.DataFrame:
-    """The long table ``model, task, item, epoch, score`` of inspect_ai logs."""
-    if scorer is not None and not isinstance(scorer, str):
-        msg = f"`scorer` must be a scorer's name (str) or None; got {type(scorer).__name__}"
-        raise TypeError(msg)
+def _solver(header: Any) -> str:
+    """The solver of a log, as inspect_ai names it (its plan's steps when not named)."""
+    if header.eval.solver:
+        return str(header.eval.solver)
+    steps = header.plan.steps if header.plan is not None else []
+    return " + ".join(step.solver for step in steps) or "no solver"
+
+
+def _arguments(logs: list[_Log]) -> list[str]:
+    """Each log's task arguments that differ between ``logs``, as ``key=value``."""
+    args = [dict(log.header.eval.task_args or {}) for log in logs]
+    keys = sorted({key for given in args for key in given}, key=str)
+    differ = [key for key in keys if len({repr(given.get(key)) for given in args}) > 1]
+    return [", ".join(f"{key}={given.get(key)!r}" for key in differ) for given in args]
+
+
+def _model_names(logs: list[_Log], model: Any) -> list[str]:
+    """The model of each log: ``model=`` (names or a callable), else ``log.eval.model``.
+
+    Two logs of one model and task are told apart by their task arguments or
+    their solver, appended to the model's name; logs alike in both are refused.
+    """
+    if callable(model):
+        names = [model(log.header) for log in logs]
+        bad = [name for name in names if not isinstance(name, str)]
+        if bad:
+            msg = f"`model`: the callable must return a model name (str); it returned {bad[0]!r}"
+            raise TypeError(msg)
+        return names
+    if model is not None:
+        if isinstance(model, str) or not isinstance(model, Sequence):
+            msg = (
+                "`model` must be a list of names (one per log, in the order of `logs`) or a "
+                f"callable taking a log and returning its name; got {type(model).__name__}"
+            )
+            raise TypeError(msg)
+        if len(model) != len(logs) or not all(isinstance(name, str) for name in model):
+            msg = (
+                f"`model` must give one name (str) per log: {len(logs)} logs "
+                f"({', '.join(repr(log.name) for log in logs[:5])}), {len(model)} names"
+            )
+            raise ValueError(msg)
+        return list(model)
+    names = [str(log.header.eval.model) for log in logs]
+    groups: dict[tuple[str, str], list[int]] = {}
+    for k, log in enumerate(logs):
+        groups.setdefault((names[k], str(log.header.eval.task)), []).append(k)
+    for (base, task), members in groups.items():
+        if len(members) > 1:
+            for k, label in zip(members, _tell_apart([logs[k] for k in members]), strict=True):
+                if label is None:
+                    shown = ", ".join(repr(logs[k].name) for k in members)
+                    msg = (
+                        f"two logs for model {base!r} and task {task!r} with the same task "
+                        f"arguments and solver: {shown}; name the models with `model=` (a "
+                        "list of names, one per log, or a callable of the log), or pass one "
+                        "of them"
+                    )
+                    raise ValueError(msg)
+                names[k] = f"{base} ({label})"
+    return names
+
+
+def _tell_apart(logs: list[_Log]) -> list[str | None]:
+    """Labels that tell logs of one model apart: task arguments, solver, or both."""
+    arguments = _arguments(logs)
+    solvers = [f"solver {_solver(log.header)}" for log in logs]
+    both = [", ".join(filter(None, pair)) for pair in zip(arguments, solvers, strict=True)]
+    for labels in (arguments, solvers, both):
+        if len(set(labels)) == len(labels) and all(labels):
+            return list(labels)
+    return [None] * len(logs)
+
+
+_THINNED = "Key removed from summary (> 1k)"
+
+
+def _clusters(log: _Log, cluster: str) -> list[Any]:
+    """The ``cluster`` key of each sample's metadata (the whole log where summaries thin it)."""
+    values = []
+    for sample in log.samples:
+        metadata = sample.metadata or {}
+        if cluster not in metadata:
+            keys = ", ".join(map(repr, list(metadata)[:10])) or "none"
+            msg = (
+                f"`cluster`: sample {sample.id!r} (epoch {sample.epoch}) of {log.name!r} has no "
+                f"metadata key {cluster!r}; its metadata keys: {keys}"
+            )
+            raise ValueError(msg)
+        values.append(metadata[cluster])
+    thinned = any(
+        isinstance(value, str) and (value == _THINNED or value.endswith("...")) for value in values
+    )
+    if thinned and log.path is not None:
+        # the summaries shorten long metadata: read those of the whole log
+        whole = _inspect().log.read_eval_log(log.path).samples or []
+        by_key = {(s.id, s.epoch): (s.metadata or {}).get(cluster) for s in whole}
+        values = [by_key.get((s.id, s.epoch)) for s in log.samples]
+    return values
+
+
+def _log_table(log: _Log, model: str, scorer: str | None, cluster: str | None) -> pd.DataFrame:
+    """One log's rows: ``model, task, item, epoch, score`` (and ``cluster``)."""
+    if not log.samples:
+        msg = (
+            f"cannot read {log.name!r}: it holds no samples (status {log.header.status!r}; a "
+            "log read with header_only=True has none)"
+        )
+        raise ValueError(msg)
+    chosen = _scorer(log, scorer)
+    unscored = [s.id for s in log.samples if chosen not in (s.scores or {})]
+    if unscored:
+        msg = (
+            f"cannot read {log.name!r}: {len(unscored)} samples have no score of scorer "
+            f"{chosen!r} (sample id {unscored[0]!r} first; status {log.header.status!r})"
+        )
+        raise ValueError(msg)
     convert = _inspect().scorer.value_to_float()
+    columns = {
+        "model": model,
+        "task": str(log.header.eval.task),
+        "item": [s.id for s in log.samples],
+        "epoch": [s.epoch for s in log.samples],
+        "score": [
+            _to_float(log.name, chosen, s.scores[chosen].value, convert) for s in log.samples
+        ],
+    }
+    empty = [
+        s.id for s, value in zip(log.samples, columns["score"], strict=True) if value != value
+    ]
+    if empty:
+        msg = (
+            f"cannot read {log.name!r}: {len(empty)} samples have no value (NaN) of scorer "
+            f"{chosen!r} (sample id {empty[0]!r} first); a missing score is not a wrong "
+            "answer: rescore them (inspect_ai's `score`), or pick another scorer by `scorer=`"
+        )
+        raise ValueError(msg)
+    if cluster is not None:
+        columns["cluster"] = _clusters(log, cluster)
+    return pd.DataFrame(columns)
+
+
+def _inspect_table(
+    logs: Any, scorer: str | None = None, *, model: Any = None, cluster: str | None = None
+) -> pd.DataFrame:
+    """The long table ``model, task, item, epoch, score`` (and ``cluster``) of inspect_ai logs."""
+    for keyword, value in (("scorer", scorer), ("cluster", cluster)):
+        if value is not None and not isinstance(value, str):
+            what = "a scorer's name" if keyword == "scorer" else "a key of sample.metadata"
+            msg = f"`{keyword}` must be {what} (str) or None; got {type(value).__name__}"
+            raise TypeError(msg)
+    read = [_read(entry) for entry in _entries(logs)]
+    for log in read:
+        _check_finished(log)
+    names = _model_names(read, model)
     tables = []
     seen: dict[tuple[str, str], str] = {}
     covered: dict[tuple[str, str], tuple[str, set]] = {}
-    for entry in _entries(logs):
-        name, log = _read(entry)
-        if not log.samples:
+    for log, name in zip(read, names, strict=True):
+        task = str(log.header.eval.task)
+        if (name, task) in seen:
             msg = (
-                f"cannot read {name!r}: it holds no samples (status {log.status!r}; a log "
-                "read with header_only=True has none)"
+                f"two logs for model {name!r} and task {task!r}: {seen[name, task]!r} and "
+                f"{log.name!r}; give each log its own name with `model=`, or pass one of them"
             )
             raise ValueError(msg)
-        model, task = str(log.eval.model), str(log.eval.task)
-        if (model, task) in seen:
-            msg = (
-                f"two logs for model {model!r} and task {task!r}: {seen[model, task]!r} and "
-                f"{name!r}; pass one of them"
-            )
-            raise ValueError(msg)
-        seen[model, task] = name
-        chosen = _scorer(name, log, scorer)
-        unscored = [s.id for s in log.samples if chosen not in (s.scores or {})]
-        if unscored:
-            msg = (
-                f"cannot read {name!r}: {len(unscored)} samples have no score of scorer "
-                f"{chosen!r} (sample id {unscored[0]!r} first; status {log.status!r})"
-            )
-            raise ValueError(msg)
-        covered[model, task] = (name, {s.id for s in log.samples})
-        tables.append(
-            pd.DataFrame(
-                {
-                    "model": model,
-                    "task": task,
-                    "item": [s.id for s in log.samples],
-                    "epoch": [s.epoch for s in log.samples],
-                    "score": [
-                        _to_float(name, chosen, s.scores[chosen].value, convert)
-                        for s in log.samples
-                    ],
-                }
-            )
-        )
+        seen[name, task] = log.name
+        table = _log_table(log, name, scorer, cluster)
+        covered[name, task] = (log.name, set(table["item"]))
+        tables.append(table)
     check_same_items(
         covered,
         "samples",
@@ -192,7 +363,13 @@ def _inspect_table(logs: Any, scorer: str | None = None) -> pd.DataFrame:
     return pd.concat(tables, ignore_index=True)
 
 
-def from_inspect(logs: Any, *, scorer: str | None = None) -> pd.DataFrame:
+def from_inspect(
+    logs: Any,
+    *,
+    model: Sequence[str] | Callable[[Any], str] | None = None,
+    cluster: str | None = None,
+    scorer: str | None = None,
+) -> pd.DataFrame:
     """Read inspect_ai evaluation logs as an items frame.
 
     Parameters
@@ -201,6 +378,17 @@ def from_inspect(logs: Any, *, scorer: str | None = None) -> pd.DataFrame:
         inspect_ai logs (one per model and task): ``EvalLog`` objects (what
         ``inspect_ai.eval`` returns), paths of ``.eval``/``.json`` log files,
         or a folder of them (listed by ``inspect_ai.log.list_eval_logs``).
+    model : list of str or callable, optional
+        The model of each log: a list of names, one per log in the order of
+        ``logs`` (a folder's logs in the order ``list_eval_logs`` gives), or
+        a callable taking the log (its header: ``log.eval``, ``log.plan``)
+        and returning the name. Default ``log.eval.model``; two logs of one
+        model and task are then told apart by their task arguments or their
+        solver, shown in the name (``"openai/gpt-4o (solver cot)"``), and
+        logs alike in both are refused, naming ``model=``.
+    cluster : str, optional
+        A key of ``sample.metadata`` holding each sample's cluster (its
+        passage, repository, ...): standard errors are then clustered.
     scorer : str, optional
         The scorer whose values are read (a task may have several); default
         the log's first scorer.
@@ -221,15 +409,18 @@ def from_inspect(logs: Any, *, scorer: str | None = None) -> pd.DataFrame:
         A path that does not exist.
     ValueError
         A log that cannot be read, named with the reason (not a log, no
-        samples, no such scorer, a value that is not one number), two logs for
-        one model and task, a log without some samples that others have.
+        samples, no such scorer, a value that is not one number, a sample
+        without the ``cluster`` key), a log that ended in error (named with
+        its error and ``eval_retry``) or did not finish, two logs for one
+        model and task that nothing tells apart, a log without some samples
+        that others have.
 
     Notes
     -----
     Values go through inspect_ai's ``value_to_float()`` ("C" 1, "I" 0, "P"
-    0.5, "N" 0, numbers as they are). A log that ended in error keeps the
-    samples it finished: the models then differ in their items, which is
-    refused, naming the log.
+    0.5, "N" 0, numbers as they are). A log file is read by its header and
+    its sample summaries, not whole; where the summaries shorten a
+    ``cluster`` value (long text), that log is read whole.
 
     Examples
     --------
@@ -259,7 +450,7 @@ def from_inspect(logs: Any, *, scorer: str | None = None) -> pd.DataFrame:
     mockllm/a  0.5000        3               2.0
     mockllm/b  0.1667        3               2.0
     """
-    table = _inspect_table(logs, scorer)
+    table = _inspect_table(logs, scorer, model=model, cluster=cluster)
     several = not (table["task"] == table["task"].iloc[0]).all()
     return from_items(
         table if several else table.drop(columns="task"),
@@ -267,5 +458,6 @@ def from_inspect(logs: Any, *, scorer: str | None = None) -> pd.DataFrame:
         item="item",
         score="score",
         sample="epoch",
+        cluster="cluster" if cluster is not None else None,
         task="task" if several else None,
     )

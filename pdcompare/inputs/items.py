@@ -226,8 +226,10 @@ def from_items(
     greater_is_better : bool, default True
         False for losses.
     nan_policy : {"raise", "omit"}, default "raise"
-        Items missing for some model: an error naming the models and counts,
-        or keep only the items every model has (with a warning).
+        Rows without a score (NaN) and items missing for some model: an
+        error naming the count and the first model and item (or the models
+        and counts), or leave out those rows and keep only the items every
+        model has (with a warning naming them).
 
     Returns
     -------
@@ -238,9 +240,9 @@ def from_items(
 
     Notes
     -----
-    Rows with a missing score are left out (a cell with none is a missing
-    item). The within-item variance of a cell has ddof 1 and is NaN for a
-    cell with one sample.
+    With ``nan_policy="omit"`` rows with a missing score are left out (a
+    cell with none is a missing item). The within-item variance of a cell
+    has ddof 1 and is NaN for a cell with one sample.
 
     Examples
     --------
@@ -290,6 +292,16 @@ def from_items(
     model_codes, models = pd.factorize(table[model], use_na_sentinel=True)
     item_codes, items, _, _ = _item_keys(table, item, task)
     keep &= (model_codes >= 0) & (item_codes >= 0)
+    missing_score = np.flatnonzero(np.isnan(scores) & (model_codes >= 0) & (item_codes >= 0))
+    if missing_score.size:
+        first = missing_score[0]
+        _missing_scores(
+            missing_score.size,
+            models[model_codes[first]],
+            _label(items, item_codes[first]),
+            score,
+            nan_policy,
+        )
     if not keep.all():
         scores, model_codes, item_codes = scores[keep], model_codes[keep], item_codes[keep]
     if not keep.any():
@@ -353,6 +365,21 @@ def from_items(
         nan_policy=nan_policy,
         several_samples=sample is not None,
     )
+
+
+def _missing_scores(count: int, model: Any, item: Any, score: Any, nan_policy: str) -> None:
+    """A missing (NaN) score of a sample: refused, or left out with a warning (``omit``)."""
+    said = (
+        f"{count} rows have no score (NaN in column {score!r}; model {model!r}, item "
+        f"{item!r} first)"
+    )
+    if nan_policy == "raise":
+        msg = (
+            f"{said}. A missing score is not a wrong answer: score those samples, or pass "
+            "`nan_policy='omit'` to leave them out (an item then averages the samples it has)."
+        )
+        raise ValueError(msg)
+    warn(f"`nan_policy='omit'`: {said}; left them out.")
 
 
 def _label(items: pd.Index, position: int) -> Any:
@@ -506,10 +533,20 @@ def _from_dask(table: Any, **keys: Any) -> pd.DataFrame:
         )
         raise TypeError(msg)
     by = [model, *([task] if task is not None else []), item]
-    frame = table[[*by, score]].dropna(subset=[score])
+    keyed = table[[*by, score]].dropna(subset=by)
+    frame = keyed.dropna(subset=[score])
     frame = frame.assign(**{score: frame[score].astype(float)})
     grouped = frame.groupby(by, sort=False)[score]
-    cells = grouped.agg(["mean", "count", "var"]).compute()
+    unscored = keyed[keyed[score].isna()].head(1, npartitions=-1, compute=False)
+    import dask
+
+    cells, n_unscored, first = dask.compute(
+        grouped.agg(["mean", "count", "var"]), keyed[score].isna().sum(), unscored
+    )
+    if n_unscored:
+        _missing_scores(
+            int(n_unscored), first[model].iloc[0], first[item].iloc[0], score, keys["nan_policy"]
+        )
     clusters = None
     if cluster is not None:
         keyed = [*([task] if task is not None else []), item]
@@ -583,7 +620,10 @@ def set_items_design(
     ``cluster`` and ``task`` map each item (column label) to its cluster or
     task. With ``task`` the columns become a ``(task, item)`` MultiIndex; a
     frame whose columns already are a two-level MultiIndex keeps its first
-    level as the task. Values must be numeric, one row per model.
+    level as the task. Values must be numeric, one row per model. On an
+    items frame that knows the samples of its items (``from_items(...,
+    sample=)``), their counts and within-item variances are kept; where its
+    labels no longer match them, it is refused rather than drop them.
 
     Examples
     --------
@@ -596,7 +636,7 @@ def set_items_design(
     """
     check_frame(frame)
     meta = pdcompare_attrs(frame)
-    meta.pop("items", None)
+    samples, within_var = _kept_samples(frame, meta.pop("items", None))
     stored = Design.from_attrs(meta.get("design"))
     gib = stored.greater_is_better if greater_is_better is None else greater_is_better
     gib = _check_bool("greater_is_better", gib)
@@ -654,11 +694,37 @@ def set_items_design(
         or ("cluster" if cluster is not None else None),
         item_name=names[-1] or "item",
         task_name=names[0] if len(names) == 2 else None,
-        samples=None,
-        within_var=None,
+        samples=samples,
+        within_var=within_var,
         greater_is_better=gib,
         meta={key: value for key, value in meta.items() if key != "design"},
     )
+
+
+def _kept_samples(frame: pd.DataFrame, stored: Any) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The sample counts and within-item variances an items frame knows, aligned to it.
+
+    ``set_design(items=True, ...)`` on an items frame keeps them; where they
+    no longer match the frame's labels it refuses rather than drop them.
+    """
+    if stored is None:
+        return None, None
+    stored = _stored_design(stored, frame)
+    if stored.samples is None:
+        return None, None
+    try:
+        rows = _positions(stored.models, frame.index, "models")
+        columns = _positions(stored.items, frame.columns, "items")
+    except ValueError:
+        msg = (
+            "This items frame knows the samples of its items (their counts and within-item "
+            "variances), but its labels were changed since, so they no longer match and "
+            "`set_design` would drop them (and with them `within_item_share` and "
+            "`power(n_samples=)`). Rebuild it with `pdcompare.from_items(..., sample=, "
+            "cluster=)`, or drop the samples on purpose with `frame.attrs.clear()` first."
+        )
+        raise ValueError(msg) from None
+    return _aligned(stored.samples, rows, columns), _aligned(stored.within_var, rows, columns)
 
 
 def _mapped(columns: pd.Index, mapping: Any, keyword: str) -> np.ndarray:

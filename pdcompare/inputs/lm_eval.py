@@ -16,9 +16,9 @@ from __future__ import annotations
 import json
 import math
 import numbers
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import pandas as pd
 
@@ -31,6 +31,9 @@ _SAMPLES_PREFIX = "samples_"
 _SAMPLES_SUFFIX = ".jsonl"
 # lm-evaluation-harness's `filter` of a task without filters.
 _NO_FILTER = "none"
+
+#: ``metric=``: a name, a list of names tried in order, or a mapping task -> name (or list).
+Metric: TypeAlias = str | Sequence[str] | Mapping[str, str | Sequence[str]] | None
 
 
 def _samples_files(paths: str | Path | Iterable[str | Path]) -> list[Path]:
@@ -155,7 +158,40 @@ def _metric_names(record: dict[str, Any]) -> list[str]:
     ]
 
 
-def _choose(path: Path, records: list[dict[str, Any]], metric: str | None) -> tuple[str, str]:
+def _listed_metrics(results: dict[str, Any], task: str) -> list[str]:
+    """The metrics ``results_*.json`` lists for ``task``, in its order (``"metric,filter"``).
+
+    lm-evaluation-harness writes each task's results as ``alias``, then for every
+    (metric, filter) ``"metric,filter"`` and ``"metric_stderr,filter"``
+    (``consolidate_results`` in ``lm_eval/evaluator_utils.py``).
+    """
+    entry = results.get("results", {}).get(task) if results else None
+    if not isinstance(entry, dict):
+        return []
+    return [
+        key
+        for key in entry
+        if "," in key and not key.partition(",")[0].endswith("_stderr") and key != "alias"
+    ]
+
+
+def _wanted(task: str, metric: Metric) -> list[str] | None:
+    """The metric names to try for ``task``, in order (None: the default rule)."""
+    if metric is None:
+        return None
+    if isinstance(metric, str):
+        return [metric]
+    if isinstance(metric, Mapping):
+        chosen = metric.get(task)
+        if chosen is None:
+            return None
+        return [chosen] if isinstance(chosen, str) else list(chosen)
+    return list(metric)
+
+
+def _choose(
+    path: Path, task: str, records: list[dict[str, Any]], metric: Metric, listed: list[str]
+) -> tuple[str, str]:
     """The (metric key, filter) to read from one file."""
     filters = list(dict.fromkeys(str(r.get("filter", _NO_FILTER)) for r in records))
     names = list(dict.fromkeys(name for r in records for name in _metric_names(r)))
@@ -163,24 +199,37 @@ def _choose(path: Path, records: list[dict[str, Any]], metric: str | None) -> tu
     options = (
         names if len(filters) == 1 else [f"{name},{filt}" for filt in filters for name in names]
     )
-    if metric is None:
+
+    def split(key: str) -> tuple[str, str] | None:
+        name, _, filt = key.partition(",")
+        if not filt and len(filters) == 1:
+            filt = filters[0]
+        return (name, filt) if name in names and filt in filters else None
+
+    wanted = _wanted(task, metric)
+    if wanted is None:
+        # the first metric results_*.json lists for the task that this file holds
+        for key in listed:
+            if split(key) is not None:
+                return split(key)
         if len(options) != 1:
             msg = (
                 f"{str(path)!r} holds several metrics: {', '.join(map(repr, options))}; "
-                "pick one with `metric=`"
+                "pick one with `metric=` (a name, a list tried in order, or a mapping "
+                "task -> metric)"
             )
             raise ValueError(msg)
-        metric = options[0]
-    name, _, filt = metric.partition(",")
-    if not filt and len(filters) == 1:
-        filt = filters[0]
-    if name not in names or filt not in filters:
-        msg = (
-            f"`metric` {metric!r} is not in {str(path)!r}; it holds "
-            f"{', '.join(map(repr, options))}"
-        )
-        raise ValueError(msg)
-    return name, filt
+        wanted = options
+    for key in wanted:
+        found = split(key)
+        if found is not None:
+            return found
+    shown = " nor ".join(map(repr, wanted))
+    msg = (
+        f"`metric` {shown} is not in {str(path)!r} (task {task!r}); it holds "
+        f"{', '.join(map(repr, options))}"
+    )
+    raise ValueError(msg)
 
 
 def _score(path: Path, name: str, value: Any) -> float:
@@ -197,12 +246,13 @@ def _score(path: Path, name: str, value: Any) -> float:
 
 
 def _read_file(
-    path: Path, metric: str | None, read: dict[Path, Any]
+    path: Path, metric: Metric, read: dict[Path, Any]
 ) -> tuple[str, str, pd.DataFrame, bool | None]:
     """One samples file as (model, task, its ``doc_id``/``score`` table, higher is better)."""
     task, date = _task_and_date(path)
     records = _records(path)
-    name, filt = _choose(path, records, metric)
+    results = _results_beside(path, date, read)
+    name, filt = _choose(path, task, records, metric, _listed_metrics(results, task))
     rows = [r for r in records if str(r.get("filter", _NO_FILTER)) == filt]
     missing = [r["doc_id"] for r in rows if name not in r]
     if missing:
@@ -217,6 +267,14 @@ def _read_file(
             "score": [_score(path, name, r[name]) for r in rows],
         }
     )
+    empty = table["score"].isna()
+    if empty.any():
+        msg = (
+            f"cannot read {str(path)!r}: metric {name!r} has no value (null or NaN) for "
+            f"{int(empty.sum())} documents (doc_id {table['doc_id'][empty].tolist()[0]!r} first); "
+            "a missing score is not a wrong answer: pick another metric with `metric=`"
+        )
+        raise ValueError(msg)
     repeated = table["doc_id"].duplicated()
     if repeated.any():
         msg = (
@@ -224,19 +282,41 @@ def _read_file(
             "more than once for one filter; a samples file has one line per document"
         )
         raise ValueError(msg)
-    results = _results_beside(path, date, read)
     model = str(results["model_name"]) if results else path.parent.name
     higher = results.get("higher_is_better", {}).get(task, {}).get(name)
     return model, task, table, None if higher is None else bool(higher)
 
 
+def _check_metric(metric: Any) -> None:
+    """``metric=`` is a name, a list of names, a mapping task -> name or list, or None."""
+
+    def names(value: Any) -> bool:
+        if isinstance(value, str):
+            return True
+        return (
+            isinstance(value, Sequence)
+            and len(value) > 0
+            and all(isinstance(v, str) for v in value)
+        )
+
+    if metric is None or names(metric):
+        return
+    if isinstance(metric, Mapping) and all(
+        isinstance(task, str) and names(value) for task, value in metric.items()
+    ):
+        return
+    msg = (
+        "`metric` must be a metric name (str), a non-empty list of names tried in order, or "
+        f"a mapping from task to a name or list; got {metric!r}"
+    )
+    raise TypeError(msg)
+
+
 def _lm_eval_table(
-    paths: str | Path | Iterable[str | Path], metric: str | None = None
+    paths: str | Path | Iterable[str | Path], metric: Metric = None
 ) -> tuple[pd.DataFrame, bool]:
     """The long table ``model, task, doc_id, score`` of samples files, and higher is better."""
-    if metric is not None and not isinstance(metric, str):
-        msg = f"`metric` must be a metric name (str) or None; got {type(metric).__name__}"
-        raise TypeError(msg)
+    _check_metric(metric)
     tables = []
     seen: dict[tuple[str, str], Path] = {}
     covered: dict[tuple[str, str], tuple[str, set]] = {}
@@ -272,7 +352,7 @@ def _lm_eval_table(
 
 
 def from_lm_eval(
-    paths: str | Path | Iterable[str | Path], *, metric: str | None = None
+    paths: str | Path | Iterable[str | Path], *, metric: Metric = None
 ) -> pd.DataFrame:
     r"""Read lm-evaluation-harness ``--log_samples`` files as an items frame.
 
@@ -282,11 +362,16 @@ def from_lm_eval(
         ``samples_<task>_<date>.jsonl`` files, or folders searched (recursively)
         for them: one file per model and task, as ``lm_eval --log_samples
         --output_path`` writes them.
-    metric : str, optional
+    metric : str, list of str or mapping, optional
         The per-document metric to read (``"acc"``, ``"exact_match"``; with
         several filters, lm-evaluation-harness's ``"metric,filter"``, e.g.
-        ``"exact_match,strict-match"``). Without it, each file must hold one
-        metric; a file with several is refused, listing them.
+        ``"exact_match,strict-match"``): one name for every task, a list of
+        names tried in order (the first a task's file holds), or a mapping
+        task -> name (or list; tasks it does not name take the default).
+        Without it, each task uses the first metric its ``results_*.json``
+        lists (lm-evaluation-harness lists them in the order the task
+        defines them); without a results file, a file with one metric uses
+        it and one with several is refused, listing them.
 
     Returns
     -------
@@ -302,9 +387,10 @@ def from_lm_eval(
     ValueError
         A file that cannot be read, named with the reason (not
         ``samples_<task>_<date>.jsonl``, not JSON, no samples, a metric that is
-        not one number per document), several metrics without ``metric=``,
-        two files for one model and task, a model without some documents
-        that others have.
+        not one number per document), a metric that no name of ``metric=``
+        matches, several metrics and no results file to choose by, two files
+        for one model and task, a model without some documents that others
+        have.
 
     Notes
     -----

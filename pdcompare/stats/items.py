@@ -330,24 +330,38 @@ def cluster_bootstrap(
 
 
 def within_item_share(values, within_var, samples) -> np.ndarray:
-    """Each model's share of the variance of its item scores that more samples would remove.
+    """Each model's share of the variance of its mean that more samples per item would remove.
 
-    ``(mean_i s²_i / K) / var(x_i)``: the within-item variance (ddof 1)
-    averaged over items, over ``K`` the mean samples per item, divided by the
-    variance (ddof 1) of the item means.
+    With ``s²_i`` the variance (ddof 1) of item ``i``'s samples, ``K`` the
+    mean number of samples per item and ``x_i`` the item means (DESIGN 21,
+    amended by 35 to lie in [0, 1]):
+
+    * within = ``mean_i s²_i / K``, the sampling variance of an item mean;
+    * between = ``max(var(x_i) − within, 0)`` (ddof 1): the variance of the
+      item means is the items' own spread plus ``within``, so the items'
+      own spread is what remains (none when the estimate falls below 0);
+    * share = ``within / (within + between)``, 0 when ``within`` is 0.
 
     Examples
     --------
+    Here ``var(x_i)`` = 0.0667, within = 0.25 / 5 = 0.05, between = 0.0167:
+
     >>> x = np.array([[0.2, 0.8, 0.4, 0.6]])
     >>> w = np.array([[0.2, 0.2, 0.3, 0.3]])
     >>> round(float(within_item_share(x, w, np.full((1, 4), 5.0))[0]), 4)
     0.75
+
+    Items whose means vary less than their samples would make them: all of it.
+
+    >>> float(within_item_share(x, 10 * w, np.full((1, 4), 5.0))[0])
+    1.0
     """
     values = np.asarray(values, dtype=float)
     within = np.nanmean(np.asarray(within_var, dtype=float), axis=1)
-    k = np.asarray(samples, dtype=float).mean(axis=1)
+    within = within / np.asarray(samples, dtype=float).mean(axis=1)
+    between = np.maximum(values.var(axis=1, ddof=1) - within, 0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return within / k / values.var(axis=1, ddof=1)
+        return np.where(within > 0, within / (within + between), 0.0)
 
 
 def _clusters_needed(delta, sd_cluster, alpha, alternative, target, limit=10**9):

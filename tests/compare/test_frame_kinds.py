@@ -88,8 +88,8 @@ def frame_of(kind, test):
         return _predictions(test)
     if kind is K.FORECASTS:
         return ar_forecasts(80) if test in FORECAST_TESTS else _predictions(test, dates=True)
-    if kind is K.ITEMS:  # McNemar's test takes unclustered items
-        cluster = None if test == "mcnemar" else "passage"
+    if kind is K.ITEMS:  # McNemar and Cochran take unclustered items
+        cluster = None if test in ("mcnemar", "cochrans_q") else "passage"
         return pdcompare.from_items(eval_items_long(3, 8, 4, 1), cluster=cluster)
     if kind is K.BATTLES:
         return pdcompare.from_battles(simulated_battles([0.6, 0.0, -0.6], 400, seed=1))

@@ -154,8 +154,8 @@ def test_summary_with_samples_gives_the_within_item_share():
     cells = long.groupby(["model", "item"])["score"]
     for model in ("m0", "m1"):
         within = cells.var().loc[model].mean() / 5
-        between = cells.mean().loc[model].var(ddof=1)
-        assert_allclose(out.loc[model, "within_item_share"], within / between)
+        between = max(cells.mean().loc[model].var(ddof=1) - within, 0.0)
+        assert_allclose(out.loc[model, "within_item_share"], within / (within + between))
         assert out.loc[model, "samples_per_item"] == 5
 
 
@@ -308,3 +308,60 @@ def test_items_ttest_with_a_margin_is_the_shifted_clustered_test():
         framed.cmp.ttest("a", "b", margin=0.05)
     result = pdcompare.gate(framed, "b", "a", margin=0.1)
     assert result.loc[0, "test"] == "ttest"
+
+
+def binary_items(n_models=4, n_items=60, seed=1):
+    rng = np.random.default_rng(seed)
+    right = rng.random((n_models, n_items)) < np.linspace(0.5, 0.8, n_models)[:, None]
+    wide = pd.DataFrame(right.astype(int), index=[f"m{k}" for k in range(n_models)])
+    return wide.cmp.set_design(items=True)
+
+
+def test_cochrans_q_on_binary_items_equals_statsmodels_and_the_predictions_frame():
+    from statsmodels.stats.contingency_tables import cochrans_q
+
+    items = binary_items()
+    out = items.cmp.cochrans_q().iloc[0]
+    reference = cochrans_q(items.T.to_numpy())
+    assert_allclose(out["statistic"], reference.statistic)
+    assert_allclose(out["pvalue"], reference.pvalue)
+    assert out["df"] == reference.df == 3
+    # the predictions frame whose rows are the items: right = the truth, wrong = another label
+    truth = np.arange(items.shape[1]) % 3
+    preds = pd.DataFrame({"y": truth})
+    for model, row in items.iterrows():
+        preds[model] = np.where(row.to_numpy() == 1, truth, truth + 1)
+    assert_allclose(pdcompare.cochrans_q(preds).iloc[0]["statistic"], out["statistic"])
+    # a subset of models, as on a predictions frame
+    two = pdcompare.cochrans_q(items, models=["m0", "m3"]).iloc[0]
+    assert_allclose(two["statistic"], cochrans_q(items.loc[["m0", "m3"]].T.to_numpy()).statistic)
+    with pytest.raises(ValueError, match=r"`models`: \['zz'\] are not models"):
+        pdcompare.cochrans_q(items, models=["m0", "zz"])
+
+
+def test_cochrans_q_refuses_graded_or_clustered_items():
+    with pytest.raises(ValueError, match=r"`cochrans_q` counts items .*graded scores.*`ttest`"):
+        pdcompare.from_items(eval_items_long(n_samples=3), sample="sample").cmp.cochrans_q()
+    with pytest.raises(ValueError, match=r"`cochrans_q` .*4 clusters.*`permutation_test`"):
+        twelve_items().cmp.cochrans_q()
+
+
+@pytest.mark.parametrize("test", ["welch_ttest", "mannwhitney"])
+def test_unpaired_tests_on_items_warn_that_the_items_are_paired(test):
+    items = binary_items()
+    with pytest.warns(pdcompare.PdcompareWarning, match=rf"`{test}` .*items are paired.*`ttest`"):
+        out = getattr(items.cmp, test)("m0", "m3")
+    # the test itself is unchanged: scipy's on the two rows
+    scipy_test = stats.ttest_ind if test == "welch_ttest" else stats.mannwhitneyu
+    keywords = {"equal_var": False} if test == "welch_ttest" else {}
+    reference = scipy_test(items.loc["m0"], items.loc["m3"], **keywords)
+    assert_allclose(out["pvalue"].iloc[0], reference.pvalue)
+
+
+def test_ranks_with_cv_on_items_refused_like_summary():
+    items = binary_items()
+    for method in ("summary", "ranks"):
+        with pytest.raises(
+            ValueError, match=rf"`{method}` on an items frame: `cv` describes cross-validation"
+        ):
+            getattr(items.cmp, method)(cv=5)

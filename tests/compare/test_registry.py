@@ -18,7 +18,8 @@ from pdcompare.compare.registry import BY_NAME, TESTS, default_correction, pairw
 #: Public names that are not comparisons: readers, frames, presentation and choosing.
 NOT_COMPARISONS = {
     "PdcompareWarning", "cv_predictions", "cv_scores", "datasets", "from_battles", "from_items",
-    "from_long", "from_inspect", "from_lm_eval", "from_search", "from_eee", "from_helm",
+    "from_long", "from_inspect", "from_lm_eval", "from_search", "concat_items", "from_eee",
+    "from_helm",
     "from_lighteval", "from_swebench", "from_promptfoo", "from_mlflow", "costs", "rank_sets",
     "from_rliable", "to_rliable", "RaceSearchCV", "RaceRandomizedSearchCV",
     "matrix", "means", "pairwise", "per_dataset", "plot", "posterior", "refit_rule", "report",

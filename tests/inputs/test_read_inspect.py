@@ -28,6 +28,12 @@ EXPECTED = {"mockllm/good": [1.0, 1.0, 0.5, 0.0], "mockllm/weak": [1.0, 0.5, 0.0
 IDS = ["q0", "q1", "q2", "q3"]
 
 
+def _metadata(i):
+    # q0, q1 are on passage p0, q2, q3 on p1; "source" is text longer than the 1,024
+    # characters inspect_ai's sample summaries keep (they shorten it to "...")
+    return {"passage": f"p{i // 2}", "source": "x" * 2000 + f"source {i // 2}"}
+
+
 def _make_logs(folder: Path) -> list:
     from inspect_ai import Task, eval
     from inspect_ai.dataset import MemoryDataset, Sample
@@ -58,7 +64,11 @@ def _make_logs(folder: Path) -> list:
         return get_model(f"mockllm/{name}", custom_outputs=answer)
 
     questions = MemoryDataset(
-        [Sample(input=f"q{i}", target=f"a{i}", id=f"q{i}") for i in range(4)], name="quiz"
+        [
+            Sample(input=f"q{i}", target=f"a{i}", id=f"q{i}", metadata=_metadata(i))
+            for i in range(4)
+        ],
+        name="quiz",
     )
     task = Task(dataset=questions, scorer=[match(), answer_length()], epochs=2, name="quiz")
     with warnings.catch_warnings():
@@ -214,11 +224,10 @@ def test_logs_are_not_changed(inspect_logs):
 
 
 def test_unfinished_log_named(inspect_logs):
-    # a log that ended in error keeps only the samples it finished
+    # a finished log without some samples (edited, or of a smaller data set)
     _, logs = inspect_logs
     short = logs[1].model_copy(deep=True)
     short.samples = [s for s in short.samples if s.id != "q3"]
-    short.status = "error"
     with pytest.raises(
         ValueError, match=r"model 'mockllm/weak' \('.*'\) lacks 1 of the 4 samples of task 'quiz'"
     ):
@@ -265,3 +274,153 @@ def test_order_of_samples_and_logs_does_not_matter(inspect_logs, order, swap):
     frame = pdcompare.from_inspect(shuffled)
     for model, expected in EXPECTED.items():
         assert_allclose(frame.loc[model, IDS].to_numpy(dtype=float), expected)
+
+
+@pytest.fixture(scope="session")
+def error_log(tmp_path_factory):
+    """A real log that ended in error: mockllm raises on q3 (inspect_ai fails the eval)."""
+    from inspect_ai import Task, eval
+    from inspect_ai.dataset import MemoryDataset, Sample
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    from inspect_ai.scorer import match
+
+    def answer(messages, tools, tool_choice, config):
+        i = int(messages[-1].text[1:])
+        if i == 3:
+            message = "quota exceeded"
+            raise RuntimeError(message)
+        out = ModelOutput.from_content("broken", f"a{i}")
+        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return out
+
+    folder = tmp_path_factory.mktemp("inspect_error")
+    data = MemoryDataset(
+        [Sample(input=f"q{i}", target=f"a{i}", id=f"q{i}") for i in range(4)], name="quiz"
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.simplefilter("ignore", ResourceWarning)
+        (log,) = eval(
+            Task(dataset=data, scorer=match(), epochs=2, name="quiz"),
+            model=get_model("mockllm/broken", custom_outputs=answer),
+            log_dir=str(folder),
+            display="none",
+        )
+        gc.collect()
+    assert log.status == "error"
+    return log
+
+
+def test_log_that_ended_in_error_named_with_its_error_and_eval_retry(inspect_logs, error_log):
+    folder, _ = inspect_logs
+    for broken in (error_log, error_log.location):
+        with pytest.raises(
+            ValueError,
+            match=r"cannot read '.*': the evaluation ended in error \(RuntimeError\('quota "
+            r"exceeded'\)\).*`eval_retry`",
+        ):
+            pdcompare.from_inspect([*sorted(folder.iterdir()), broken])
+    cancelled = error_log.model_copy()
+    cancelled.status = "cancelled"
+    with pytest.raises(ValueError, match=r"the evaluation was cancelled; retry it .*`eval_retry`"):
+        pdcompare.from_inspect([cancelled])
+
+
+def test_cluster_is_a_key_of_sample_metadata(inspect_logs):
+    folder, _ = inspect_logs
+    frame = pdcompare.from_inspect(folder, cluster="passage")
+    summary = frame.cmp.summary()
+    assert (summary["n_clusters"] == 2).all()
+    # CR1 over the passages written out: sqrt(C/(C-1) * sum_c (sum_{i in c}(x_i - mean))^2) / n
+    for model, scores in EXPECTED.items():
+        x = np.asarray(scores)
+        sums = np.array([(x[:2] - x.mean()).sum(), (x[2:] - x.mean()).sum()])
+        assert_allclose(summary.loc[model, "se"], np.sqrt(2 / 1 * (sums**2).sum()) / 4)
+    pairs = frame.cmp.ttest("mockllm/good", "mockllm/weak")
+    assert pairs["n_clusters"].iloc[0] == 2
+    with pytest.raises(
+        ValueError, match=r"`cluster`: sample 'q.' \(epoch .\) of .* has no metadata key 'topic'"
+    ):
+        pdcompare.from_inspect(folder, cluster="topic")
+    with pytest.raises(TypeError, match=r"`cluster` must be a key of sample\.metadata"):
+        pdcompare.from_inspect(folder, cluster=1)
+
+
+def test_cluster_text_shortened_by_the_summaries_read_whole(inspect_logs):
+    # "source" is cut to the same "xxx..." for every sample in the summaries: the whole log
+    # is read for it, and its two values stay two clusters
+    folder, logs = inspect_logs
+    for source in (folder, logs):
+        frame = pdcompare.from_inspect(source, cluster="source")
+        assert (frame.cmp.summary()["n_clusters"] == 2).all()
+
+
+def test_files_are_read_by_header_and_sample_summaries(inspect_logs, monkeypatch):
+    import inspect_ai.log
+
+    folder, _ = inspect_logs
+    real = inspect_ai.log.read_eval_log
+    calls = []
+
+    def spy(log_file, *args, **kwargs):
+        calls.append(kwargs.get("header_only", False))
+        return real(log_file, *args, **kwargs)
+
+    monkeypatch.setattr(inspect_ai.log, "read_eval_log", spy)
+    frame = pdcompare.from_inspect(folder)
+    assert calls == [True, True]  # the headers only, never the whole logs
+    for model, expected in EXPECTED.items():
+        assert_allclose(frame.loc[model, IDS].to_numpy(dtype=float), expected)
+
+
+def test_model_names_given_as_a_list_or_a_callable(inspect_logs):
+    _, logs = inspect_logs
+    frame = pdcompare.from_inspect(logs, model=["first", "second"])
+    assert list(frame.index) == ["first", "second"]
+    assert_allclose(frame.loc["first", IDS].to_numpy(dtype=float), EXPECTED["mockllm/good"])
+    frame = pdcompare.from_inspect(logs, model=lambda log: log.eval.model.split("/")[1])
+    assert sorted(frame.index) == ["good", "weak"]
+    with pytest.raises(ValueError, match=r"`model` must give one name \(str\) per log: 2 logs"):
+        pdcompare.from_inspect(logs, model=["only"])
+    with pytest.raises(TypeError, match="`model` must be a list of names"):
+        pdcompare.from_inspect(logs, model="good")
+    with pytest.raises(TypeError, match=r"the callable must return a model name \(str\)"):
+        pdcompare.from_inspect(logs, model=lambda log: 3)
+
+
+def test_two_logs_of_one_model_told_apart_by_task_arguments_or_solver(inspect_logs):
+    _, logs = inspect_logs
+    easy, hard = (logs[0].model_copy(deep=True) for _ in range(2))
+    # only the arguments that differ make the name
+    easy.eval.task_args = {"level": "easy", "shots": 5}
+    hard.eval.task_args = {"level": "hard", "shots": 5}
+    frame = pdcompare.from_inspect([easy, hard])
+    assert list(frame.index) == ["mockllm/good (level='easy')", "mockllm/good (level='hard')"]
+    plain, cot = (logs[0].model_copy(deep=True) for _ in range(2))
+    plain.eval.solver, cot.eval.solver = "generate", "chain_of_thought"
+    frame = pdcompare.from_inspect([plain, cot, logs[1]])
+    assert list(frame.index) == [
+        "mockllm/good (solver generate)",
+        "mockllm/good (solver chain_of_thought)",
+        "mockllm/weak",
+    ]
+    with pytest.raises(
+        ValueError,
+        match=r"two logs for model 'mockllm/good' and task 'quiz' with the same task "
+        r"arguments and solver: .*name the models with `model=`",
+    ):
+        pdcompare.from_inspect([logs[0], logs[0]])
+    frame = pdcompare.from_inspect([logs[0], logs[0]], model=["run 1", "run 2"])
+    assert list(frame.index) == ["run 1", "run 2"]
+
+
+def test_a_sample_without_a_value_is_named(inspect_logs):
+    _, logs = inspect_logs
+    log = logs[0].model_copy(deep=True)
+    log.samples[2].scores["match"].value = float("nan")
+    with pytest.raises(
+        ValueError,
+        match=rf"1 samples have no value \(NaN\) of scorer 'match' \(sample id "
+        rf"'{log.samples[2].id}' first\)",
+    ):
+        pdcompare.from_inspect([log, logs[1]])

@@ -88,40 +88,62 @@ def write_run(out, model_name, task, scores, *, date=DATE, higher_is_better=None
             sample["target"] = str(sample["target"])
             handle.write(json.dumps(sample, default=str, ensure_ascii=False) + "\n")
     if results:
+        # One run writes one results_<date>.json for all its tasks: merge into it.
         first = next(iter(scores.values()))
-        summary = {
-            "results": {
-                task: {"alias": task}
-                | {
-                    f"{name},{filt}": values if isinstance(values[0], list) else np.mean(values)
-                    for filt, metrics in scores.items()
-                    for name, values in metrics.items()
-                }
-            },
-            "group_subtasks": {task: []},
-            "configs": {task: {"task": task, "output_type": "generate_until"}},
-            "versions": {task: 1.0},
-            "n-shot": {task: 0},
-            "higher_is_better": {task: higher_is_better or dict.fromkeys(first, True)},
-            "n-samples": {task: {"original": 3, "effective": 3}},
-            "config": {"model": "hf", "model_args": f"pretrained={model_name}"},
-            "git_hash": "4e7e0d4",
-            "date": 1714558272.0,
-            "task_hashes": {task: hash_string("".join(s["doc_hash"] for s in samples))},
-            "model_source": "hf",
-            "model_name": model_name,
-            "model_name_sanitized": sanitize_model_name(model_name),
-            "system_instruction": None,
-            "system_instruction_sha": None,
-            "fewshot_as_multiturn": False,
-            "chat_template": None,
-            "chat_template_sha": None,
-            "start_time": 100.0,
-            "end_time": 112.5,
-            "total_evaluation_time_seconds": "12.5",
-        }
-        (folder / f"results_{date}.json").write_text(json.dumps(summary, indent=2))
+        written = folder / f"results_{date}.json"
+        summary = (
+            json.loads(written.read_text()) if written.exists() else _results_header(model_name)
+        )
+        # consolidate_results: "alias", then "metric,filter", "samples" and
+        # "metric_stderr,filter" per (metric, filter); prepare_print_tasks drops "samples".
+        entry = {"alias": task}
+        for filt, metrics in scores.items():
+            for name, values in metrics.items():
+                numeric = not isinstance(values[0], list)
+                # a corpus metric (bleu) is aggregated over the set: one number here too
+                entry[f"{name},{filt}"] = float(np.mean(values)) if numeric else 0.25
+                entry[f"{name}_stderr,{filt}"] = (
+                    float(np.std(values, ddof=1) / np.sqrt(len(values))) if numeric else "N/A"
+                )
+        summary["results"][task] = entry
+        summary["group_subtasks"][task] = []
+        summary["configs"][task] = {"task": task, "output_type": "generate_until"}
+        summary["versions"][task] = 1.0
+        summary["n-shot"][task] = 0
+        summary["higher_is_better"][task] = higher_is_better or dict.fromkeys(first, True)
+        n_docs = len(next(iter(first.values())))
+        summary["n-samples"][task] = {"original": n_docs, "effective": n_docs}
+        summary["task_hashes"][task] = hash_string("".join(s["doc_hash"] for s in samples))
+        written.write_text(json.dumps(summary, indent=2))
     return path
+
+
+def _results_header(model_name):
+    """The keys of results_<date>.json around its per-task entries (save_results_aggregated)."""
+    return {
+        "results": {},
+        "group_subtasks": {},
+        "configs": {},
+        "versions": {},
+        "n-shot": {},
+        "higher_is_better": {},
+        "n-samples": {},
+        "config": {"model": "hf", "model_args": f"pretrained={model_name}"},
+        "git_hash": "4e7e0d4",
+        "date": 1714558272.0,
+        "task_hashes": {},
+        "model_source": "hf",
+        "model_name": model_name,
+        "model_name_sanitized": sanitize_model_name(model_name),
+        "system_instruction": None,
+        "system_instruction_sha": None,
+        "fewshot_as_multiturn": False,
+        "chat_template": None,
+        "chat_template_sha": None,
+        "start_time": 100.0,
+        "end_time": 112.5,
+        "total_evaluation_time_seconds": "12.5",
+    }
 
 
 A = [1.0, 1.0, 0.0, 1.0, 0.0]
@@ -180,9 +202,9 @@ def test_task_with_underscores_and_several_tasks(tmp_path):
     assert set(frame.columns.get_level_values(0)) == {"mmlu_high_school_physics", "arc_easy"}
 
 
-def test_several_metrics_refused_listing_them_and_metric_picks_one(tmp_path):
+def test_several_metrics_without_results_json_refused_and_metric_picks_one(tmp_path):
     em = {"exact_match": A, "f1": [0.5, 1.0, 0.0, 0.25, 0.0]}
-    write_run(tmp_path, "m1", "squad", {"none": em})
+    write_run(tmp_path, "m1", "squad", {"none": em}, results=False)
     with pytest.raises(
         ValueError, match=r"several metrics: 'exact_match', 'f1'; pick one with `metric=`"
     ):
@@ -190,9 +212,97 @@ def test_several_metrics_refused_listing_them_and_metric_picks_one(tmp_path):
     table, _ = _lm_eval_table(tmp_path, metric="f1")
     assert_allclose(table["score"], em["f1"])
     with pytest.raises(
-        ValueError, match=r"`metric` 'acc' is not in .*samples_squad_.*holds 'exact_match', 'f1'"
+        ValueError,
+        match=r"`metric` 'acc' is not in .*samples_squad_.*\(task 'squad'\); it holds "
+        r"'exact_match', 'f1'",
     ):
         _lm_eval_table(tmp_path, metric="acc")
+
+
+def test_without_metric_each_task_takes_the_first_metric_results_json_lists(tmp_path):
+    # results_<date>.json lists squad's metrics as "f1,none", "exact_match,none" here
+    em = {"f1": [0.5, 1.0, 0.0, 0.25, 0.0], "exact_match": A}
+    write_run(tmp_path, "m1", "squad", {"none": em})
+    table, _ = _lm_eval_table(tmp_path)
+    assert_allclose(table["score"], em["f1"])
+
+
+GSM_STRICT = {"m1": [0.0, 1.0, 0.0, 0.0], "m2": [0.0, 0.0, 0.0, 1.0]}
+GSM_FLEXIBLE = {"m1": [1.0, 1.0, 0.0, 1.0], "m2": [1.0, 0.0, 1.0, 1.0]}
+ARC_ACC = {"m1": A, "m2": B}
+ARC_NORM = {"m1": [1.0, 1.0, 1.0, 1.0, 0.0], "m2": [0.0, 1.0, 0.0, 1.0, 0.0]}
+
+
+@pytest.fixture
+def suite_run(tmp_path):
+    """An ordinary ``lm_eval --tasks arc_easy,gsm8k --log_samples`` run of two models.
+
+    arc_easy logs ``acc`` and ``acc_norm`` (no filter); gsm8k ``exact_match`` under the
+    filters ``strict-match`` and ``flexible-extract``; one results json per model lists both.
+    """
+    for model in ("m1", "m2"):
+        arc = {"acc": ARC_ACC[model], "acc_norm": ARC_NORM[model]}
+        write_run(tmp_path, model, "arc_easy", {"none": arc})
+        gsm = {
+            "strict-match": {"exact_match": GSM_STRICT[model]},
+            "flexible-extract": {"exact_match": GSM_FLEXIBLE[model]},
+        }
+        write_run(tmp_path, model, "gsm8k", gsm)
+    return tmp_path
+
+
+def _cells(frame, model, task):
+    return frame.loc[model, task].sort_index().to_numpy(dtype=float)
+
+
+def test_multi_task_run_with_different_metrics_reads(suite_run):
+    summary = json.loads(next(suite_run.glob("m1/results_*.json")).read_text())
+    assert set(summary["results"]) == {"arc_easy", "gsm8k"}  # one results json per run
+    frame = pdcompare.from_lm_eval(suite_run)
+    assert frame.shape == (2, 9)
+    for model in ("m1", "m2"):
+        assert_allclose(_cells(frame, model, "arc_easy"), ARC_ACC[model])
+        assert_allclose(_cells(frame, model, "gsm8k"), GSM_STRICT[model])
+    # the paired t over the 9 (task, doc_id) items, as scipy's
+    from scipy import stats
+
+    diff = np.r_[A, GSM_STRICT["m1"]] - np.r_[B, GSM_STRICT["m2"]]
+    assert_allclose(
+        frame.cmp.ttest("m1", "m2").iloc[0]["pvalue"], stats.ttest_1samp(diff, 0).pvalue
+    )
+
+
+def test_metric_mapping_picks_per_task(suite_run):
+    frame = pdcompare.from_lm_eval(
+        suite_run, metric={"arc_easy": "acc_norm", "gsm8k": "exact_match,flexible-extract"}
+    )
+    for model in ("m1", "m2"):
+        assert_allclose(_cells(frame, model, "arc_easy"), ARC_NORM[model])
+        assert_allclose(_cells(frame, model, "gsm8k"), GSM_FLEXIBLE[model])
+    # a task the mapping leaves out takes the default (the first metric listed)
+    frame = pdcompare.from_lm_eval(suite_run, metric={"arc_easy": "acc_norm"})
+    assert_allclose(_cells(frame, "m1", "gsm8k"), GSM_STRICT["m1"])
+
+
+def test_metric_list_is_tried_in_order(suite_run):
+    frame = pdcompare.from_lm_eval(suite_run, metric=["exact_match,flexible-extract", "acc_norm"])
+    assert_allclose(_cells(frame, "m2", "arc_easy"), ARC_NORM["m2"])
+    assert_allclose(_cells(frame, "m2", "gsm8k"), GSM_FLEXIBLE["m2"])
+    with pytest.raises(
+        ValueError,
+        match=r"`metric` 'f1' nor 'bleu' is not in .*samples_arc_easy_.*\(task 'arc_easy'\); "
+        r"it holds 'acc', 'acc_norm'",
+    ):
+        pdcompare.from_lm_eval(suite_run, metric=["f1", "bleu"])
+    # one name for every task is refused where a task does not hold it
+    with pytest.raises(ValueError, match=r"`metric` 'acc' is not in .*samples_gsm8k_"):
+        pdcompare.from_lm_eval(suite_run, metric="acc")
+
+
+@pytest.mark.parametrize("metric", [3, [], ["acc", 1], {"arc_easy": 2}, {1: "acc"}])
+def test_metric_of_the_wrong_type_refused(suite_run, metric):
+    with pytest.raises(TypeError, match=r"`metric` must be a metric name .*a mapping from task"):
+        pdcompare.from_lm_eval(suite_run, metric=metric)
 
 
 def test_filters_are_named_metric_comma_filter(tmp_path):
@@ -203,6 +313,7 @@ def test_filters_are_named_metric_comma_filter(tmp_path):
         "m1",
         "gsm8k",
         {"strict-match": {"exact_match": strict}, "flexible-extract": {"exact_match": flexible}},
+        results=False,
     )
     with pytest.raises(
         ValueError, match=r"'exact_match,strict-match', 'exact_match,flexible-extract'"
@@ -285,7 +396,7 @@ def test_missing_file_and_wrong_name_and_empty_folder(tmp_path):
     with pytest.raises(TypeError, match="`paths` must be a path or a list of paths"):
         pdcompare.from_lm_eval(3)
     with pytest.raises(TypeError, match="`metric` must be a metric name"):
-        pdcompare.from_lm_eval(other, metric=["acc"])
+        pdcompare.from_lm_eval(other, metric=3)
 
 
 def test_corpus_metric_refused(tmp_path):
@@ -396,3 +507,11 @@ def test_output_path_given_as_a_json_file(tmp_path):
     (folder / f"results_{DATE}.json").rename(folder / f"run_{DATE}.json")
     table, _ = _lm_eval_table(folder)
     assert set(table["model"]) == {"org/model-a"}
+
+
+def test_a_document_without_a_value_is_named(tmp_path):
+    write_run(tmp_path, "m1", "arc_easy", {"none": {"acc": [1.0, None, 0.0]}}, results=False)
+    with pytest.raises(
+        ValueError, match=r"metric 'acc' has no value \(null or NaN\) for 1 documents \(doc_id 1"
+    ):
+        pdcompare.from_lm_eval(tmp_path)

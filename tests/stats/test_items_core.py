@@ -122,8 +122,10 @@ def test_within_item_share_written_out():
     samples = rng.integers(0, 2, (2, 30, 4)).astype(float)  # models x items x samples
     means, variances = samples.mean(axis=2), samples.var(axis=2, ddof=1)
     share = core.within_item_share(means, variances, np.full((2, 30), 4.0))
-    expected = variances.mean(axis=1) / 4 / means.var(axis=1, ddof=1)
-    assert_allclose(share, expected)
+    # DESIGN 35: within / (within + between), between = var(item means) - within, at least 0
+    within = variances.mean(axis=1) / 4
+    between = np.maximum(means.var(axis=1, ddof=1) - within, 0.0)
+    assert_allclose(share, within / (within + between))
 
 
 def test_items_power_against_the_noncentral_t():
