@@ -103,7 +103,7 @@ def item_cells(
 ) -> tuple[pd.DataFrame, pd.DataFrame | None]:
     """Per-cell mean, count and variance of an items table, and its item clusters.
 
-    Returns the cells (columns ``model, [task,] item, mean, count, var``, in
+    Returns the cells (columns ``model, [task,] item, mean, count, var, rows``, in
     no order: ``from_items`` sorts the models and items, :func:`in_order`)
     and, with ``cluster``, the distinct ``[task,] item, cluster`` rows: what
     ``from_items`` builds its frame from.
@@ -133,8 +133,8 @@ def item_cells(
             nw.col(score).mean().alias("mean"),
             nw.col(score).count().alias("count"),
             nw.col(score).var(ddof=1).alias("var"),
+            nw.len().alias("rows"),  # rows - count: the missing scores, named by from_items
         )
-        .filter(nw.col("count") > 0)
         .drop_nulls(subset=by)
     )
     text = [c for c in by if isinstance(schema[c], nw.Categorical | nw.Enum)]

@@ -14,7 +14,6 @@ models or items keeps it right.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -22,146 +21,28 @@ import pandas as pd
 
 from pdcompare._validation import check_option, warn
 from pdcompare.inputs.arrow import in_order, is_native, item_cells
-from pdcompare.inputs.attrs import ATTRS_KEY, pdcompare_attrs, shared, with_attrs
+from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.inputs.design import Design
 from pdcompare.inputs.frames import check_frame
+from pdcompare.inputs.items_design import (
+    ItemsData,
+    ItemsDesign,
+    _aligned,
+    _items_frame,
+    _positions,
+    _stored_design,
+    items_data,
+)
 from pdcompare.inputs.long import require_columns
-from pdcompare.inputs.scores import ScoresData, validate_scores
+from pdcompare.inputs.scores import validate_scores
+
+__all__ = [
+    "ITEMS_NAN_POLICIES", "ItemsData", "ItemsDesign", "from_items", "items_data",
+    "set_items_design",
+]  # fmt: skip
 
 #: ``nan_policy`` of ``from_items``: refuse missing items, or keep the items every model has.
 ITEMS_NAN_POLICIES = ("raise", "omit")
-
-
-@dataclass(frozen=True, eq=False)
-class ItemsDesign:
-    """What an items frame knows beyond its means, aligned to ``models`` x ``items``.
-
-    Immutable (its arrays are read-only): the view of the lists stored in
-    ``attrs["pdcompare"]["items"]``, built with the frame (and kept beside
-    those lists, shared by pandas' copies) or read from them after a save.
-
-    Attributes
-    ----------
-    models, items : pandas.Index
-        The row and column labels the arrays are aligned to.
-    cluster : numpy.ndarray or None
-        Cluster code of each item (0 .. number of clusters − 1), None without clusters.
-    cluster_labels : pandas.Index or None
-        The cluster of each code.
-    cluster_name, item_name, task_name : str or None
-        The names of the columns they came from, for the words of a report.
-    samples : numpy.ndarray or None
-        Samples of each cell (models x items), None when every cell has one.
-    within_var : numpy.ndarray or None
-        Variance (ddof 1) of each cell's samples (NaN where a cell has one).
-    """
-
-    models: pd.Index
-    items: pd.Index
-    cluster: np.ndarray | None = None
-    cluster_labels: pd.Index | None = None
-    cluster_name: Any = None
-    item_name: Any = "item"
-    task_name: Any = None
-    samples: np.ndarray | None = None
-    within_var: np.ndarray | None = None
-
-    def __deepcopy__(self, memo: dict) -> ItemsDesign:
-        return self
-
-    def __repr__(self) -> str:
-        clusters = "" if self.cluster_labels is None else f", {len(self.cluster_labels)} clusters"
-        return f"ItemsDesign({len(self.models)} models x {len(self.items)} items{clusters})"
-
-
-def _read_only(array: np.ndarray | None) -> np.ndarray | None:
-    if array is not None:
-        array.flags.writeable = False
-    return array
-
-
-def _items_frame(
-    values: np.ndarray,
-    models: pd.Index,
-    items: pd.Index,
-    *,
-    cluster: np.ndarray | None,
-    cluster_labels: pd.Index | None,
-    cluster_name: Any,
-    item_name: Any,
-    task_name: Any,
-    samples: np.ndarray | None,
-    within_var: np.ndarray | None,
-    greater_is_better: bool,
-    meta: dict[str, Any] | None = None,
-) -> pd.DataFrame:
-    frame = pd.DataFrame(values, index=models, columns=items)
-    stored = shared(
-        {
-            "models": models,
-            "items": items,
-            "cluster": cluster,
-            "cluster_labels": cluster_labels,
-            "cluster_name": cluster_name,
-            "item_name": item_name,
-            "task_name": task_name,
-            "samples": samples,
-            # NaN (a cell of one sample) as None: JSON has no NaN, and None compares equal
-            "within_var": None
-            if within_var is None
-            else np.where(np.isnan(within_var), None, within_var),
-        }
-    )
-    stored.view = ItemsDesign(
-        models=models,
-        items=items,
-        cluster=_read_only(cluster),
-        cluster_labels=cluster_labels,
-        cluster_name=cluster_name,
-        item_name=item_name,
-        task_name=task_name,
-        samples=_read_only(samples),
-        within_var=_read_only(within_var),
-    )
-    design = Design(greater_is_better=bool(greater_is_better), source="items", items=True)
-    return with_attrs(frame, {**(meta or {}), "design": design.to_attrs(), "items": stored})
-
-
-def _labels(labels: list) -> pd.Index:
-    """An Index of stored labels; lists (a MultiIndex's tuples as stored) give a MultiIndex."""
-    if labels and all(isinstance(label, list) for label in labels):
-        return pd.MultiIndex.from_tuples([tuple(label) for label in labels])
-    return pd.Index(labels)
-
-
-def _stored_design(stored: Any, frame: pd.DataFrame) -> ItemsDesign:
-    """The :class:`ItemsDesign` of ``attrs["pdcompare"]["items"]`` (lists, as JSON holds them).
-
-    The one an items frame was built with, or (a frame read back from a file)
-    one built from the lists; a frame without one is its own design.
-    """
-    view = getattr(stored, "view", None)
-    if isinstance(view, ItemsDesign):
-        return view
-    if not isinstance(stored, Mapping) or "models" not in stored:
-        return ItemsDesign(models=frame.index, items=frame.columns)
-
-    def array(key: str, dtype: Any) -> np.ndarray | None:
-        value = stored.get(key)
-        return None if value is None else _read_only(np.array(value, dtype=dtype))
-
-    labels = stored.get("cluster_labels")
-    return ItemsDesign(
-        models=_labels(stored["models"]),
-        items=_labels(stored["items"]),
-        cluster=array("cluster", np.int64),
-        cluster_labels=None if labels is None else _labels(labels),
-        cluster_name=stored.get("cluster_name"),
-        item_name=stored.get("item_name", "item"),
-        task_name=stored.get("task_name"),
-        samples=array("samples", float),
-        within_var=array("within_var", float),
-    )
 
 
 def _check_bool(name: str, value: Any) -> bool:
@@ -277,7 +158,7 @@ def from_items(
         keys = {"model": model, "item": item, "score": score, "sample": sample}
         keys.update(cluster=cluster, task=task)
         options = {"greater_is_better": greater_is_better, "nan_policy": nan_policy}
-        return _from_cells(*item_cells(table, **keys), **keys, **options, sort=True)
+        return _from_engine(table, keys, options)
     if not isinstance(table, pd.DataFrame):
         msg = (
             "`table` must be a pandas, dask, polars or pyarrow table (or a DuckDB relation); "
@@ -331,27 +212,7 @@ def from_items(
         squares = np.bincount(cell, weights=deviations * deviations, minlength=m * n)
         with np.errstate(invalid="ignore", divide="ignore"):
             within = np.where(counts > 1, squares.reshape(m, n) / (counts - 1), np.nan)
-    cluster_codes = cluster_labels = None
-    if cluster is not None:
-        column = table[cluster]
-        if pd.api.types.is_integer_dtype(column.dtype) and not column.hasnans:
-            # Integer clusters are their own codes: no hashing of every row, only of the
-            # clusters of the items (renumbered by ``_finish``).
-            codes = column.to_numpy(dtype=np.int64)
-            cluster_labels = None
-        else:
-            codes, cluster_labels = pd.factorize(column, use_na_sentinel=True)
-            if (codes < 0).any():
-                msg = (
-                    f"`cluster`: column {cluster!r} has missing values; give every item "
-                    "its cluster."
-                )
-                raise ValueError(msg)
-        codes = codes[keep] if not keep.all() else codes
-        cluster_codes = _cluster_of_items(codes, item_codes, n, items, cluster)
-        if cluster_labels is None:
-            cluster_codes, cluster_labels = pd.factorize(cluster_codes)
-            cluster_codes = cluster_codes.astype(np.int64)
+    cluster_codes, cluster_labels = _item_clusters(table, cluster, keep, item_codes, items)
     return _finish(
         means,
         counts,
@@ -365,6 +226,34 @@ def from_items(
         nan_policy=nan_policy,
         several_samples=sample is not None,
     )
+
+
+def _item_clusters(
+    table: pd.DataFrame, cluster: Any, keep: np.ndarray, item_codes: np.ndarray, items: pd.Index
+) -> tuple[np.ndarray | None, pd.Index | None]:
+    """The cluster code of each item and the clusters' labels (None, None without clusters)."""
+    if cluster is None:
+        return None, None
+    column = table[cluster]
+    if pd.api.types.is_integer_dtype(column.dtype) and not column.hasnans:
+        # Integer clusters are their own codes: no hashing of every row, only of the
+        # clusters of the items (renumbered by ``_finish``).
+        codes = column.to_numpy(dtype=np.int64)
+        cluster_labels = None
+    else:
+        codes, cluster_labels = pd.factorize(column, use_na_sentinel=True)
+        if (codes < 0).any():
+            msg = (
+                f"`cluster`: column {cluster!r} has missing values; give every item "
+                "its cluster."
+            )
+            raise ValueError(msg)
+    codes = codes[keep] if not keep.all() else codes
+    cluster_codes = _cluster_of_items(codes, item_codes, len(items), items, cluster)
+    if cluster_labels is None:
+        cluster_codes, cluster_labels = pd.factorize(cluster_codes)
+        cluster_codes = cluster_codes.astype(np.int64)
+    return cluster_codes, cluster_labels
 
 
 def _missing_scores(count: int, model: Any, item: Any, score: Any, nan_policy: str) -> None:
@@ -515,6 +404,20 @@ def _renumber(codes: np.ndarray, labels: Any) -> tuple[np.ndarray, pd.Index]:
     """Cluster codes 0..C-1 of the clusters that remain, and their labels."""
     present, codes = np.unique(codes, return_inverse=True)
     return codes.astype(np.int64), pd.Index(np.asarray(labels, dtype=object)[present])
+
+
+def _from_engine(table: Any, keys: dict[str, Any], options: dict[str, Any]) -> pd.DataFrame:
+    """``from_items`` on a polars, pyarrow or DuckDB table, reduced in its engine."""
+    cells, clusters = item_cells(table, **keys)
+    unscored = cells["rows"].to_numpy() - cells["count"].to_numpy()
+    if unscored.any():  # as on a pandas table: counted, refused or left out with a warning
+        first = cells.loc[unscored > 0].iloc[0]
+        _missing_scores(
+            int(unscored.sum()), first[keys["model"]], first[keys["item"]], keys["score"],
+            options["nan_policy"],
+        )  # fmt: skip
+    cells = cells.loc[cells["count"] > 0]
+    return _from_cells(cells, clusters, **keys, **options, sort=True)
 
 
 def _from_dask(table: Any, **keys: Any) -> pd.DataFrame:
@@ -750,147 +653,3 @@ def _mapped(columns: pd.Index, mapping: Any, keyword: str) -> np.ndarray:
     return found.to_numpy()
 
 
-@dataclass(frozen=True)
-class ItemsData(ScoresData):
-    """A validated items frame as arrays: the scores, and the clusters, tasks and samples.
-
-    Attributes (beyond :class:`~pdcompare.inputs.scores.ScoresData`'s)
-    ------------------------------------------------------------------
-    cluster : numpy.ndarray
-        Cluster code of each item; each item its own cluster when there are none.
-    n_clusters : int
-        The number of clusters (the number of items without clusters).
-    clustered : bool
-        Whether the frame has clusters.
-    task : numpy.ndarray or None
-        Task code of each item; ``tasks`` their labels.
-    samples, within_var : numpy.ndarray or None
-        As in :class:`ItemsDesign`, aligned to the frame.
-    info : ItemsDesign
-        The stored design (names of the columns).
-    """
-
-    cluster: np.ndarray | None = None
-    n_clusters: int = 0
-    clustered: bool = False
-    task: np.ndarray | None = None
-    tasks: pd.Index | None = None
-    samples: np.ndarray | None = None
-    within_var: np.ndarray | None = None
-    info: ItemsDesign | None = None
-
-    @property
-    def n_items(self) -> int:
-        """The number of items."""
-        return int(self.values.shape[1])
-
-    @property
-    def samples_per_item(self) -> float | None:
-        """The mean number of samples per cell (None with one sample each)."""
-        return None if self.samples is None else float(self.samples.mean())
-
-    def meta(self) -> dict[str, Any]:
-        """What every result on items records: the unit and the counts of the design."""
-        info = self.info
-        return {
-            "unit": "item",
-            "n_items": self.n_items,
-            "n_clusters": self.n_clusters,
-            "clustered": self.clustered,
-            "cluster_name": None if info is None else _plain(info.cluster_name),
-            "item_name": None if info is None else _plain(info.item_name),
-            "task_name": None if info is None else _plain(info.task_name),
-            "n_tasks": None if self.tasks is None else len(self.tasks),
-            "samples_per_item": self.samples_per_item,
-            **self._counts(),
-        }
-
-    def _counts(self) -> dict[str, Any]:
-        """The tasks' item counts and the fewest and most samples of a cell, for the words."""
-        counts: dict[str, Any] = {}
-        if self.tasks is not None:
-            sizes = np.bincount(self.task, minlength=len(self.tasks))
-            counts["task_sizes"] = [
-                [_plain(t), int(n)] for t, n in zip(self.tasks, sizes, strict=True)
-            ]
-        if self.samples is not None and self.samples.size:
-            counts["samples_range"] = [int(self.samples.min()), int(self.samples.max())]
-        return counts
-
-
-def _plain(value: Any) -> Any:
-    return value if value is None or isinstance(value, str | int | float) else str(value)
-
-
-def _aligned(array: np.ndarray | None, rows: np.ndarray, columns: np.ndarray | None):
-    if array is None:
-        return None
-    if array.ndim == 1:
-        return array if columns is None else array[columns]
-    out = array[rows] if rows is not None else array
-    return out if columns is None else out[:, columns]
-
-
-def _positions(stored: pd.Index, current: pd.Index, what: str) -> np.ndarray | None:
-    if stored is current or stored.equals(current):
-        return None
-    positions = stored.get_indexer_for(current) if stored.is_unique else np.array([-1])
-    if (positions < 0).any() or len(positions) != len(current):
-        msg = (
-            f"The items frame's {what} are not those its design describes (they were changed "
-            "after `from_items`); rebuild it with `from_items` or `set_design(items=True, ...)`."
-        )
-        raise ValueError(msg)
-    return positions
-
-
-def items_data(frame: pd.DataFrame) -> ItemsData:
-    """Validate an items frame and return its arrays aligned to the frame's labels.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> wide = pd.DataFrame([[1, 0, 1], [0, 0, 1]], index=["a", "b"])
-    >>> data = items_data(set_items_design(wide))
-    >>> data.n_items, data.n_clusters, data.clustered
-    (3, 3, False)
-    """
-    check_frame(frame)
-    stored = frame.attrs.get(ATTRS_KEY, {})
-    info = _stored_design(stored.get("items") if isinstance(stored, dict) else None, frame)
-    design = Design.from_attrs(stored.get("design") if isinstance(stored, dict) else None)
-    values = validate_scores(frame)
-    if np.isnan(values).any():
-        row = int(np.flatnonzero(np.isnan(values).any(axis=1))[0])
-        msg = (
-            f"Model {frame.index[row]!r} has missing item scores (NaN): items frames compare "
-            "every model on the same items; keep the common ones with `df.dropna(axis=1)`."
-        )
-        raise ValueError(msg)
-    rows = _positions(info.models, frame.index, "models")
-    columns = _positions(info.items, frame.columns, "items")
-    n = values.shape[1]
-    cluster = _aligned(info.cluster, None, columns)
-    clustered = cluster is not None
-    if clustered:
-        present, cluster = np.unique(cluster, return_inverse=True)
-        n_clusters = len(present)
-    else:
-        cluster, n_clusters = np.arange(n), n
-    task = tasks = None
-    if frame.columns.nlevels == 2:
-        task, tasks = pd.factorize(frame.columns.get_level_values(0))
-    return ItemsData(
-        names=frame.index,
-        values=values,
-        splits=frame.columns,
-        design=design,
-        cluster=cluster,
-        n_clusters=int(n_clusters),
-        clustered=clustered,
-        task=task,
-        tasks=None if tasks is None else pd.Index(tasks),
-        samples=_aligned(info.samples, rows, columns),
-        within_var=_aligned(info.within_var, rows, columns),
-        info=info,
-    )
