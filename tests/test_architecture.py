@@ -208,3 +208,46 @@ def test_architecture_page_names_every_module():
         if not re.search(rf"(?<![\w./]){re.escape(relative)}(?![\w])", page):
             missing.append(relative)
     assert missing == []
+
+
+#: The kinds of frame whose predicates (``is_items``, ``is_battles``, ...) were asked all over
+#: the package before the kind was decided in one place (DESIGN section 34).
+FRAME_KIND_WORDS = (
+    "items", "battles", "runs", "runs_over_tasks", "predictions", "forecasts", "benchmark",
+    "task_runs_frame", "forecast_frame", "runs_frame", "predictions_frame", "items_frame",
+    "battles_frame", "paired", "scores", "result", "result_frame", "cv_results", "labelled",
+)  # fmt: skip
+
+
+def test_the_frame_kind_is_asked_in_one_module():
+    # Everywhere else reads frame_kind(frame) (inputs/kinds.py), decided once per call.
+    found = []
+    for path in PACKAGE.rglob("*.py"):
+        if path.relative_to(PACKAGE).as_posix() == "inputs/kinds.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+                if name and name.startswith("is_") and name[3:] in FRAME_KIND_WORDS:
+                    found.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {name}")
+    assert found == []
+
+
+def _code_lines(function: ast.AST) -> int:
+    body = function.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring does not count
+    lines = {n.lineno for statement in body for n in ast.walk(statement) if hasattr(n, "lineno")}
+    return len(lines)
+
+
+def test_no_function_has_more_than_80_lines_of_code():
+    # The registry's table is one long literal, not a function.
+    long = [
+        f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name} ({_code_lines(node)})"
+        for path in PACKAGE.rglob("*.py")
+        if path.name != "registry.py"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _code_lines(node) > 80
+    ]
+    assert long == []
