@@ -40,6 +40,22 @@ API_SECTIONS = [
         ],
     ),
     (
+        "Reading evaluation results",
+        "The files other tools write, as the frame kind their data has (Every Eval Ever, "
+        "HELM, lighteval, SWE-bench, promptfoo, MLflow; long tables from pandas, polars, "
+        "pyarrow or DuckDB), the costs they keep, and rank sets of published numbers.",
+        [
+            "from_eee", "from_helm", "from_lighteval", "from_swebench", "from_promptfoo",
+            "from_mlflow", "costs", "rank_sets",
+        ],
+    ),
+    (
+        "Watching an evaluation while it runs",
+        "Confidence sequences of an items frame read in order, valid at every look, their "
+        "paths, and a monitor fed rows as they come.",
+        ["sequential", "trajectory", "Monitor"],
+    ),
+    (
         "Experiments at scale",
         "Every (model, split) fit as one joblib.Parallel, out-of-fold predictions, and "
         "``import pdcompare.dask``: the prediction tests on dask frames larger than memory.",

@@ -161,7 +161,7 @@ def hierarchical(
         effective sample size). ``attrs["pdcompare"]`` holds the test
         ("hierarchical"), ``rope``, ``alpha``, ``rho``, ``n_samples``,
         ``chains``, the priors, the seed, the design, and what
-        :func:`shrinkage` reads, as JSON-able lists (the result survives
+        :func:`pdcompare.shrinkage` reads, as JSON-able lists (the result survives
         ``to_parquet``): every data set's mean fold difference and the
         posterior mean of its ``δ_i``, in score units, per pair.
         ``pdcompare.shrinkage(result)`` gives them as a frame. A one-pair
@@ -354,7 +354,7 @@ def _columns(
 
     The metadata holds, as JSON-able lists, every pair, the data sets, each
     pair's mean fold difference and posterior mean of ``δ_i`` per data set
-    (None where missing; read by :func:`shrinkage`), and for one pair its
+    (None where missing; read by :func:`pdcompare.shrinkage`), and for one pair its
     kept posterior draws (read by :func:`simplex_samples`).
     """
     names = ("mean_diff", "prob_better", "prob_rope", "prob_worse", "rhat", "ess")

@@ -361,7 +361,7 @@ def sequential(
         is the one after the last unit; ``decision`` is "better" or "worse"
         (model_1 against model_2, in the design's direction), "equivalent" or
         "continue", kept from the look it was reached (``decided_at``, in
-        units: clusters when the frame has them). :func:`trajectory` gives
+        units: clusters when the frame has them). :func:`pdcompare.trajectory` gives
         every look.
 
     Examples

@@ -1,7 +1,7 @@
 """The figures of "Watching an evaluation while it runs" (docs/guide/watching.md).
 
-Run from the repository: python -P docs/guide/snippets/watching_figures.py (-P: this
-folder holds a select.py, which must not shadow the standard library's).
+Run from the repository: python scripts/make_watching_figures.py (seeded; it writes
+docs/watching_peeking.png and docs/watching_paths.png).
 """
 
 from pathlib import Path
@@ -16,7 +16,7 @@ from scipy import stats
 
 from pdcompare.stats import sequential as core
 
-DOCS = Path(__file__).resolve().parents[2]
+DOCS = Path(__file__).resolve().parents[1] / "docs"
 rng = np.random.default_rng(0)
 
 # 1. Peeking: a fixed-n z-test read every 10 items, against the confidence sequence.
