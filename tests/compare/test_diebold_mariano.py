@@ -158,7 +158,7 @@ def test_non_positive_long_run_variance_falls_back_to_h1_with_a_warning():
     with pytest.warns(PdcompareWarning, match=r"'a' vs 'b'.*h=2 is not positive.*uses h=1"):
         out = frame.cmp.diebold_mariano("a", "b", h=2)
     assert_allclose([out["statistic"].iloc[0], out["pvalue"].iloc[0]], [statistic, pvalue])
-    assert out.attrs["pdcompare"]["fallback_h1"] == [("a", "b")]
+    assert out.attrs["pdcompare"]["fallback_h1"] == [["a", "b"]]  # JSON-able: a list
 
 
 def test_scope_best_first_lowest_loss_and_direction_words():
@@ -293,7 +293,7 @@ def test_matrix_mirrors_the_loss_difference_and_scores_methods_name_the_forecast
     assert_allclose(table.to_numpy(), -table.to_numpy().T)
     statistic = out.cmp.matrix("statistic")
     assert_allclose(statistic.to_numpy(), -statistic.to_numpy().T)
-    with pytest.raises(ValueError, match="forecasts in time order with diebold_mariano"):
+    with pytest.raises(ValueError, match="forecasts in time order with `diebold_mariano`"):
         pdcompare.corrected_ttest(frame)
 
 

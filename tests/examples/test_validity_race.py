@@ -46,7 +46,11 @@ def test_written_out_pruners_equal_optuna(study_module):
     rules = {
         "CorrectedPruner": (
             study_module.corrected_prune,
-            lambda: CorrectedPruner(min_splits=study_module.MIN_SPLITS, cv=study_module.N_SPLITS),
+            # the written-out rule spends alpha by Bonferroni over the looks
+            lambda: CorrectedPruner(
+                min_splits=study_module.MIN_SPLITS, cv=study_module.N_SPLITS,
+                spending="bonferroni",
+            ),
         ),
         "WilcoxonPruner": (
             lambda t, b, m: study_module.wilcoxon_prune(t, b, m, 0.1, 2),
