@@ -33,5 +33,5 @@ def test_readme_gives_the_two_quick_start_commands():
 def test_readme_says_how_long_the_tests_take_and_names_the_quick_loop():
     text = " ".join(README.read_text(encoding="utf-8").split())
     development = text.split("## Development", 1)[1]
-    assert re.search(r"takes about \d+ minutes on 2 busy shared cores", development)
+    assert re.search(r"took \d+ min \d+ s on 2 cores", development)
     assert 'pytest -m "not slow"' in development
