@@ -24,6 +24,7 @@ import pandas as pd
 
 from pdcompare.inputs._readers import check_same_items
 from pdcompare.inputs.items import from_items
+from pdcompare.inputs.sources import read_jsonl
 
 __all__ = ["from_lm_eval"]
 
@@ -118,30 +119,14 @@ def _results_beside(path: Path, date: str, read: dict[Path, Any]) -> dict[str, A
 
 def _records(path: Path) -> list[dict[str, Any]]:
     """The JSON objects of a samples file, one per line; errors name the file and line."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        msg = f"cannot read {str(path)!r}: it is not UTF-8 text ({error.reason})"
-        raise ValueError(msg) from None
-    records = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            msg = f"cannot read {str(path)!r}: line {number} is not JSON ({error.msg})"
-            raise ValueError(msg) from None
+    records = read_jsonl(path, "lm-evaluation-harness --log_samples", unit="samples")
+    for number, record in enumerate(records, start=1):
         if not isinstance(record, dict) or "doc_id" not in record:
             msg = (
-                f"cannot read {str(path)!r}: line {number} has no `doc_id`; expected the "
+                f"cannot read {str(path)!r}: record {number} has no `doc_id`; expected the "
                 "per-document objects lm-evaluation-harness writes with --log_samples"
             )
             raise ValueError(msg)
-        records.append(record)
-    if not records:
-        msg = f"cannot read {str(path)!r}: it holds no samples (the file is empty)"
-        raise ValueError(msg)
     return records
 
 

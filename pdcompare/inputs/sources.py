@@ -79,8 +79,11 @@ def read_json(path: Path, tool: str) -> Any:
         raise ValueError(msg) from None
 
 
-def read_jsonl(path: Path, tool: str) -> list[Any]:
-    """The JSON objects of a JSON Lines file, one per line; errors name the file and line."""
+def read_jsonl(path: Path, tool: str, unit: str = "records") -> list[Any]:
+    """The JSON objects of a JSON Lines file, one per line; errors name the file and line.
+
+    ``tool`` names what writes the file and ``unit`` what its lines are, for the errors.
+    """
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
@@ -99,7 +102,7 @@ def read_jsonl(path: Path, tool: str) -> list[Any]:
             )
             raise ValueError(msg) from None
     if not records:
-        msg = f"cannot read {str(path)!r}: it holds no records (the file is empty)."
+        msg = f"cannot read {str(path)!r}: it holds no {unit} (the file is empty)."
         raise ValueError(msg)
     return records
 

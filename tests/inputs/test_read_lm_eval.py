@@ -367,7 +367,7 @@ def test_two_files_for_one_model_and_task_refused(tmp_path):
     [
         ("", "holds no samples"),
         ('{"doc_id": 0, "acc": 1.0}\nnot json\n', "line 2 is not JSON"),
-        ('{"acc": 1.0}\n', "line 1 has no `doc_id`"),
+        ('{"acc": 1.0}\n', "record 1 has no `doc_id`"),
         (b"\xff\xfe\x00", "not UTF-8 text"),
     ],
 )
