@@ -263,6 +263,12 @@ def html_document(lines: Sequence[str], analysis: Any, top: int) -> str:
     """
     info = result_info(analysis.summary)
     direction = "higher" if info.direction else "lower"
+    note = f"{len(analysis.summary)} models; {direction} scores are better."
+    return _html_page(note, lines, _tables(analysis, top), _figures(analysis, top))
+
+
+def _html_page(note: str, lines: Sequence[str], tables: list, figures: list) -> str:
+    """One self-contained HTML page: the note, the report's words, its tables and figures."""
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -274,15 +280,12 @@ def html_document(lines: Sequence[str], analysis: Any, top: int) -> str:
         "</head>",
         "<body>",
         "<h1>pdcompare report</h1>",
-        f'<p class="note">{len(analysis.summary)} models; {direction} scores are better.</p>',
+        f'<p class="note">{note}</p>',
         "<h2>Conclusions</h2>",
     ]
     parts += [_html_paragraph(block) for block in _blocks(lines)]
     parts.append("<h2>Tables</h2>")
-    parts += [
-        _html_table(title, table, key) for key, (title, table) in enumerate(_tables(analysis, top))
-    ]
-    figures = _figures(analysis, top)
+    parts += [_html_table(title, table, key) for key, (title, table) in enumerate(tables)]
     if figures:
         parts.append("<h2>Figures</h2>")
     for key, (caption, ax) in enumerate(figures):
@@ -350,34 +353,13 @@ def battles_html(lines: Sequence[str], ratings: pd.DataFrame, pairs: pd.DataFram
     """
     info = result_info(ratings)
     n_battles = int(ratings["n_battles"].sum() // 2)
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en">',
-        "<head>",
-        '<meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        "<title>pdcompare report</title>",
-        f"<style>{_PAGE_STYLE}</style>",
-        "</head>",
-        "<body>",
-        "<h1>pdcompare report</h1>",
-        f'<p class="note">{len(ratings)} models, {n_battles:,} battles; '
-        f"Bradley–Terry ratings on the Elo scale (ties: {info.ties or 'half'}).</p>",
-        "<h2>Conclusions</h2>",
-    ]
-    parts += [_html_paragraph(block) for block in _blocks(lines)]
-    parts.append("<h2>Tables</h2>")
+    note = (
+        f"{len(ratings)} models, {n_battles:,} battles; Bradley–Terry ratings on the Elo "
+        f"scale (ties: {info.ties or 'half'})."
+    )
     tables = battles_tables(ratings, pairs, top)
-    parts += [_html_table(title, table, key) for key, (title, table) in enumerate(tables)]
     figures = [
         ("Ratings and their intervals, best first", plot(ratings, top=top)),
         ("Pairs of ratings: differences and their intervals", plot(tables[1][1], top=top)),
     ]
-    parts.append("<h2>Figures</h2>")
-    for key, (caption, ax) in enumerate(figures):
-        parts.append(
-            f"<figure>{_svg(ax, f'fig{key}')}"
-            f"<figcaption>{html.escape(caption)}</figcaption></figure>"
-        )
-    parts += ["</body>", "</html>"]
-    return "\n".join(parts) + "\n"
+    return _html_page(note, lines, tables, figures)
