@@ -154,8 +154,8 @@ def test_report_no_significant_difference():
     ).cmp.set_design(cv=10)
     text = frame.cmp.report()
     assert (
-        "Conclusion: the difference between a and b is not significant after correction; "
-        "the better mean may be luck of the splits." in text
+        "Conclusion: the difference between a and b is not significant after correction: "
+        "these splits cannot tell whether the better mean is a real difference." in text
     )
     three = pd.concat([frame, frame.iloc[[1]].rename(index={"b": "c"}) * 0.999])
     assert "Conclusion: no difference between a and the others is significant" in (

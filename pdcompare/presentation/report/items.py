@@ -148,11 +148,6 @@ def family_test_name(test: str, info: ResultInfo) -> str:
     return f"{base} over {item}s"
 
 
-def luck_words(info: ResultInfo) -> str:
-    """What a non-significant lead may be luck of."""
-    return f"of the {item_noun(info)}s"
-
-
 def detectable_unit(info: ResultInfo) -> str:
     """The subject of "... could detect about X or more"."""
     return f"these {item_noun(info)}s"

@@ -175,9 +175,10 @@ def conclusion_lines(result: Rows, best: Any, top_names: np.ndarray, benchmark: 
     tied = ~reject & ~missing
     adjusted = "after correction" if family_wise else "without correction"
     runs = info.unit == "run"
-    luck = "of the data sets" if benchmark else "of the seeds" if runs else "of the splits"
+    # "Not significant" is no finding of luck or of equality: say what the data cannot tell.
+    these = "these data sets" if benchmark else "these seeds" if runs else "these splits"
     if item_words.is_items_result(info):
-        luck = item_words.luck_words(info)
+        these = item_words.detectable_unit(info)
     n_rest = int((~in_top).sum())
     rest_worse, rest_tied = int((reject & ~in_top).sum()), int((tied & ~in_top).sum())
     lines = []
@@ -189,7 +190,7 @@ def conclusion_lines(result: Rows, best: Any, top_names: np.ndarray, benchmark: 
         else:
             lines.append(
                 f"Conclusion: the difference between {best} and {rival} is not significant "
-                f"{adjusted}; the better {what} may be luck {luck}."
+                f"{adjusted}: {these} cannot tell whether the better {what} is a real difference."
             )
     elif reject.all():
         listed = [*others[in_top], *([f"the {n_rest} others"] if n_rest else [])]
@@ -200,7 +201,7 @@ def conclusion_lines(result: Rows, best: Any, top_names: np.ndarray, benchmark: 
     elif not reject.any():
         lines.append(
             f"Conclusion: no difference between {best} and the others is significant "
-            f"{adjusted}; the best {what} may be luck {luck}."
+            f"{adjusted}: {these} cannot tell whether the best {what} is a real lead."
         )
     else:
         if (reject & in_top).any():
@@ -268,7 +269,7 @@ def significance_lines(analysis: Analysis, best: Any, top_names: np.ndarray) -> 
 
 
 def _unreachable_lines(result: Rows, test: str, benchmark: bool) -> list[str]:
-    """When no comparison of the family can reach alpha, say so instead of "luck"."""
+    """When no comparison of the family can reach alpha, say so: the test could not have told."""
     info = result.info
     floor = info.min_attainable_pvalue
     alpha = info.level_alpha
