@@ -81,7 +81,8 @@ def _paths(boundary: str, sums: np.ndarray, sizes: np.ndarray | None) -> core.Pa
     if boundary == "normal_mixture":
         return core.normal_mixture_paths(sums, sizes, ALPHA, core.mixture_rho(PLANNED_N, ALPHA))
     means = sums if sizes is None else sums / sizes
-    parts = [core.betting_paths((means[s : s + BETTING_BLOCK] + 1) / 2, ALPHA)
+    parts = [core.betting_paths((means[s : s + BETTING_BLOCK] + 1) / 2, ALPHA,
+                                planned_n=PLANNED_N)
              for s in range(0, len(means), BETTING_BLOCK)]  # fmt: skip
     return core.Paths(*(2 * np.concatenate([p[k] for p in parts]) - 1 for k in range(3)))
 

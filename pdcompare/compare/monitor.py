@@ -50,8 +50,8 @@ class Monitor:
     boundary : {"normal_mixture", "betting", "evalue"}
         As in :func:`pdcompare.sequential`.
     planned_n : int, optional
-        The number of items at which the normal-mixture boundary is tightest
-        (default 1,000).
+        The number of items at which the boundary is tightest (the normal
+        mixture's ρ, the betting bets; default 1,000).
     greater_is_better : bool
         False for losses.
 

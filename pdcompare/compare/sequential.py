@@ -58,6 +58,7 @@ class Engine:
     greater_is_better: bool
     correction: str | None
     n_pairs: int
+    planned_n: int | None = None
 
     def read(self, one, two, sizes, carry: dict, columns):
         """Read new units of pairs: ``one``, ``two`` the unit sums of model_1 and model_2.
@@ -84,7 +85,9 @@ class Engine:
         evalue = None
         if self.boundary == "betting":
             diff = (one - two) if sizes is None else (one - two) / sizes
-            m = core.betting_paths((diff + 1.0) / 2.0, self.alpha, carry=carry)
+            m = core.betting_paths(
+                (diff + 1.0) / 2.0, self.alpha, carry=carry, planned_n=self.planned_n
+            )
             paths = core.Paths(*(2.0 * part - 1.0 for part in m))
         else:
             paths, evalue = self._evalues(one, two, carry)
@@ -279,7 +282,9 @@ def make_engine(
     """The engine of a comparison of ``n_pairs`` pairs (Bonferroni's share of alpha each)."""
     each = alpha / n_pairs if correction == "bonferroni" and boundary != "evalue" else alpha
     rho = core.mixture_rho(planned_n, each) if boundary == "normal_mixture" else None
-    return Engine(boundary, each, rho, margin, min_n, greater_is_better, correction, n_pairs)
+    return Engine(
+        boundary, each, rho, margin, min_n, greater_is_better, correction, n_pairs, planned_n
+    )
 
 
 def result_frame(
@@ -342,8 +347,9 @@ def sequential(
         discordant-pair e-process of binary items without clusters (the
         ``evalue`` column; decided when it reaches 1/alpha).
     planned_n : int, optional
-        The number of units at which the normal-mixture boundary is tightest
-        (default: the units of the frame).
+        The number of units at which the boundary is tightest (the normal
+        mixture's ρ, the betting sequence's bets; default: the units of the
+        frame). Either stays valid at every look before and after it.
     order : sequence, optional
         The items in the order they were scored (default: the frame's).
     correction : {"bonferroni", None, "e-bh"}

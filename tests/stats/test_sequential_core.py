@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from numpy.testing import assert_allclose
 from scipy import optimize, special
 
 from pdcompare.stats import sequential as core
@@ -148,3 +149,27 @@ def test_reading_in_pieces_equals_reading_at_once():
     parts = [core.betting_paths(x[:, s], 0.05, 101, carry) for s in (slice(0, 33), slice(33, 90))]
     for k in range(3):
         np.testing.assert_allclose(np.concatenate([p[k] for p in parts], axis=1), whole[k])
+
+
+def test_betting_bets_tuned_to_planned_n_follow_the_fixed_n_formula():
+    # Waudby-Smith & Ramdas (2024): λ_t = √(2 ln(2/α) / (σ̂²_{t−1} n)), σ̂²_t the
+    # regularised running variance (¼ + Σ (x_i − μ̂_i)²) / (t + 1), μ̂_i = (½ + Σ_{j≤i} x_j)/(i + 1).
+    x = np.array([[0.2, 0.9, 0.4, 1.0, 0.0, 0.7]])
+    lam, mean = core._bets(x, 0.05, {}, planned_n=100)
+    mu = (0.5 + np.cumsum(x[0])) / np.arange(2, 8)
+    var = (0.25 + np.cumsum((x[0] - mu) ** 2)) / np.arange(2, 8)
+    previous = np.concatenate([[0.25], var[:-1]])
+    assert_allclose(lam[0], np.sqrt(2 * np.log(40) / (previous * 100)), rtol=1e-12)
+    assert_allclose(mean[0], np.cumsum(x[0]) / np.arange(1, 7), rtol=1e-12)
+
+
+def test_betting_tuned_to_planned_n_is_narrower_there_and_still_covers():
+    rng = np.random.default_rng(3)
+    x = (rng.random((200, 400)) < 0.7).astype(float)
+    anytime = core.betting_paths(x, 0.05)
+    planned = core.betting_paths(x, 0.05, planned_n=400)
+    assert np.mean(planned.high[:, -1] - planned.low[:, -1]) < np.mean(
+        anytime.high[:, -1] - anytime.low[:, -1]
+    )
+    missed = ((planned.low[:, 29:] > 0.7) | (planned.high[:, 29:] < 0.7)).any(axis=1)
+    assert missed.mean() <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / 200)
