@@ -129,17 +129,23 @@ def _check_labels(human: np.ndarray, judges: np.ndarray, names: list, human_name
         raise ValueError(msg)
 
 
-def _check_categories(human: np.ndarray, judges: np.ndarray, level: str) -> None:
+def _check_categories(
+    human: np.ndarray, judges: np.ndarray, level: str, names: list, human_name: Any
+) -> None:
     if level == "interval":
         return
     values = np.concatenate([human[~np.isnan(human)], judges[~np.isnan(judges)]])
     distinct = np.unique(values).size
     if distinct > MAX_CATEGORIES:
+        counts = [np.unique(row[~np.isnan(row)]).size for row in (human, *judges)]
+        widest = int(np.argmax(counts))
+        column = human_name if widest == 0 else names[widest - 1]
         msg = (
-            f"`level`: Cohen's κ and {level} α need categories, but the labels and scores "
-            f"take {distinct} distinct values (more than {MAX_CATEGORIES}: continuous "
-            "scores); pass `level='interval'` for Krippendorff's α on continuous scores "
-            "(κ, accuracy, TPR and TNR are then NaN)."
+            f"`level`: Cohen's κ and {level} α need categories, but {column!r} takes "
+            f"{counts[widest]} distinct values (the labels and scores {distinct}; more than "
+            f"{MAX_CATEGORIES}: continuous scores); pass `level='interval'` for Krippendorff's "
+            "α on continuous scores (κ, accuracy, TPR and TNR are then NaN), or leave a column "
+            "that is no judge out of `judges`."
         )
         raise ValueError(msg)
 
@@ -208,7 +214,7 @@ def agreement_frame(
         )
         raise ValueError(msg)
     _check_labels(human, judges, names, human_name)
-    _check_categories(human, judges, level)
+    _check_categories(human, judges, level, names, human_name)
     codes = None
     if clusters is not None:
         clusters = pd.Series(np.asarray(clusters, dtype=object))
@@ -354,6 +360,9 @@ def judge_agreement(
     """
     check_frame(table)
     level = check_option("level", level, LEVELS)
+    if not isinstance(human, Hashable):
+        msg = f"`human` must name one column of human labels; got {human!r}."
+        raise TypeError(msg)
     if human not in table.columns:
         msg = (
             f"`human`: the table has no column {human!r} (its columns are "
