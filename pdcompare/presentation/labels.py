@@ -391,16 +391,16 @@ def agreement_words(info: ResultInfo) -> str:
     ...     "test": "judge_agreement", "human": "human", "n_items": 120, "ci": 0.95,
     ...     "level": "nominal", "n_raters": 3, "alpha_all": 0.71, "alpha_all_low": 0.6,
     ...     "alpha_all_high": 0.8, "effective_judges": 1.4})))
-    Agreement of each judge with the human labels 'human' on 120 labelled items; 95% bootstrap
-    intervals over items; Krippendorff's α (nominal) of the human and all 2 judges 0.710 [0.600,
+    Agreement of each judge with 120 human labels ('human'); 95% bootstrap intervals over the
+    labelled rows; Krippendorff's α (nominal) of the human and all 2 judges 0.710 [0.600,
     0.800]; the 2 judges' errors are worth 1.4 independent judges
     """
     clusters = info.n_clusters
-    over = f"{clusters} clusters of items" if clusters else "items"
+    over = f"{clusters} clusters resampled whole" if clusters else "the labelled rows"
     judges = int(info.get("n_raters", 2)) - 1
     parts = [
-        f"Agreement of each judge with the human labels {info.get('human', 'human')!r} on "
-        f"{info.n_items} labelled items",
+        f"Agreement of each judge with {info.n_items} human labels "
+        f"({info.get('human', 'human')!r})",
         f"{float(info.ci or 0.95):.0%} bootstrap intervals over {over}",
     ]
     alpha = info.get("alpha_all")
@@ -413,8 +413,5 @@ def agreement_words(info: ResultInfo) -> str:
         )
     effective = info.get("effective_judges")
     if effective is not None:
-        parts.append(
-            f"the {judges} judges' errors are worth {effective:.1f} "
-            "independent judges"
-        )
+        parts.append(f"the {judges} judges' errors are worth {effective:.1f} independent judges")
     return "; ".join(parts)

@@ -195,9 +195,8 @@ def test_the_table_and_the_picture_say_what_was_compared():
         judged_table(k=4), cluster="item", n_resamples=100, random_state=0
     )
     html = result.cmp.style().to_html()
-    assert "Agreement of each judge with the human labels &#x27;human&#x27; on 150" in html or (
-        "Agreement of each judge with the human labels 'human' on 150" in html
-    )
+    assert "Agreement of each judge with 150 human labels" in html
+    assert "bootstrap intervals over 50 clusters resampled whole" in html
     assert "of the human and all 4 judges" in html
     ax = result.cmp.plot()
     labels = [t.get_text() for t in ax.get_yticklabels()]
