@@ -61,6 +61,12 @@ def test_alpha_reproduces_the_published_values_of_the_examples():
     assert round(krippendorff_alpha(README, "nominal"), 6) == 0.691358
     assert round(krippendorff_alpha(README, "interval"), 6) == 0.810845
     assert round(krippendorff_alpha(PAGE_8, "ordinal"), 3) == 0.815
+    # its tests: pos/neg/neu labels (here pos=0, neg=1, neu=2: nominal) 0.722222; perfect 1
+    labels = np.array([[0, 1, 2, nan], [0, 1, 2, 0], [0, 1, 0, 0]])
+    assert round(krippendorff_alpha(labels, "nominal"), 6) == 0.722222
+    perfect = np.tile([1.0, 2, 3, 4], (3, 1))
+    for level in LEVELS:
+        assert krippendorff_alpha(perfect, level) == 1.0
 
 
 @pytest.mark.parametrize("level", LEVELS)
