@@ -223,6 +223,10 @@ def test_the_picture_stays_readable_with_many_judges():
     assert labels[0].endswith("…")
     few = result.cmp.plot(top=5)
     assert len(few.get_yticklabels()) == 5
+    import matplotlib.pyplot as plt
+
+    _, given = plt.subplots()
+    assert result.cmp.plot(ax=given, top=3) is given  # drawn where asked
 
 
 def test_the_result_survives_parquet():
