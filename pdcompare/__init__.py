@@ -26,6 +26,7 @@ from pdcompare import accessor as _accessor  # noqa: F401  (registers DataFrame.
 from pdcompare._validation import PdcompareWarning
 from pdcompare._version import __version__ as __version__
 from pdcompare.compare.aggregates import aggregate, performance_profile, prob_improvement
+from pdcompare.compare.agreement import judge_agreement
 from pdcompare.compare.auc import auc_ci, delong
 from pdcompare.compare.battles import bradley_terry, win_probability
 from pdcompare.compare.bayes import bayes, posterior
@@ -114,6 +115,7 @@ __all__ = [
     "ftest_5x2cv",
     "gate",
     "hierarchical",
+    "judge_agreement",
     "mannwhitney",
     "matrix",
     "mcnemar",

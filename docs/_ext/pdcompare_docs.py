@@ -167,6 +167,13 @@ API_SECTIONS = [
         ["diebold_mariano", "confidence_set"],
     ),
     (
+        "Models graded by a judge",
+        "How well each judge (a language model grading answers) agrees with the human labels: "
+        "accuracy, Cohen's κ and Krippendorff's α with cluster-bootstrap intervals, TPR and TNR, "
+        "the effective number of judges.",
+        ["judge_agreement"],
+    ),
+    (
         "Presentation",
         "Pictures, styled tables, matrices and the report in plain words.",
         ["plot", "style", "matrix", "report"],

@@ -379,3 +379,39 @@ def alpha_label(info: ResultInfo) -> str:
     'alpha = 0.05'
     """
     return f"alpha = {info.alpha:g}" if info.alpha is not None else "alpha"
+
+
+def agreement_words(info: ResultInfo) -> str:
+    """What a ``judge_agreement`` result compared, and α over the human and all its judges.
+
+    Examples
+    --------
+    >>> from pdcompare.results import info_from_meta
+    >>> print(agreement_words(info_from_meta({
+    ...     "test": "judge_agreement", "human": "human", "n_items": 120, "ci": 0.95,
+    ...     "level": "nominal", "n_raters": 3, "alpha_all": 0.71, "alpha_all_low": 0.6,
+    ...     "alpha_all_high": 0.8, "effective_judges": 1.4})))
+    Agreement of each judge with 120 human labels ('human'); 95% bootstrap intervals over the
+    labelled rows; Krippendorff's α (nominal) of the human and all 2 judges 0.710 [0.600,
+    0.800]; the 2 judges' errors are worth 1.4 independent judges
+    """
+    clusters = info.n_clusters
+    over = f"{clusters} clusters resampled whole" if clusters else "the labelled rows"
+    judges = int(info.get("n_raters", 2)) - 1
+    parts = [
+        f"Agreement of each judge with {info.n_items} human labels "
+        f"({info.get('human', 'human')!r})",
+        f"{float(info.ci or 0.95):.0%} bootstrap intervals over {over}",
+    ]
+    alpha = info.get("alpha_all")
+    if judges > 1 and alpha is not None:
+        low, high = info.get("alpha_all_low"), info.get("alpha_all_high")
+        interval = "" if low is None else f" [{low:.3f}, {high:.3f}]"
+        parts.append(
+            f"Krippendorff's α ({info.get('level', 'nominal')}) of the human and all {judges} "
+            f"judges {alpha:.3f}{interval}"
+        )
+    effective = info.get("effective_judges")
+    if effective is not None:
+        parts.append(f"the {judges} judges' errors are worth {effective:.1f} independent judges")
+    return "; ".join(parts)

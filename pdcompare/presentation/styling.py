@@ -22,7 +22,13 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import check_fraction, check_positive_int
-from pdcompare.presentation.labels import format_pvalue, is_missing, method_label, rope_text
+from pdcompare.presentation.labels import (
+    agreement_words,
+    format_pvalue,
+    is_missing,
+    method_label,
+    rope_text,
+)
 from pdcompare.presentation.shown import check_top, is_matrix, top_pairs
 from pdcompare.results import result_info
 
@@ -268,6 +274,8 @@ def caption(frame: pd.DataFrame) -> str | None:
     test = info.test
     if test is None:
         return None
+    if test == "judge_agreement":
+        return agreement_words(info)
     if test == "summary":
         parts = ["Summary of the scores"]
     elif test in ("bootstrap", "accuracy_ci"):

@@ -21,6 +21,7 @@ NOT_COMPARISONS = {
     "from_long", "from_inspect", "from_lm_eval", "from_search", "concat_items", "from_eee",
     "from_helm",
     "from_lighteval", "from_swebench", "from_promptfoo", "from_mlflow", "costs", "rank_sets",
+    "judge_agreement",
     "from_rliable", "to_rliable", "RaceSearchCV", "RaceRandomizedSearchCV",
     "matrix", "means", "pairwise", "per_dataset", "plot", "posterior", "refit_rule", "report",
     "scores", "select", "set_design", "shrinkage", "style", "summary", "top_set", "trajectory",

@@ -117,6 +117,15 @@ def _kind_name(kind):
     return getattr(kind, "value", kind)
 
 
+def _judged_table():
+    """Three judges' pass/fail scores of 60 answers (20 items), 45 of them labelled by a human."""
+    rng = np.random.default_rng(0)
+    truth = rng.integers(0, 2, 60).astype(float)
+    judges = {f"judge_{k}": np.where(rng.random(60) < 0.15, 1 - truth, truth) for k in range(3)}
+    human = np.where(np.arange(60) < 45, truth, np.nan)
+    return pd.DataFrame({"human": human, **judges, "item": np.arange(60) // 3})
+
+
 #: Every result kind: an id and how to build it (cached, built once).
 def _registry_builder(test, kind):
     def build():
@@ -160,6 +169,9 @@ BUILDERS.update(
         ),
         "random_effects-one_pair": lambda: frame_of("benchmark").cmp.random_effects(
             "svc_rbf", "knn"
+        ),
+        "judge_agreement": lambda: pdcompare.judge_agreement(
+            _judged_table(), cluster="item", n_resamples=200, random_state=0
         ),
     }
 )
@@ -271,6 +283,7 @@ QUICK = {
     "bradley_terry-battles",
     "aggregate-task_runs",
     "gate-scores",
+    "judge_agreement",
 }
 
 

@@ -22,6 +22,7 @@ from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.scores import converted_search
 from pdcompare.presentation.plotting import (  # noqa: F401  (register kinds)
     aggregates,
+    agreement,
     aso,
     auc,
     bayes,
