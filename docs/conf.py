@@ -52,6 +52,7 @@ exclude_patterns = [
     "validity_table.md",  # included by guide/validity.md
     "validity_table_datasets.md",  # included by guide/validity.md
     "validity_table_aggregates.md",  # included by guide/validity.md
+    "validity_table_binary_intervals.md",  # included by guide/thin_data.md
     "gallery/*.ipynb",
     "gallery/*.py",
     "gallery/*.zip",
