@@ -279,3 +279,36 @@ def test_wilson_properties(values, n_clusters):
     bare = plain.cmp.summary(interval="wilson").iloc[0]
     assert row["ci_low"] <= bare["ci_low"] + 1e-12
     assert row["ci_high"] >= bare["ci_high"] - 1e-12
+
+
+# ------------------------------------------------------------------ pictures and tables
+
+
+def test_mcnemar_plot_is_a_forest_of_the_differences_with_their_intervals():
+    items = binary_items(m=4, n=30, seed=8)
+    out = items.cmp.mcnemar(interval="newcombe", ci=0.9)
+    ax = out.cmp.plot()
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels == [f"{a} − {b}" for a, b in zip(out["model_1"], out["model_2"], strict=True)]
+    assert ax.get_xlabel().startswith("difference of accuracy with Newcombe's 90% interval")
+    # The markers sit at the differences; the interval lines span ci_low..ci_high.
+    markers = np.concatenate(
+        [c.get_offsets()[:, 0] for c in ax.collections if len(c.get_offsets())]
+    )
+    for value in out["mean_diff"]:  # (the legend's sample markers are collections too)
+        assert np.isclose(markers, value).any()
+    segments = np.concatenate(
+        [np.asarray(lines.get_segments()) for bars in ax.containers for lines in bars.lines[2]]
+    )
+    assert_allclose(np.sort(segments[:, :, 0].min(axis=1)), np.sort(out["ci_low"]))
+    assert_allclose(np.sort(segments[:, :, 0].max(axis=1)), np.sort(out["ci_high"]))
+    # Without the interval: the p-value dots, as before.
+    assert items.cmp.mcnemar(interval=None).cmp.plot().get_xscale() == "log"
+
+
+def test_styled_table_shows_the_interval():
+    out = binary_items(m=3, n=20, seed=9).cmp.mcnemar()
+    html = out.cmp.style().to_html()
+    for column in ("mean_diff", "ci_low", "ci_high"):
+        assert column in html
+    assert f"{out['ci_low'].iloc[0]:.3f}" in html
