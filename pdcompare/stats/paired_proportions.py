@@ -128,12 +128,16 @@ def _tango_statistic(delta, b, c, n):
 def _distinct(*counts):
     """The distinct rows of the count arrays, and the index that rebuilds every pair.
 
-    Whole counts below 2**20 are packed into one integer key (a sort of
+    Only where fewer tables are possible than there are pairs (few items, many
+    models). Whole counts below 2**20 are packed into one integer key (a sort of
     integers, fast); other values (NaN, fractions) fall back to the rows' unique.
     """
     stacked = np.stack([np.asarray(x, dtype=float).ravel() for x in counts], axis=1)
-    if stacked.shape[0] < 64:
-        return stacked.T, np.arange(stacked.shape[0])
+    size = stacked.shape[0]
+    largest = float(np.nanmax(stacked, initial=0.0))
+    # Worth it only when the tables cannot all differ: fewer possible tables than pairs.
+    if size < 64 or (largest + 1.0) ** 2 > 2.0 * size:
+        return stacked.T, np.arange(size)
     finite = np.isfinite(stacked).all(axis=1)
     if finite.all() and (stacked >= 0).all() and (stacked < 2**20).all():
         whole = stacked.astype(np.int64)
@@ -145,6 +149,69 @@ def _distinct(*counts):
             return stacked[first].T, inverse.ravel()
     rows, inverse = np.unique(stacked, axis=0, return_inverse=True)
     return rows.T, inverse.ravel()
+
+
+def _score_roots(lo, hi, target, b, c, n, guess_lo=None, guess_hi=None):
+    """Where Tango's (decreasing) statistic crosses ``target`` in ``[lo, hi]``, to TOLERANCE.
+
+    The search starts from the bracket ``[guess_lo, guess_hi]`` where it
+    holds the root (the ends ``lo``, ``hi`` where it does not), then runs the
+    Illinois method (regula falsi that halves the stale end's value, so both
+    ends close in superlinearly) on the tables not yet converged, falling back
+    to the midpoint where a step leaves the bracket (the ends ±1 give infinite
+    statistics), then bisection for any left; every step keeps the root bracketed.
+    """
+    lo, hi = lo.copy(), hi.copy()
+    if guess_lo is not None:
+        guess_lo = np.clip(guess_lo, lo, hi)
+        guess_hi = np.clip(guess_hi, lo, hi)
+        lo = np.where(_tango_statistic(guess_lo, b, c, n) > target, guess_lo, lo)
+        hi = np.where(_tango_statistic(guess_hi, b, c, n) < target, guess_hi, hi)
+    out = 0.5 * (lo + hi)
+    f_lo = _tango_statistic(lo, b, c, n) - target
+    f_hi = _tango_statistic(hi, b, c, n) - target
+    side = np.zeros(lo.shape, dtype=np.int8)  # which end moved last: -1 low, 1 high
+    index = np.arange(lo.size)
+    state = [lo, hi, f_lo, f_hi, side, index, b, c, n, target]
+    keep = hi - lo > TOLERANCE
+    state = [x[keep] for x in state]
+    for _ in range(60):
+        lo, hi, f_lo, f_hi, side, index, b, c, n, target = state
+        if index.size == 0:
+            break
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            x = hi - f_hi * (hi - lo) / (f_hi - f_lo)
+        x = np.where(~np.isfinite(x) | (x <= lo) | (x >= hi), 0.5 * (lo + hi), x)
+        fx = _tango_statistic(x, b, c, n) - target
+        move_lo = fx > 0
+        # Illinois: an end that stays twice running has its value halved.
+        f_lo = np.where(move_lo, fx, np.where(side == 1, 0.5 * f_lo, f_lo))
+        f_hi = np.where(move_lo, np.where(side == -1, 0.5 * f_hi, f_hi), fx)
+        lo = np.where(move_lo, x, lo)
+        hi = np.where(move_lo, hi, x)
+        side = np.where(move_lo, -1, 1).astype(np.int8)
+        exact = fx == 0
+        lo = np.where(exact, x, lo)
+        hi = np.where(exact, x, hi)
+        done = hi - lo <= TOLERANCE
+        state = [lo, hi, f_lo, f_hi, side, index, b, c, n, target]
+        count = int(done.sum())
+        if count == done.size or (count and (count > done.size // 4 or done.size < 4096)):
+            out[index[done]] = 0.5 * (lo[done] + hi[done])
+            state = [v[~done] for v in state]  # compact once enough have converged
+    lo, hi, _, _, _, index, b, c, n, target = state
+    out[index] = 0.5 * (lo + hi)  # converged ones left in the state; the rest get bisected
+    unfinished = hi - lo > TOLERANCE
+    lo, hi, index, b, c, n, target = (v[unfinished] for v in (lo, hi, index, b, c, n, target))
+    while index.size:  # rarely needed: bisection to the tolerance
+        middle = 0.5 * (lo + hi)
+        above = _tango_statistic(middle, b, c, n) > target
+        lo = np.where(above, middle, lo)
+        hi = np.where(above, hi, middle)
+        done = hi - lo <= TOLERANCE
+        out[index[done]] = 0.5 * (lo[done] + hi[done])
+        lo, hi, index, b, c, n, target = (v[~done] for v in (lo, hi, index, b, c, n, target))
+    return out
 
 
 def tango_interval(b, c, n, *, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
@@ -187,12 +254,10 @@ def tango_interval(b, c, n, *, confidence: float = 0.95) -> tuple[np.ndarray, np
     hi = np.concatenate([estimate, np.ones_like(estimate)])
     target = np.concatenate([np.full_like(estimate, z), np.full_like(estimate, -z)])
     b2, c2, n2 = (np.concatenate([x, x]) for x in (ub, uc, un))
-    for _ in range(int(np.ceil(np.log2(2.0 / TOLERANCE))) + 1):
-        middle = 0.5 * (lo + hi)
-        above = _tango_statistic(middle, b2, c2, n2) > target  # the root lies higher up
-        lo = np.where(above, middle, lo)
-        hi = np.where(above, hi, middle)
-    limits = 0.5 * (lo + hi)
+    # A bracket around Wald's limits, which lie within O(1/n) of Tango's.
+    guess = np.concatenate(wald_interval(ub, uc, un, confidence=confidence))
+    spread = 0.1 * np.abs(guess - np.concatenate([estimate, estimate])) + 2.0 / n2.clip(1)
+    limits = _score_roots(lo, hi, target, b2, c2, n2, guess - spread, guess + spread)
     limits = np.where(np.tile(np.isfinite(estimate), 2), limits, np.nan)
     size = estimate.size
     low, high = limits[:size][inverse], limits[size:][inverse]
