@@ -115,13 +115,13 @@ def _tango_statistic(delta, b, c, n):
     with ``B = −b − c + (2n − b + c) δ`` and ``C = −c δ (1 − δ)`` (Tango 1998,
     eq. 5). The statistic decreases in ``δ`` from +inf at −1 to −inf at 1.
     """
-    a2 = 2.0 * n
-    bq = -b - c + (2.0 * n - b + c) * delta
-    cq = -c * delta * (1.0 - delta)
-    root = np.sqrt(np.maximum(bq * bq - 4.0 * a2 * cq, 0.0))
-    q = (root - bq) / (2.0 * a2)
-    variance = np.maximum(n * (2.0 * q + delta * (1.0 - delta)), 0.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"):  # n = 0 or NaN counts: NaN
+        a2 = 2.0 * n
+        bq = -b - c + (2.0 * n - b + c) * delta
+        cq = -c * delta * (1.0 - delta)
+        root = np.sqrt(np.maximum(bq * bq - 4.0 * a2 * cq, 0.0))
+        q = (root - bq) / (2.0 * a2)
+        variance = np.maximum(n * (2.0 * q + delta * (1.0 - delta)), 0.0)
         return (b - c - n * delta) / np.sqrt(variance)
 
 

@@ -199,3 +199,14 @@ def test_midp_properties(b, c):
     assert 0.0 < p <= 1.0
     assert p <= exact + 1e-12
     assert p == pytest.approx(float(pp.midp_mcnemar(c, b)))
+
+
+def test_no_items_gives_nan_without_warnings():
+    # Warnings are errors in this suite: 0/0 must stay quiet and give NaN.
+    for limits in (
+        pp.tango_interval(0, 0, 0),
+        pp.newcombe_interval(0, 0, 0, 0),
+        pp.wald_interval(0, 0, 0),
+    ):
+        assert np.isnan(limits).all()
+    assert float(pp.midp_mcnemar(0, 0)) == 1.0  # no discordant item: p = 1, as exact McNemar
