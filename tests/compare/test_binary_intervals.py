@@ -312,3 +312,17 @@ def test_styled_table_shows_the_interval():
     for column in ("mean_diff", "ci_low", "ci_high"):
         assert column in html
     assert f"{out['ci_low'].iloc[0]:.3f}" in html
+
+
+def test_command_line_names_the_interval_it_prints(capsys, tmp_path):
+    from pdcompare.cli import main
+
+    preds = _predictions(n=40, seed=6)
+    path = tmp_path / "labels.csv"
+    preds.to_csv(path, index=False)
+    assert main([str(path), "--test", "mcnemar"]) == 0
+    out = capsys.readouterr().out
+    assert "with Tango's 95% interval" in out
+    row = preds.cmp.mcnemar().iloc[0]
+    assert f"{row['ci_low']:.4f}" in out
+    assert f"{row['ci_high']:.4f}" in out
