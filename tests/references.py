@@ -26,3 +26,118 @@ def slow_delong(scores, positive):
     s10 = (v10 - theta).T @ (v10 - theta) / (m - 1)
     s01 = (v01 - theta).T @ (v01 - theta) / (n - 1)
     return theta, s10 / m + s01 / n
+
+
+# --- Paired proportions (DESIGN section 33): written from the papers, one table at a time ---
+
+
+def tango_interval_brentq(b, c, n, confidence=0.95):
+    """Tango's score interval of (b − c)/n for one table, by scipy's brentq.
+
+    From T. Tango, Statistics in Medicine 17 (1998) 891–908, eqs. (2)–(5): the
+    score statistic Z(δ) = (b − c − nδ) / sqrt(n (2 q(δ) + δ(1 − δ))), with q(δ)
+    the restricted maximum-likelihood estimate of the probability of the c cell,
+    the positive root of 2n q² + (−b − c + (2n − b + c) δ) q − c δ (1 − δ) = 0.
+    The limits solve Z(δ) = ±z (z the normal quantile). One table, Python floats.
+    """
+    from scipy import optimize, stats
+
+    z = stats.norm.ppf(0.5 + confidence / 2)
+
+    def score(delta):
+        big_a = 2.0 * n
+        big_b = -b - c + (2.0 * n - b + c) * delta
+        big_c = -c * delta * (1.0 - delta)
+        q = (np.sqrt(max(big_b**2 - 4.0 * big_a * big_c, 0.0)) - big_b) / (2.0 * big_a)
+        if b - c - n * delta == 0:
+            return 0.0  # at the estimate (also where the variance is 0 there: no discordant items)
+        return (b - c - n * delta) / np.sqrt(n * (2.0 * q + delta * (1.0 - delta)))
+
+    estimate = (b - c) / n
+    eps = 1e-13
+    low = (
+        -1.0
+        if estimate <= -1.0
+        else optimize.brentq(lambda x: score(x) - z, -1.0 + eps, estimate, xtol=1e-13)
+    )
+    high = (
+        1.0
+        if estimate >= 1.0
+        else optimize.brentq(lambda x: score(x) + z, estimate, 1.0 - eps, xtol=1e-13)
+    )
+    return low, high
+
+
+def wilson_limits(x, n, confidence=0.95):
+    """Wilson's score interval of x/n (E. B. Wilson, JASA 22 (1927) 209–212), written out."""
+    from scipy import stats
+
+    z = stats.norm.ppf(0.5 + confidence / 2)
+    p = x / n
+    centre = 2 * n * p + z**2
+    spread = z * np.sqrt(z**2 + 4 * n * p * (1 - p))
+    return (centre - spread) / (2 * (n + z**2)), (centre + spread) / (2 * (n + z**2))
+
+
+def newcombe_interval_formula(a, b, c, d, confidence=0.95):
+    """Newcombe's method 10 (Statistics in Medicine 17 (1998) 2635–2650), one table.
+
+    Square-and-add of the Wilson limits of p1 = (a + b)/n and p2 = (a + c)/n
+    with the correlation φ of the pair, corrected as Newcombe does: with
+    A = ad − bc, φ uses A − n/2 when A > n/2, 0 when 0 ≤ A ≤ n/2, A when A < 0
+    (the form of Fagerland, Lydersen & Laake 2017, section 8.5.5).
+    """
+    n = a + b + c + d
+    p1, p2 = (a + b) / n, (a + c) / n
+    l1, u1 = wilson_limits(a + b, n, confidence)
+    l2, u2 = wilson_limits(a + c, n, confidence)
+    margins = (a + b) * (c + d) * (a + c) * (b + d)
+    cross = a * d - b * c
+    if cross > n / 2:
+        cross -= n / 2
+    elif cross >= 0:
+        cross = 0.0
+    phi = cross / np.sqrt(margins) if margins > 0 else 0.0
+    delta = np.sqrt((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2)
+    epsilon = np.sqrt((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2)
+    return p1 - p2 - delta, p1 - p2 + epsilon
+
+
+def midp_mcnemar_sum(b, c):
+    """Mid-p McNemar p-value as the binomial sum: 2 (Σ_{x<k} P(x) + P(k)/2), at most 1."""
+    from math import comb
+
+    total, k = b + c, min(b, c)
+    if total == 0:
+        return 1.0
+    probability = [comb(total, x) / 2**total for x in range(total + 1)]
+    return min(1.0, 2 * (sum(probability[:k]) + probability[k] / 2))
+
+
+def ci_wilson_clustered(values, clusters, level=0.95):
+    """inspect_ai's ``ci_wilson(cluster=)``, written out from its source.
+
+    inspect_ai 0.3.285, ``src/inspect_ai/scorer/_metrics/std.py`` (``ci_wilson``
+    and ``_clustered_stderr``): p̂ the mean; v the CR1 clustered variance of the
+    mean, C/(C − 1) · Σ_c (Σ_{i∈c}(x_i − p̂))² / n²; the Korn–Graubard effective
+    size n_eff = min(p̂(1 − p̂)/v, n) (n where p̂(1 − p̂) or v is 0); the critical
+    value Student's t with C − 1 degrees of freedom; then Wilson's formula with
+    n_eff and that critical value, clamped to [0, 1].
+    """
+    from scipy import stats
+
+    values = np.asarray(values, dtype=float)
+    clusters = np.asarray(clusters)
+    n = len(values)
+    p = values.mean()
+    labels = list(dict.fromkeys(clusters.tolist()))
+    big_c = len(labels)
+    sums = [float((values[clusters == label] - p).sum()) for label in labels]
+    variance = big_c / (big_c - 1) * sum(s * s for s in sums) / n**2
+    numerator = p * (1 - p)
+    n_eff = min(numerator / variance, n) if numerator > 0 and variance > 0 else n
+    k = stats.t.ppf(0.5 + level / 2, big_c - 1)
+    denominator = 1 + k * k / n_eff
+    centre = (p + k * k / (2 * n_eff)) / denominator
+    half = k * np.sqrt(p * (1 - p) / n_eff + k * k / (4 * n_eff * n_eff)) / denominator
+    return max(centre - half, 0.0), min(centre + half, 1.0)

@@ -186,6 +186,8 @@ def predictions_output(args: argparse.Namespace, table: pd.DataFrame, truth: Any
             )  # fmt: skip
     models = models.sort_values("auc" if scores else "accuracy", ascending=False, kind="stable")
     named = f" of {'ROC AUC' if scores else 'accuracy'}" if test == "permutation_test" else ""
+    if test == "mcnemar" and "ci_low" in result:
+        named = " (mean_diff: accuracy_1 − accuracy_2, with Tango's 95% interval)"
     top = len(models) if args.top is None else args.top
     shown = result["model_1"].isin(models.index[:top]) & result["model_2"].isin(models.index[:top])
     parts = [

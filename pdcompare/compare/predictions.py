@@ -12,6 +12,8 @@ from pdcompare import results
 from pdcompare._validation import (
     OptionError,
     apply_nan_policy,
+    check_fraction,
+    check_option,
     warn,
 )
 from pdcompare.compare._common import check_test_options, raw_alternative, scores_meta, warn_pairs
@@ -22,6 +24,7 @@ from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.predictions import label_blocks
 from pdcompare.inputs.scores import select_pairs
 from pdcompare.stats import items as items_core
+from pdcompare.stats import paired_proportions
 from pdcompare.stats import predictions as stats_predictions
 from pdcompare.stats.predictions import CorrectnessBits, WeightedCorrectness, correctness
 
@@ -111,8 +114,10 @@ def mcnemar(
     b: Any = None,
     *,
     y: Any = "y",
-    exact: bool | None = None,
+    exact: bool | str | None = None,
     correction: bool = True,
+    interval: str | None = "tango",
+    ci: float = 0.95,
     alpha: float = 0.05,
     p_adjust: str | None = "holm",
     nan_policy: str = "propagate",
@@ -133,12 +138,24 @@ def mcnemar(
         model; neither compares the most accurate model with every other.
     y : column name, default "y"
         The column of true labels.
-    exact : bool or None, default None
+    exact : bool, "midp" or None, default None
         True: exact binomial test on the discordant counts; False: chi-square
-        approximation; None: exact when ``only_1_correct + only_2_correct < 25``.
+        approximation; None: exact when ``only_1_correct + only_2_correct < 25``
+        (on an items frame: always exact); "midp": the mid-p binomial test
+        (the exact p-value less the probability of the observed split, which
+        is less conservative and keeps the level closely; Fagerland et al.
+        2013 recommend it).
     correction : bool, default True
         McNemar's continuity correction of the chi-square statistic, as in
         statsmodels (not used by the exact test).
+    interval : {"tango", "newcombe", "wald"} or None, default "tango"
+        The confidence interval of the difference of the two accuracies
+        (paired proportions), ``accuracy_1 − accuracy_2``: Tango's score
+        interval, Newcombe's hybrid score interval (his method 10), or the
+        Wald interval (too narrow with few items); None leaves out the
+        ``mean_diff, ci_low, ci_high`` columns.
+    ci : float, default 0.95
+        Confidence level of the interval.
     alpha : float, default 0.05
         Significance level of ``reject``.
     p_adjust : str or None, default "holm"
@@ -153,9 +170,13 @@ def mcnemar(
     Returns
     -------
     pandas.DataFrame
-        Columns ``model_1, model_2, only_1_correct, only_2_correct, statistic,
-        pvalue, pvalue_adj, reject``. ``attrs["pdcompare"]["exact_rows"]``
-        says which rows used the exact test.
+        Columns ``model_1, model_2, only_1_correct, only_2_correct, mean_diff,
+        ci_low, ci_high, statistic, pvalue, pvalue_adj, reject``:
+        ``mean_diff`` is ``accuracy_1 − accuracy_2 = (only_1_correct −
+        only_2_correct) / n`` on the ``n`` common samples and ``ci_low,
+        ci_high`` its interval (without ``interval``, these three columns
+        are left out). ``attrs["pdcompare"]["exact_rows"]`` says which rows
+        used the exact test; ``interval`` and ``ci`` which interval.
 
     Notes
     -----
@@ -172,11 +193,29 @@ def mcnemar(
     NaN. Dietterich (1998) recommends McNemar's test when the models can be
     trained only once: it has a low type I error.
 
+    The interval of the difference ``Δ = (b − c)/n``: Tango's (1998) score
+    interval inverts the score test of ``Δ = δ`` with the probability of a
+    discordant pair estimated under ``δ`` (the limits solve the score
+    equation, found to 1e-10); Newcombe's (1998, method 10) combines the
+    Wilson intervals of the two accuracies with the correlation of the
+    pair (his continuity-corrected φ); Wald's is ``Δ ± z·sqrt(b + c −
+    (b − c)²/n)/n``, clipped to [−1, 1]. Fagerland, Lydersen & Laake (2014)
+    recommend Tango's and Newcombe's: both keep about their level from 15
+    items on (docs/validity_table_binary_intervals.md), where Wald's falls
+    short. The mid-p value is ``2·P(X < k) + P(X = k)`` with
+    ``X ~ Binomial(b + c, 1/2)`` and ``k = min(b, c)``.
+
     References
     ----------
     Q. McNemar, "Note on the sampling error of the difference between
     correlated proportions or percentages", Psychometrika 12(2), 1947.
     T. G. Dietterich, Neural Computation 10(7), 1998.
+    T. Tango, Statistics in Medicine 17(8), 891–908, 1998.
+    R. G. Newcombe, Statistics in Medicine 17(22), 2635–2650, 1998.
+    M. W. Fagerland, S. Lydersen, P. Laake, "The McNemar test for binary
+    matched-pairs data: mid-p and asymptotic are better than exact
+    conditional", BMC Medical Research Methodology 13, 91, 2013; and
+    Statistics in Medicine 33(16), 2850–2875, 2014.
 
     Examples
     --------
@@ -185,7 +224,7 @@ def mcnemar(
     >>> truth = ["cat"] * 30 + ["dog"] * 30
     >>> preds = pd.DataFrame({"y": truth, "forest": truth[:52] + ["cat"] * 8,
     ...                       "knn": ["dog"] * 9 + truth[9:]})
-    >>> print(preds.cmp.mcnemar().round(4).to_string())
+    >>> print(preds.cmp.mcnemar(interval=None).round(4).to_string())
       model_1 model_2  only_1_correct  only_2_correct  statistic  pvalue  pvalue_adj  reject
     0  forest     knn               9               8        8.0     1.0         1.0   False
 
@@ -194,6 +233,14 @@ def mcnemar(
     >>> from statsmodels.stats.contingency_tables import mcnemar
     >>> float(mcnemar([[0, 9], [8, 0]], exact=True).pvalue)
     1.0
+
+    The difference of the accuracies with Tango's interval (the default),
+    and the mid-p test:
+
+    >>> out = preds.cmp.mcnemar(exact="midp")
+    >>> out[["mean_diff", "ci_low", "ci_high", "pvalue"]].round(4)
+       mean_diff  ci_low  ci_high  pvalue
+    0     0.0167 -0.1234   0.1568  0.8145
     """
     if frame_kind(predictions) is FrameKind.ITEMS:
         return _items_mcnemar(
@@ -203,15 +250,15 @@ def mcnemar(
             alpha=alpha,
             p_adjust=p_adjust,
             exact=exact,
+            interval=interval,
+            ci=ci,
             y=y,
             correction=correction,
             nan_policy=nan_policy,
         )
     from pdcompare.stats.predictions import mcnemar
 
-    if exact is not None and not isinstance(exact, bool | np.bool_):
-        msg = f"`exact` must be True, False or None; got {exact!r}."
-        raise TypeError(msg)
+    exact, interval, ci = _check_mcnemar_options(exact, interval, ci)
     if not isinstance(correction, bool | np.bool_):
         msg = (
             "`correction` of `mcnemar` is McNemar's continuity correction and must be "
@@ -225,7 +272,20 @@ def mcnemar(
     data, i, j, scope, counts, models = _prediction_pairs(
         predictions, a, b, y, nan_policy, "mcnemar"
     )
-    out = mcnemar(counts["only_1"], counts["only_2"], exact=exact, correction=correction)
+    out = mcnemar(
+        counts["only_1"],
+        counts["only_2"],
+        exact=None if exact == "midp" else exact,
+        correction=correction,
+    )
+    if exact == "midp":
+        out = {
+            **out,
+            "statistic": np.minimum(counts["only_1"], counts["only_2"]),
+            "pvalue": paired_proportions.midp_mcnemar(counts["only_1"], counts["only_2"]),
+            "exact": np.ones(len(i), dtype=bool),
+            "no_discordant": np.zeros(len(i), dtype=bool),
+        }
     warn_pairs(
         data.names,
         i,
@@ -241,6 +301,14 @@ def mcnemar(
     columns = {
         "only_1_correct": _counts_column(counts["only_1"]),
         "only_2_correct": _counts_column(counts["only_2"]),
+        **_interval_columns(
+            interval,
+            ci,
+            counts["correct_1"] - counts["only_1"],
+            counts["only_1"],
+            counts["only_2"],
+            counts["n"] - counts["correct_1"] - counts["only_2"],
+        ),
         "statistic": out["statistic"],
         "pvalue": out["pvalue"],
     }
@@ -250,6 +318,8 @@ def mcnemar(
         alpha=alpha,
         correction=p_adjust,
         exact=exact,
+        interval=interval,
+        ci=ci,
         continuity_correction=bool(correction),
         exact_rows=out["exact"].tolist(),
         nan_policy=nan_policy,
@@ -257,6 +327,33 @@ def mcnemar(
         models=models,
     )
     return results.pair_result(data.names, i, j, columns, meta, correction=p_adjust, alpha=alpha)
+
+
+def _check_mcnemar_options(exact: Any, interval: Any, ci: Any) -> tuple[Any, Any, float]:
+    """``exact``, ``interval`` and ``ci`` of :func:`mcnemar`, checked (the same on both kinds)."""
+    if isinstance(exact, str) and exact != "midp":
+        msg = f"`exact` must be True, False, None or 'midp'; got {exact!r}."
+        raise OptionError(msg, keyword="exact")
+    if exact is not None and not isinstance(exact, str | bool | np.bool_):
+        msg = f"`exact` must be True, False, None or 'midp'; got {exact!r}."
+        raise TypeError(msg)
+    interval = check_option("interval", interval, (*paired_proportions.INTERVALS, None))
+    return exact, interval, check_fraction("ci", ci)
+
+
+def _interval_columns(interval: str | None, ci: float, a, b, c, d) -> dict[str, np.ndarray]:
+    """``mean_diff, ci_low, ci_high`` of ``accuracy_1 − accuracy_2`` from each pair's 2×2 counts.
+
+    ``a`` both right, ``b`` only model_1, ``c`` only model_2, ``d`` both
+    wrong; no columns without an interval. NaN counts give NaN.
+    """
+    if interval is None:
+        return {}
+    a, b, c, d = (np.asarray(x, dtype=float) for x in (a, b, c, d))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_diff = (b - c) / (a + b + c + d)
+    low, high = paired_proportions.paired_interval(interval, a, b, c, d, confidence=ci)
+    return {"mean_diff": mean_diff, "ci_low": low, "ci_high": high}
 
 
 @comparison("cochrans_q")
@@ -500,7 +597,9 @@ def _items_mcnemar(
     *,
     alpha: float = 0.05,
     p_adjust: str | None = "holm",
-    exact: bool | None = None,
+    exact: bool | str | None = None,
+    interval: str | None = "tango",
+    ci: float = 0.95,
     **options: Any,
 ) -> pd.DataFrame:
     """Exact McNemar test of every pair asked on binary items (see :func:`pdcompare.mcnemar`).
@@ -511,38 +610,70 @@ def _items_mcnemar(
     >>> import pdcompare
     >>> wide = pd.DataFrame([[1, 1, 1, 0, 1, 1, 0, 1, 1, 1],
     ...                      [1, 0, 1, 0, 1, 0, 0, 1, 0, 1]], index=["a", "b"])
-    >>> mcnemar(wide.cmp.set_design(items=True), "a", "b")[["only_1_correct", "pvalue"]]
-       only_1_correct  pvalue
-    0             3.0    0.25
+    >>> out = mcnemar(wide.cmp.set_design(items=True), "a", "b")
+    >>> out[["only_1_correct", "mean_diff", "ci_low", "ci_high", "pvalue"]].round(4)
+       only_1_correct  mean_diff  ci_low  ci_high  pvalue
+    0             3.0        0.3 -0.0608   0.6032    0.25
     """
     alpha, p_adjust = check_test_options(
         alpha=alpha, correction=p_adjust, correction_keyword="p_adjust"
     )
+    exact, interval, ci = _check_mcnemar_options(exact, interval, ci)
     if exact is False:
-        msg = "`exact=False`: on an items frame McNemar's test is always exact (binomial)."
+        msg = (
+            "`exact=False`: on an items frame McNemar's test is always exact (binomial); "
+            "pass `exact='midp'` for the mid-p test."
+        )
         raise OptionError(msg, keyword="exact")
     options.pop("correction", None)  # the continuity correction: no use to the exact test
     data = frame_data(frame, options, "mcnemar")
+    if interval is not None:
+        _refuse_graded(data, interval)
     correct = binary_items(data, "mcnemar")
     i, j, scope = data.pairs(a, b)
     only_1, only_2 = items_core.discordant_counts(correct, i, j)
     statistic, pvalue = items_core.exact_mcnemar(only_1, only_2)
+    if exact == "midp":
+        pvalue = paired_proportions.midp_mcnemar(only_1, only_2)
     meta = scores_meta(
         "mcnemar",
         data,
         scope,
         alpha=alpha,
         correction=p_adjust,
-        exact=True,
+        exact="midp" if exact == "midp" else True,
+        interval=interval,
+        ci=ci,
         alternative="two-sided",
     )
+    right = correct.sum(axis=1, dtype=np.int64).astype(float)
+    both = right[i] - only_1
     columns = {
         "only_1_correct": only_1,
         "only_2_correct": only_2,
+        **_interval_columns(
+            interval, ci, both, only_1, only_2, data.n_items - both - only_1 - only_2
+        ),
         "statistic": statistic,
         "pvalue": pvalue,
     }
     return results.pair_result(data.names, i, j, columns, meta, correction=p_adjust, alpha=alpha)
+
+
+def _refuse_graded(data: Any, interval: str) -> None:
+    """Refuse scores other than 0 and 1 for an interval of paired proportions, naming the fix."""
+    values = data.values
+    graded = (values != 0.0) & (values != 1.0)
+    if graded.any():
+        row, col = np.argwhere(graded)[0]
+        msg = (
+            f"`mcnemar` with `interval={interval!r}` (an interval of the difference of two "
+            f"proportions) needs 0/1 scores, but model {data.names[row]!r} scores item "
+            f"{data.splits[col]!r} {values[row, col]:g} (graded scores, or means of several "
+            "samples): use `permutation_test` or `ttest` to test them and `bootstrap_diff` "
+            "for an interval of their mean difference."
+        )
+        raise ValueError(msg)
 
 
 def _items_cochrans_q(

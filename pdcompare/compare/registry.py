@@ -322,8 +322,8 @@ TESTS: tuple[Comparison, ...] = (
     ),
     Comparison(
         "mcnemar", (K.PREDICTIONS, K.ITEMS), "contingency test",
-        ("model_1", "model_2", "only_1_correct", "only_2_correct", "statistic", "pvalue",
-         "pvalue_adj", "reject"),
+        ("model_1", "model_2", "only_1_correct", "only_2_correct", "mean_diff", "ci_low",
+         "ci_high", "statistic", "pvalue", "pvalue_adj", "reject"),
         # Its `correction` is the continuity correction; the multiple-testing one is p_adjust.
         label="McNemar's test", correction_keyword="p_adjust",
         pairwise=(K.PREDICTIONS, K.ITEMS), cli=(K.PREDICTIONS,),

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import OptionError, check_fraction, warn
+from pdcompare._validation import OptionError, check_fraction, check_option, warn
 from pdcompare.compare.calls import frame_function
 from pdcompare.compare.effect_size import (
     SYMBOLS,
@@ -27,6 +27,7 @@ from pdcompare.inputs.items import set_items_design
 from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.scores import scores_frame, validate_scores
 from pdcompare.stats import items as items_core
+from pdcompare.stats import paired_proportions
 from pdcompare.stats._common import t_confidence_interval
 from pdcompare.stats.summary import min_rank, summarize
 
@@ -218,7 +219,12 @@ def _time_ordered(frame: pd.DataFrame, time_ordered: Any) -> pd.DataFrame:
 
 @frame_function("summary", (K.SCORES, K.BENCHMARK, K.RUNS, K.TASK_RUNS, K.ITEMS))
 def summary(
-    scores: pd.DataFrame, ci: float = 0.95, *, measure: str | None = None, **design: Any
+    scores: pd.DataFrame,
+    ci: float = 0.95,
+    *,
+    measure: str | None = None,
+    interval: str | None = None,
+    **design: Any,
 ) -> pd.DataFrame:
     """Per model: mean, std, number of splits, rank and a confidence interval of the mean.
 
@@ -233,6 +239,11 @@ def summary(
         Benchmark frames only: the effect size of the best model against
         each row's model, one of the measures of :func:`effect_size`
         (default "cohen_dz").
+    interval : {"t", "wilson"} or None, default None
+        Items frames only: "wilson" gives Wilson's score interval of each
+        model's accuracy on 0/1 items (with clusters, Korn and Graubard's
+        clustered Wilson interval); None or "t" the t interval (clustered
+        when the frame has clusters). ``ci`` stays the level.
     **design
         ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=``, and
         ``greater_is_better=``; see :func:`set_design`.
@@ -264,6 +275,15 @@ def summary(
     freedom, and with several samples per item ``samples_per_item`` and
     ``within_item_share`` (the share of the variance of the item scores
     that more samples per item would remove).
+    With ``interval="wilson"`` on 0/1 items the interval is Wilson's score
+    interval ``(p + k²/(2n) ± k·sqrt(p(1 − p)/n + k²/(4n²))) / (1 + k²/n)``
+    with ``k`` the normal quantile (statsmodels' ``proportion_confint(...,
+    method="wilson")``); with clusters ``n`` is the effective size
+    ``p(1 − p)/se²`` (``n`` over the design effect, at most ``n``) and ``k``
+    Student's t with ``n_clusters − 1`` degrees of freedom (Korn & Graubard
+    1998, as inspect_ai's ``ci_wilson(cluster=)``). It stays in [0, 1] and
+    keeps its level with few items or accuracies near 0 or 1, where the t
+    interval does not (docs/validity_table_binary_intervals.md).
     On a runs frame (``set_design(paired=False)``) the runs are independent,
     so the plain t interval is the right one: ``interval`` is ``"t"``,
     ``unit`` is ``"run"`` and nothing warns.
@@ -289,9 +309,29 @@ def summary(
     ...     plain = scores.cmp.summary()
     >>> plain.loc["a", ["ci_low", "ci_high"]].round(3).tolist()
     [0.726, 0.974]
+
+    Wilson's interval of an accuracy on 20 items, and statsmodels' equal:
+
+    >>> items = pd.DataFrame([[1] * 14 + [0] * 6], index=["m"]).cmp.set_design(items=True)
+    >>> items.cmp.summary(interval="wilson")[["mean", "ci_low", "ci_high"]].round(4)
+           mean  ci_low  ci_high
+    model
+    m       0.7   0.481   0.8545
+    >>> from statsmodels.stats.proportion import proportion_confint
+    >>> [round(float(x), 4) for x in proportion_confint(14, 20, method="wilson")]
+    [0.481, 0.8545]
     """
-    if frame_kind(scores) is FrameKind.ITEMS:
-        return items_summary(scores, ci, **design)
+    kind = frame_kind(scores)
+    interval = check_option("interval", interval, (None, "t", "wilson"))
+    if kind is FrameKind.ITEMS:
+        return items_summary(scores, ci, interval=interval, **design)
+    if interval == "wilson":
+        msg = (
+            "`interval='wilson'` is an interval of a proportion: it needs an items frame of "
+            "0/1 scores (`from_items` or `set_design(items=True)`); leave `interval` out "
+            "for this frame's t interval."
+        )
+        raise OptionError(msg, keyword="interval")
     frame = summary_table(scores, ci, measure=measure, **design)
     meta = frame.attrs["pdcompare"]  # read only
     if meta.get("interval") == "t" and meta.get("design", {}).get("time_ordered"):
@@ -383,7 +423,9 @@ def _with_effect_sizes(
     return with_attrs(frame, meta)
 
 
-def items_summary(frame: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.DataFrame:
+def items_summary(
+    frame: pd.DataFrame, ci: float = 0.95, *, interval: str | None = None, **design: Any
+) -> pd.DataFrame:
     """Per model on an items frame: mean, clustered standard error, interval, counts, rank.
 
     See :func:`pdcompare.summary`; the columns are ``mean, se, ci_low,
@@ -404,8 +446,13 @@ def items_summary(frame: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.Da
     values = data.values
     means = values.mean(axis=1)
     se = items_core.clustered_se(values, data.cluster, data.n_clusters)
-    df = np.full(len(means), data.n_clusters - 1.0)
-    low, high = t_confidence_interval(means, se, df, ci, "two-sided")
+    if interval == "wilson":
+        low, high = _wilson(data, means, ci)
+        name = "clustered wilson" if data.clustered else "wilson"
+    else:
+        df = np.full(len(means), data.n_clusters - 1.0)
+        low, high = t_confidence_interval(means, se, df, ci, "two-sided")
+        name = "clustered t" if data.clustered else "t"
     key = -means if data.design.greater_is_better else means
     table: dict[str, Any] = {
         "mean": means,
@@ -424,10 +471,36 @@ def items_summary(frame: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.Da
     meta = results.result_meta(
         "summary",
         ci=ci,
-        interval="clustered t" if data.clustered else "t",
+        interval=name,
         design=data.design.to_attrs(),
         greater_is_better=data.design.greater_is_better,
         models=data.ranked_names,
         **data.meta(),
     )
     return results.model_result(data.names, table, meta).iloc[data.order]
+
+
+def _wilson(data: Any, means: np.ndarray, ci: float):
+    """Wilson's interval of each model's accuracy (Korn–Graubard's with clusters), 0/1 only.
+
+    The design effect comes from the CR1 clustered variance (inspect_ai's), whatever
+    standard error the summary shows.
+    """
+    values = data.values
+    graded = (values != 0.0) & (values != 1.0)
+    if graded.any():
+        row, col = np.argwhere(graded)[0]
+        msg = (
+            f"`interval='wilson'` is an interval of a proportion and needs 0/1 scores, but "
+            f"model {data.names[row]!r} scores item {data.splits[col]!r} "
+            f"{values[row, col]:g}: leave `interval` out for the (clustered) t interval of "
+            "graded scores."
+        )
+        raise ValueError(msg)
+    if data.clustered:
+        cr1 = items_core.clustered_se(values, data.cluster, data.n_clusters)
+        return paired_proportions.clustered_wilson_interval(
+            means, data.n_items, cr1**2, data.n_clusters, ci
+        )
+    critical = paired_proportions.normal_quantile(ci)
+    return paired_proportions.wilson_interval(means, data.n_items, critical)

@@ -20,7 +20,7 @@ from pdcompare.inputs.scores import ALL_PAIRS
 from pdcompare.stats.predictions import mcnemar as core_mcnemar
 
 MCNEMAR_COLUMNS = [
-    "model_1", "model_2", "only_1_correct", "only_2_correct",
+    "model_1", "model_2", "only_1_correct", "only_2_correct", "mean_diff", "ci_low", "ci_high",
     "statistic", "pvalue", "pvalue_adj", "reject",
 ]  # fmt: skip
 ZTEST_COLUMNS = [
@@ -154,8 +154,14 @@ def test_mcnemar_argument_errors(preds):
         preds.cmp.mcnemar(correction="holm")
     with pytest.raises(ValueError, match=r"`p_adjust` must be one of .*'holm'"):
         preds.cmp.mcnemar(p_adjust="holmes")
-    with pytest.raises(TypeError, match="`exact` must be True, False or None"):
+    with pytest.raises(ValueError, match="`exact` must be True, False, None or 'midp'"):
         preds.cmp.mcnemar(exact="yes")
+    with pytest.raises(TypeError, match="`exact` must be True, False, None or 'midp'"):
+        preds.cmp.mcnemar(exact=1.5)
+    with pytest.raises(ValueError, match="`interval` must be one of 'tango', 'newcombe'"):
+        preds.cmp.mcnemar(interval="wilson")
+    with pytest.raises(ValueError, match="`ci` must be strictly between 0 and 1"):
+        preds.cmp.mcnemar(ci=95)
     with pytest.raises(ValueError, match="`alpha` must be strictly between 0 and 1"):
         preds.cmp.mcnemar(alpha=0)
 

@@ -17,7 +17,11 @@ from pdcompare.presentation.plotting._base import (
     row_figsize,
     row_fontsize,
 )
-from pdcompare.presentation.plotting.results import _draw_forest, _forest_figure
+from pdcompare.presentation.plotting.results import (
+    _draw_forest,
+    _forest_figure,
+    plot_pvalue_dots,
+)
 from pdcompare.presentation.shown import result_models, top_models, top_pairs
 from pdcompare.results import result_info
 
@@ -172,4 +176,71 @@ def plot_differences(
         label = f"{label}\n(interval unadjusted; markers and p-values {correction}-adjusted)"
     ax.set_xlabel(label)
     _figure_title(ax, title, f"Paired bootstrap: differences with {level}intervals", note)
+    return ax
+
+
+@_result_kind("mcnemar")
+def plot_mcnemar(
+    frame: pd.DataFrame,
+    *,
+    ax=None,
+    top: int | None = None,
+    title: str | None = None,
+    **kwargs: Any,
+):
+    """McNemar's test: each pair's difference of accuracies with its interval, or its p-value.
+
+    With the interval columns (``mcnemar``'s default ``interval="tango"``,
+    or ``"newcombe"``, ``"wald"``) a forest plot like
+    :func:`plot_differences`: one row per pair ``model_1 − model_2``, the
+    difference of the two accuracies and its interval, the (adjusted)
+    p-value at the right. Without them (``interval=None``) the p-value dots
+    of :func:`pdcompare.presentation.plotting.results.plot_pvalue_dots`.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A result of ``mcnemar``.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; by default a new figure sized to the content.
+    top : int, optional
+        Show the comparisons among the best ``top`` models.
+    title : str, optional
+        The Axes title; by default it names the test and the interval.
+    **kwargs
+        Passed to ``Axes.errorbar`` (the interval lines), or to
+        ``Axes.scatter`` for the p-value dots.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> items = pd.DataFrame([[1, 1, 1, 0, 1, 1], [1, 0, 1, 0, 0, 1]], index=["a", "b"])
+    >>> ax = items.cmp.set_design(items=True).cmp.mcnemar().cmp.plot()
+    >>> [t.get_text() for t in ax.get_yticklabels()], ax.get_title()
+    (['a − b'], "McNemar's test: differences of accuracy with Tango's 95% intervals")
+    """
+    if not {"mean_diff", "ci_low", "ci_high"} <= set(frame.columns):
+        return plot_pvalue_dots(frame, ax=ax, top=top, title=title, **kwargs)
+    info = result_info(frame)
+    colours = model_colours(result_models(frame))
+    rows, note = top_pairs(frame, top)
+    ax, fontsize = _forest_figure(ax, rows)
+    low, high = (rows[c].to_numpy(dtype=float) for c in ("ci_low", "ci_high"))
+    _draw_forest(ax, rows, low, high, colours=colours, fontsize=fontsize, kwargs=kwargs)
+    level = f"{info.ci:.0%} " if info.ci is not None else ""
+    method = {"tango": "Tango's", "newcombe": "Newcombe's", "wald": "Wald"}.get(
+        str(info.interval), ""
+    )
+    label = f"difference of accuracy with {method} {level}interval".replace("  ", " ")
+    if info.correction and "pvalue_adj" in frame:
+        label = f"{label}\n(interval unadjusted; markers and p-values {info.correction}-adjusted)"
+    ax.set_xlabel(label)
+    default = f"McNemar's test: differences of accuracy with {method} {level}intervals"
+    _figure_title(ax, title, default.replace("  ", " "), note)
     return ax

@@ -286,7 +286,6 @@ def plot_forest(
     "sign_test",
     "ttest_5x2cv",
     "ftest_5x2cv",
-    "mcnemar",
     "proportions_ztest",
     "mannwhitney",
     "permutation_test",
@@ -309,8 +308,8 @@ def plot_pvalue_dots(
     Parameters
     ----------
     result : pandas.DataFrame
-        Result of ``wilcoxon``, ``sign_test``, the 5x2cv tests, ``mcnemar`` or
-        ``proportions_ztest``.
+        Result of ``wilcoxon``, ``sign_test``, the 5x2cv tests, ``mcnemar``
+        (``interval=None``) or ``proportions_ztest``.
     ax : matplotlib.axes.Axes, optional
         Where to draw; by default a new figure sized to the content.
     top : int, optional
