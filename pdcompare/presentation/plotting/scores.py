@@ -11,7 +11,14 @@ from pdcompare._validation import check_option, check_positive_int
 from pdcompare.compare.figure_inputs import intervals_inputs, pvalue_inputs
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.kinds import frame_kind
-from pdcompare.presentation.labels import alpha_label, format_pvalue, method_label, value_label
+from pdcompare.presentation.labels import (
+    alpha_label,
+    attempts_each,
+    format_pvalue,
+    method_label,
+    score_noun,
+    value_label,
+)
 from pdcompare.presentation.plotting._base import (
     _annotated_heatmap,
     _axes,
@@ -416,6 +423,8 @@ def draw_intervals(
         if items:  # questions of an evaluation: t over items, clustered when they are
             corrected = True
             kind = _items_interval_words(info)
+            kind += f", {attempts_each(info)}" if attempts_each(info) else ""
+            xlabel = score_noun(info, xlabel) if xlabel == "mean score" else xlabel
         elif info.unit == "run":  # independent runs: the plain t interval is right
             corrected = True
             kind = "t interval over independent runs"
