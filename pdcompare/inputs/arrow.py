@@ -136,11 +136,13 @@ def item_cells(
         nw.col(score).var(ddof=1).alias("var"),
         nw.len().alias("rows"),  # rows - count: the missing scores, named by from_items
     ]
+    columns = [*by, value.alias(score)]
     if binary:  # a null score compares as null, which the sum skips
-        off = (nw.col(score) != 0.0) & (nw.col(score) != 1.0)
-        reductions.append(off.cast(nw.Float64).sum().alias("off"))
+        off = (value != 0.0) & (value != 1.0)
+        columns.append(off.cast(nw.Float64).alias("__off__"))
+        reductions.append(nw.col("__off__").sum().alias("off"))
     cells = (
-        frame.select([*by, value.alias(score)])
+        frame.select(columns)
         .group_by(by)
         .agg(*reductions)
         .drop_nulls(subset=by)

@@ -29,6 +29,7 @@ from pdcompare.inputs.items_attempts import (
     check_binary_cells,
     check_estimand,
     estimand_values,
+    kept_estimand,
 )
 from pdcompare.inputs.items_design import (
     ItemsData,
@@ -173,32 +174,19 @@ def from_items(
     check_option("nan_policy", nan_policy, ITEMS_NAN_POLICIES)
     estimand, k = check_estimand(estimand, k)
     attempts = {"estimand": estimand, "k": k}
+    keys = {"model": model, "item": item, "score": score, "sample": sample}
+    keys.update(cluster=cluster, task=task)
+    options = {"greater_is_better": greater_is_better, "nan_policy": nan_policy, **attempts}
     if type(table).__module__.startswith("dask"):
-        return _from_dask(
-            table,
-            model=model,
-            item=item,
-            score=score,
-            sample=sample,
-            cluster=cluster,
-            task=task,
-            greater_is_better=greater_is_better,
-            nan_policy=nan_policy,
-            **attempts,
-        )
+        return _from_dask(table, **keys, **options)
     if is_native(table):  # polars, pyarrow, DuckDB: reduced in their engine (inputs/arrow.py)
-        keys = {"model": model, "item": item, "score": score, "sample": sample}
-        keys.update(cluster=cluster, task=task)
-        options = {"greater_is_better": greater_is_better, "nan_policy": nan_policy}
-        return _from_engine(table, keys, {**options, **attempts})
+        return _from_engine(table, keys, options)
     if not isinstance(table, pd.DataFrame):
         msg = (
             "`table` must be a pandas, dask, polars or pyarrow table (or a DuckDB relation); "
             f"got {type(table).__name__}."
         )
         raise TypeError(msg)
-    keys = {"model": model, "item": item, "score": score, "sample": sample}
-    keys.update(cluster=cluster, task=task)
     require_columns(table, keys)
     scores = _numeric_scores(table[score], score)
     keep = ~np.isnan(scores)
@@ -218,9 +206,7 @@ def from_items(
     if not keep.all():
         scores, model_codes, item_codes = scores[keep], model_codes[keep], item_codes[keep]
     if estimand != "mean":  # attempts are 0/1 (inputs/items_attempts.py)
-        check_binary(
-            scores, score, estimand, lambda r: (models[model_codes[r]], items[item_codes[r]])
-        )
+        check_binary(scores, score, estimand, (models, model_codes), (items, item_codes))
     if not keep.any():
         msg = (
             f"The table has no row with a model, an item and a score (columns {model!r}, "
@@ -595,7 +581,9 @@ def set_items_design(
     """
     check_frame(frame)
     meta = pdcompare_attrs(frame)
-    samples, within_var = _kept_samples(frame, meta.pop("items", None))
+    stored_items = meta.pop("items", None)
+    samples, within_var = _kept_samples(frame, stored_items)
+    estimand = kept_estimand(frame, stored_items)  # pass@k, pass^k: kept as they are
     stored = Design.from_attrs(meta.get("design"))
     gib = stored.greater_is_better if greater_is_better is None else greater_is_better
     gib = _check_bool("greater_is_better", gib)
@@ -657,6 +645,7 @@ def set_items_design(
         within_var=within_var,
         greater_is_better=gib,
         meta={key: value for key, value in meta.items() if key != "design"},
+        estimand=estimand,
     )
 
 

@@ -25,11 +25,12 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import OptionError, check_option, warn
-from pdcompare.stats.attempts import ESTIMANDS, estimate
+from pdcompare.inputs.items_design import _aligned, _positions, _stored_design
+from pdcompare.stats.attempts import ESTIMANDS, estimand_label, estimate
 
 __all__ = [
-    "ESTIMANDS", "attempts_meta", "check_binary", "check_estimand", "estimand_label",
-    "estimand_values",
+    "ESTIMANDS", "check_binary", "check_binary_cells", "check_estimand", "estimand_values",
+    "kept_estimand",
 ]  # fmt: skip
 
 
@@ -57,17 +58,6 @@ def check_estimand(estimand: Any, k: Any) -> tuple[str, int | None]:
     return str(estimand), int(k)
 
 
-def estimand_label(estimand: str, k: int | None) -> str:
-    """``"pass@5"``, ``"pass^5"`` or ``"mean"``.
-
-    Examples
-    --------
-    >>> estimand_label("pass@k", 5), estimand_label("pass^k", 2)
-    ('pass@5', 'pass^2')
-    """
-    return estimand if estimand == "mean" else estimand.replace("k", str(k))
-
-
 def _not_binary(column: Any, model: Any, item: Any, value: Any, count: int, estimand: str) -> None:
     msg = (
         f"`estimand={estimand!r}` counts successes, so column {column!r} must hold 0/1 "
@@ -78,12 +68,13 @@ def _not_binary(column: Any, model: Any, item: Any, value: Any, count: int, esti
     raise ValueError(msg)
 
 
-def check_binary(scores: np.ndarray, column: Any, estimand: str, where) -> None:
-    """Refuse scores that are not 0/1; ``where(position)`` gives the row's (model, item)."""
+def check_binary(scores: np.ndarray, column: Any, estimand: str, models, items) -> None:
+    """Refuse scores that are not 0/1; ``models`` and ``items``: (labels, codes of the rows)."""
     off = (scores != 0.0) & (scores != 1.0)
     if off.any():
-        first = int(np.flatnonzero(off)[0])
-        _not_binary(column, *where(first), scores[first], int(off.sum()), estimand)
+        row = int(np.flatnonzero(off)[0])
+        model, item = models[0][models[1][row]], items[0][items[1][row]]
+        _not_binary(column, model, item, scores[row], int(off.sum()), estimand)
 
 
 def check_binary_cells(cells: pd.DataFrame, keys: dict[str, Any], estimand: str) -> None:
@@ -117,11 +108,7 @@ def estimand_values(
     most = int(counts.max())
     label = estimand_label(estimand, k)
     if k > most:
-        how = (
-            " (without `sample=` each model answered each item once)"
-            if sample is None
-            else ""
-        )
+        how = " (without `sample=` each model answered each item once)" if sample is None else ""
         msg = (
             f"`k`={k} is more than the attempts of every model-item cell (at most {most}"
             f"{how}): {label} needs at least {k} attempts of an item. Pass `k=` at most {most}."
@@ -158,19 +145,30 @@ def estimand_values(
     return estimate(estimand, counts, successes, k), keep, info
 
 
-def attempts_meta(info: Any, attempts: np.ndarray | None) -> dict[str, Any]:
-    """What results of a pass@k or pass^k frame record (nothing for the mean).
+def kept_estimand(frame: pd.DataFrame, stored: Any) -> dict[str, Any] | None:
+    """The estimand, ``k`` and attempts a pass@k frame knows, for ``set_design(items=True)``.
 
-    ``estimand`` (``"pass@k"``), ``k``, ``estimand_label`` (``"pass@5"``), the
-    mean attempts per cell, their fewest and most, and the items left out
-    for too few attempts.
+    None on a frame of means; refused where the frame's labels no longer
+    match its attempts (``set_design`` would otherwise turn a pass@k frame
+    into one of mean scores without a word).
     """
-    if info is None or info.estimand == "mean" or attempts is None:
-        return {}
+    if stored is None:
+        return None
+    info = _stored_design(stored, frame)
+    if info.estimand == "mean" or info.attempts is None:
+        return None
+    try:
+        rows = _positions(info.models, frame.index, "models")
+        columns = _positions(info.items, frame.columns, "items")
+    except ValueError:
+        msg = (
+            f"This items frame holds {estimand_label(info.estimand, info.k)} per item, but its "
+            "labels were changed since, so they no longer match its attempts; rebuild it with "
+            "`pdcompare.from_items(..., estimand=, k=)`."
+        )
+        raise ValueError(msg) from None
     return {
         "estimand": info.estimand,
         "k": info.k,
-        "estimand_label": estimand_label(info.estimand, info.k),
-        "attempts_per_item": float(attempts.mean()),
-        "attempts_range": [int(attempts.min()), int(attempts.max())],
+        "attempts": _aligned(info.attempts, rows, columns),
     }

@@ -23,8 +23,8 @@ import pandas as pd
 from pdcompare.inputs.attrs import ATTRS_KEY, shared, with_attrs
 from pdcompare.inputs.design import Design
 from pdcompare.inputs.frames import check_frame
-from pdcompare.inputs.items_attempts import attempts_meta
 from pdcompare.inputs.scores import ScoresData, validate_scores
+from pdcompare.stats.attempts import estimand_label
 
 
 @dataclass(frozen=True, eq=False)
@@ -249,6 +249,23 @@ class ItemsData(ScoresData):
         if self.samples is not None and self.samples.size:
             counts["samples_range"] = [int(self.samples.min()), int(self.samples.max())]
         return counts
+
+
+def attempts_meta(info: ItemsDesign | None, attempts: np.ndarray | None) -> dict[str, Any]:
+    """What results of a pass@k or pass^k frame record (nothing for the mean).
+
+    ``estimand`` (``"pass@k"``), ``k``, ``estimand_label`` (``"pass@5"``), the
+    mean attempts per cell and their fewest and most (DESIGN section 33).
+    """
+    if info is None or info.estimand == "mean" or attempts is None or not attempts.size:
+        return {}
+    return {
+        "estimand": info.estimand,
+        "k": info.k,
+        "estimand_label": estimand_label(info.estimand, info.k),
+        "attempts_per_item": float(attempts.mean()),
+        "attempts_range": [int(attempts.min()), int(attempts.max())],
+    }
 
 
 def _plain(value: Any) -> Any:

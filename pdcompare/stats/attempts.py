@@ -23,10 +23,21 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["ESTIMANDS", "estimate", "pass_at_k", "pass_hat_k"]
+__all__ = ["ESTIMANDS", "estimand_label", "estimate", "pass_at_k", "pass_hat_k"]
 
 #: The per-item quantities an items frame can hold: the mean score, pass@k, pass^k.
 ESTIMANDS = ("mean", "pass@k", "pass^k")
+
+
+def estimand_label(estimand: str, k: int | None) -> str:
+    """``"pass@5"``, ``"pass^5"`` or ``"mean"``.
+
+    Examples
+    --------
+    >>> estimand_label("pass@k", 5), estimand_label("pass^k", 2)
+    ('pass@5', 'pass^2')
+    """
+    return estimand if estimand == "mean" else estimand.replace("k", str(k))
 
 
 def _all_of_k(n, successes, k: int) -> np.ndarray:

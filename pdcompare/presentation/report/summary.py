@@ -152,7 +152,8 @@ def summary_lines(
             else "plain t, too narrow"
         )
         lines.append(
-            f"Best model: {best}, {score_noun(info)} {_number(summary['mean'][0])} ({level:.0%} CI "
+            f"Best model: {best}, {score_noun(info)} {_number(summary['mean'][0])} "
+            f"({level:.0%} CI "
             f"{_number(summary['ci_low'][0])} to {_number(summary['ci_high'][0])}, {kind})."
         )
     lines += _bounds_line(info, n_models)
