@@ -127,6 +127,9 @@ def test_the_intervals_plot_names_the_estimand():
     from pdcompare.presentation.plotting.scores import draw_intervals
 
     ax = draw_intervals(estimand_frame("pass^k", 2).cmp.summary())
-    assert ax.get_xlabel().startswith("pass^2, 95% CI\n(t, 40 items clustered in 10 clusters")
-    assert ax.get_xlabel().endswith("6 attempts each)")
+    assert (
+        ax.get_xlabel()
+        == "pass^2, 6 attempts each, 95% CI\n(t, 40 items clustered in 10 clusters)"
+    )
+    assert ax.get_title() == "pass^2 per model"
     plt.close("all")

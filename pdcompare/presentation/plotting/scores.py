@@ -423,8 +423,8 @@ def draw_intervals(
         if items:  # questions of an evaluation: t over items, clustered when they are
             corrected = True
             kind = _items_interval_words(info)
-            kind += f", {attempts_each(info)}" if attempts_each(info) else ""
-            xlabel = score_noun(info, xlabel) if xlabel == "mean score" else xlabel
+            if info.get("estimand_label") and xlabel == "mean score":  # pass@k, pass^k
+                xlabel = f"{score_noun(info)}, {attempts_each(info)}"
         elif info.unit == "run":  # independent runs: the plain t interval is right
             corrected = True
             kind = "t interval over independent runs"
@@ -450,7 +450,9 @@ def draw_intervals(
     ax.set_xlabel(label)
     ax.set_ylabel("model")
     ax.grid(axis="x", alpha=0.3)
-    default = "Mean score per model" + ("" if corrected else " (CV design unknown)")
+    noun = score_noun(info, "")  # "pass@5 per model" on a pass@k items frame
+    default = f"{noun} per model" if noun else "Mean score per model"
+    default += "" if corrected else " (CV design unknown)"
     _figure_title(ax, title, default, note)
     return ax
 
