@@ -29,8 +29,8 @@ from pdcompare.inputs.items_design import _aligned, _positions, _stored_design
 from pdcompare.stats.attempts import ESTIMANDS, estimand_label, estimate
 
 __all__ = [
-    "ESTIMANDS", "check_binary", "check_binary_cells", "check_estimand", "estimand_values",
-    "kept_estimand",
+    "ESTIMANDS", "check_binary", "check_binary_cells", "check_estimand", "concat_estimand",
+    "estimand_values", "kept_estimand",
 ]  # fmt: skip
 
 
@@ -171,4 +171,30 @@ def kept_estimand(frame: pd.DataFrame, stored: Any) -> dict[str, Any] | None:
         "estimand": info.estimand,
         "k": info.k,
         "attempts": _aligned(info.attempts, rows, columns),
+    }
+
+
+def concat_estimand(tasks: list, parts: list) -> dict[str, Any] | None:
+    """The estimand of per-task items frames joined by ``concat_items``: one for all, or refused.
+
+    ``parts`` are the tasks' :class:`~pdcompare.inputs.items_design.ItemsData`;
+    their attempts are joined side by side as the values are.
+    """
+    said = [
+        estimand_label(p.info.estimand, p.info.k) if p.attempts is not None else "mean"
+        for p in parts
+    ]
+    if len(set(said)) > 1:
+        shown = ", ".join(f"{task!r}: {label}" for task, label in zip(tasks, said, strict=True))
+        msg = (
+            f"The tasks hold different quantities per item ({shown}); an items frame holds "
+            "one: rebuild them with the same `from_items(..., estimand=, k=)`."
+        )
+        raise ValueError(msg)
+    if said[0] == "mean":
+        return None
+    return {
+        "estimand": parts[0].info.estimand,
+        "k": parts[0].info.k,
+        "attempts": np.hstack([p.attempts for p in parts]).astype(np.int64),
     }

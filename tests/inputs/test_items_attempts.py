@@ -178,3 +178,18 @@ def test_dask_equals_the_pandas_path():
     bad = table.assign(score=table["score"] * 2)
     with pytest.raises(ValueError, match=r"column 'score' must hold 0/1"):
         pdcompare.from_items(dd.from_pandas(bad, npartitions=2), **keys, estimand="pass@k", k=4)
+
+
+def test_concat_items_keeps_one_estimand_and_refuses_mixed_ones():
+    table = attempts_table(ragged=True)
+    keys = {"item": "task", "sample": "attempt"}
+    first = pdcompare.from_items(table[table["task"] < "t15"], **keys, estimand="pass@k", k=4)
+    second = pdcompare.from_items(table[table["task"] >= "t15"], **keys, estimand="pass@k", k=4)
+    suite = pdcompare.concat_items([first, second], keys=["a", "b"])
+    meta = items_data(suite).meta()
+    assert (meta["estimand_label"], meta["attempts_range"]) == ("pass@4", [6, 8])
+    whole = pdcompare.from_items(table, **keys, estimand="pass@k", k=4)
+    assert_allclose(suite.to_numpy(), whole.to_numpy(), rtol=1e-15)
+    means = pdcompare.from_items(table[table["task"] >= "t15"], **keys)
+    with pytest.raises(ValueError, match=r"'a': pass@4, 'b': mean"):
+        pdcompare.concat_items([first, means], keys=["a", "b"])
