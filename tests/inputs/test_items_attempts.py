@@ -9,6 +9,8 @@ import io
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 from scipy.special import comb
 
@@ -193,3 +195,37 @@ def test_concat_items_keeps_one_estimand_and_refuses_mixed_ones():
     means = pdcompare.from_items(table[table["task"] >= "t15"], **keys)
     with pytest.raises(ValueError, match=r"'a': pass@4, 'b': mean"):
         pdcompare.concat_items([first, means], keys=["a", "b"])
+
+
+def test_a_result_on_the_estimand_survives_a_parquet_round_trip():
+    pytest.importorskip("pyarrow")
+    frame = pdcompare.from_items(
+        attempts_table(), item="task", sample="attempt", cluster="repo", estimand="pass@k", k=3
+    )
+    result = frame.cmp.ttest()
+    buffer = io.BytesIO()
+    result.to_parquet(buffer)
+    back = pd.read_parquet(io.BytesIO(buffer.getvalue()))
+    assert back.attrs["pdcompare"]["estimand_label"] == "pass@3"
+    assert back.attrs["pdcompare"]["attempts_range"] == [8, 8]
+    numbers = result.select_dtypes("number").columns
+    assert_allclose(back[numbers].to_numpy(float), result[numbers].to_numpy(float), rtol=0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(2, 4),
+    st.integers(2, 6),
+    st.integers(1, 7),
+    st.sampled_from(["pass@k", "pass^k"]),
+    st.integers(0, 2**16),
+)
+def test_any_table_gives_the_written_out_estimates(n_models, n_items, attempts, estimand, seed):
+    rng = np.random.default_rng(seed)
+    table = attempts_table(n_models, n_items, attempts, seed=seed)
+    table = table.sample(frac=1.0, random_state=seed)  # rows in any order
+    k = int(rng.integers(1, attempts + 1))
+    frame = pdcompare.from_items(table, item="task", sample="attempt", estimand=estimand, k=k)
+    expected = written_out(table, estimand, k)
+    assert_allclose(frame.to_numpy(), expected.loc[frame.index, frame.columns].to_numpy(), 1e-12)
+    assert ((frame.to_numpy() >= 0) & (frame.to_numpy() <= 1)).all()
