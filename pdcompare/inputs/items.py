@@ -8,7 +8,9 @@ the number of samples of each cell and their variance within the item) is an
 dict of JSON-able lists in ``attrs["pdcompare"]["items"]`` (so the frame
 survives ``to_parquet``), shared (not copied) by the frames pandas derives,
 read as an :class:`ItemsDesign` aligned to the frame's labels, so selecting
-models or items keeps it right.
+models or items keeps it right. With ``estimand="pass@k"`` or ``"pass^k"``
+(DESIGN section 33) each cell is instead the unbiased estimate of the
+model's 0/1 attempts of the item (:mod:`pdcompare.inputs.items_attempts`).
 """
 
 from __future__ import annotations
