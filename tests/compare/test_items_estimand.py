@@ -117,6 +117,7 @@ def test_the_report_and_the_gate_name_the_estimand():
     )
     assert "Best model: a0, pass@3 " in text
     assert "pass@3, best first: a0" in text
+    assert "<figcaption>Pass@3 per model and its interval" in frame.cmp.report(format="html")
     gate_text = frame.cmp.report(baseline="a0", candidate="a1", margin=0.05)
     assert "pass@3 over 40 tasks in 10 repos" in gate_text
 
