@@ -61,7 +61,8 @@ def check_estimand(estimand: Any, k: Any) -> tuple[str, int | None]:
 def _not_binary(column: Any, model: Any, item: Any, value: Any, count: int, estimand: str) -> None:
     msg = (
         f"`estimand={estimand!r}` counts successes, so column {column!r} must hold 0/1 "
-        f"(or booleans); model {model!r} scores item {item!r} {value!r} ({count} such "
+        f"(or booleans); model {model!r} scores item {item!r} "
+        f"{'neither 0 nor 1' if value is None else repr(value)} ({count} such "
         "rows). Threshold a graded score first (`table[col] >= cut`), or use the default "
         "`estimand='mean'`."
     )
@@ -83,7 +84,7 @@ def check_binary_cells(cells: pd.DataFrame, keys: dict[str, Any], estimand: str)
     if off.any():
         first = cells.iloc[int(np.flatnonzero(off)[0])]
         model, item = first[keys["model"]], first[keys["item"]]
-        _not_binary(keys["score"], model, item, "not 0 or 1", int(off.sum()), estimand)
+        _not_binary(keys["score"], model, item, None, int(off.sum()), estimand)
 
 
 def estimand_values(
@@ -125,9 +126,9 @@ def estimand_values(
         )
         if nan_policy == "raise":
             msg = (
-                f"{said}. {label} has no unbiased estimate from fewer than {k} attempts: run "
-                "more attempts, pass a smaller `k=`, or `nan_policy='omit'` to leave out the "
-                "items where some model has too few."
+                f"{said[:1].upper()}{said[1:]}. {label} has no unbiased estimate from fewer "
+                f"than {k} attempts: run more attempts, pass a smaller `k=`, or "
+                "`nan_policy='omit'` to leave out the items where some model has too few."
             )
             raise ValueError(msg)
         if not keep.any():
