@@ -134,3 +134,11 @@ def test_the_intervals_plot_names_the_estimand():
     )
     assert ax.get_title() == "pass^2 per model"
     plt.close("all")
+
+
+def test_the_forest_of_differences_names_the_estimand():
+    import matplotlib.pyplot as plt
+
+    ax = estimand_frame("pass@k", 3).cmp.ttest().cmp.plot()
+    assert ax.get_xlabel().startswith("pass@3 difference model_1 − model_2 with 95% CI")
+    plt.close("all")
