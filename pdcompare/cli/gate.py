@@ -14,6 +14,7 @@ from pdcompare.cli.options import (
     GATE_OPTIONS,
     Parser,
     add_options,
+    attempts_k,
     check_output_paths,
     folds,
     fraction,
@@ -139,7 +140,7 @@ def build_gate_parser() -> argparse.ArgumentParser:
 
 
 #: The column options of the long files a gate reads, by the option that reads the file.
-_ITEM_OPTIONS = ("item_col", "cluster_col", "sample_col", "task_col")
+_ITEM_OPTIONS = ("item_col", "cluster_col", "sample_col", "task_col", "estimand", "k")
 _BATTLE_OPTIONS = ("model_a_col", "model_b_col", "winner_col", "ties")
 _LONG_OPTIONS = ("model_col", "score_col")
 
@@ -156,6 +157,10 @@ def _add_long_files(parser: argparse.ArgumentParser) -> None:
     items.add_argument("--cluster-col", metavar="COL", help="(none: items are independent)")
     items.add_argument("--sample-col", metavar="COL", help="(none: one row per model and item)")
     items.add_argument("--task-col", metavar="COL", help="(none: one task)")
+    items.add_argument(
+        "--estimand", choices=["mean", "pass@k", "pass^k"], help="per item, from 0/1 attempts"
+    )
+    items.add_argument("--k", type=attempts_k, metavar="K", help="the k of pass@k and pass^k")
     duels = parser.add_argument_group(
         "battles (a long file, one row per battle: --margin in Bradley–Terry rating points)"
     )
@@ -213,6 +218,8 @@ def _items_frame(args: argparse.Namespace) -> pd.DataFrame:
         cluster=args.cluster_col,
         task=args.task_col,
         greater_is_better=not args.lower_is_better,
+        estimand=args.estimand or "mean",
+        k=args.k,
     )
 
 

@@ -98,6 +98,8 @@ def _whole_number(minimum: int, words: str) -> Callable[[str], int]:
 
 #: The k >= 2 of k-fold CV (``--cv``).
 folds = _whole_number(2, "the number of folds k >= 2 of k-fold CV")
+#: The k of pass@k and pass^k (``--k``).
+attempts_k = _whole_number(1, "a whole number of attempts k >= 1")
 #: The model confidence set's mean block length (``--block-size``).
 _block_size = _whole_number(1, "a whole number of time points >= 1")
 
@@ -388,6 +390,22 @@ OPTIONS = (
         "sample",
     ),
     Option(("--task-col",), {"metavar": "COL", "help": "(none: one task)"}, "items", "task"),
+    Option(
+        ("--estimand",),
+        {
+            "choices": ["mean", "pass@k", "pass^k"],
+            "help": "what each item's 0/1 samples (attempts) give: their mean, or the unbiased "
+            "pass@k (solved at least once in --k tries) or pass^k (every time); (mean)",
+        },
+        "items",
+        "estimand",
+    ),
+    Option(
+        ("--k",),
+        {"type": attempts_k, "metavar": "K", "help": "the k of pass@k and pass^k"},
+        "items",
+        "k",
+    ),
     Option(
         ("--format",),
         {

@@ -105,6 +105,11 @@ def load_file(args: argparse.Namespace) -> tuple[pd.DataFrame, str]:
     title = f"File: {args.source}"
     if getattr(args, "format", None) is not None:  # a tool's results (inputs/files.py)
         return read_results(args.source, args.format, metric=args.metric), title
+    passk = [f"--{name}" for name in ("estimand", "k") if getattr(args, name, None) is not None]
+    if passk and not args.items:
+        msg = f"{' and '.join(passk)} {'is an option' if len(passk) == 1 else 'are options'} of "
+        msg += "an items file (0/1 attempts per model and item): add --items"
+        raise ValueError(msg)
     if args.items:
         if args.long or args.transpose or args.benchmark:
             msg = (
@@ -121,6 +126,8 @@ def load_file(args: argparse.Namespace) -> tuple[pd.DataFrame, str]:
             cluster=args.cluster_col,
             task=args.task_col,
             greater_is_better=not args.lower_is_better,
+            estimand=args.estimand or "mean",
+            k=args.k,
         )
         return frame, title
     if args.long:

@@ -324,6 +324,7 @@ def _sizes(
 _ITEMS_KEYS = (
     "n_items", "n_clusters", "clustered", "cluster_name", "item_name", "task_name", "n_tasks",
     "samples_per_item", "task_sizes", "samples_range",
+    "estimand", "k", "estimand_label", "attempts_per_item", "attempts_range",
 )  # fmt: skip
 
 

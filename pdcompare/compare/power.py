@@ -535,6 +535,13 @@ def _items_power(
     sd_diff = out["sd_diff"]
     if n_samples is not None:
         n_samples = check_positive_int("n_samples", n_samples)
+        if data.attempts is not None:  # pass@k, pass^k (DESIGN section 33)
+            msg = (
+                "`n_samples`: this frame holds a pass@k or pass^k estimate per item, not a "
+                "mean of samples, so more attempts do not shrink it by a known factor; "
+                "compare frames built with more attempts, or leave out `n_samples`."
+            )
+            raise OptionError(msg, keyword="n_samples")
         if data.samples is None:
             msg = (
                 "`n_samples`: this frame has one sample per item, so it cannot tell how much "

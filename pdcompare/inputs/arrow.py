@@ -100,8 +100,12 @@ def item_cells(
     sample: Hashable | None = None,
     cluster: Hashable | None = None,
     task: Hashable | None = None,
+    binary: bool = False,
 ) -> tuple[pd.DataFrame, pd.DataFrame | None]:
     """Per-cell mean, count and variance of an items table, and its item clusters.
+
+    With ``binary=True`` (pass@k, pass^k) the cells also count the scores
+    that are not 0 or 1 (column ``off``), for ``from_items`` to refuse.
 
     Returns the cells (columns ``model, [task,] item, mean, count, var, rows``, in
     no order: ``from_items`` sorts the models and items, :func:`in_order`)
@@ -126,15 +130,21 @@ def item_cells(
     # Missing scores (null or NaN) are nulls, which mean, count and var skip: no filter pass
     # over the rows; cells without a score and null keys are dropped after the reduction.
     value = nw.col(score).cast(nw.Float64).fill_nan(None)
+    reductions = [
+        nw.col(score).mean().alias("mean"),
+        nw.col(score).count().alias("count"),
+        nw.col(score).var(ddof=1).alias("var"),
+        nw.len().alias("rows"),  # rows - count: the missing scores, named by from_items
+    ]
+    columns = [*by, value.alias(score)]
+    if binary:  # a null score compares as null, which the sum skips
+        off = (value != 0.0) & (value != 1.0)
+        columns.append(off.cast(nw.Float64).alias("__off__"))
+        reductions.append(nw.col("__off__").sum().alias("off"))
     cells = (
-        frame.select([*by, value.alias(score)])
+        frame.select(columns)
         .group_by(by)
-        .agg(
-            nw.col(score).mean().alias("mean"),
-            nw.col(score).count().alias("count"),
-            nw.col(score).var(ddof=1).alias("var"),
-            nw.len().alias("rows"),  # rows - count: the missing scores, named by from_items
-        )
+        .agg(*reductions)
         .drop_nulls(subset=by)
     )
     text = [c for c in by if isinstance(schema[c], nw.Categorical | nw.Enum)]

@@ -8,7 +8,9 @@ the number of samples of each cell and their variance within the item) is an
 dict of JSON-able lists in ``attrs["pdcompare"]["items"]`` (so the frame
 survives ``to_parquet``), shared (not copied) by the frames pandas derives,
 read as an :class:`ItemsDesign` aligned to the frame's labels, so selecting
-models or items keeps it right.
+models or items keeps it right. With ``estimand="pass@k"`` or ``"pass^k"``
+(DESIGN section 33) each cell is instead the unbiased estimate of the
+model's 0/1 attempts of the item (:mod:`pdcompare.inputs.items_attempts`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,13 @@ from pdcompare.inputs.arrow import in_order, is_native, item_cells
 from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.inputs.design import Design
 from pdcompare.inputs.frames import check_frame
+from pdcompare.inputs.items_attempts import (
+    check_binary,
+    check_binary_cells,
+    check_estimand,
+    estimand_values,
+    kept_estimand,
+)
 from pdcompare.inputs.items_design import (
     ItemsData,
     ItemsDesign,
@@ -80,6 +89,8 @@ def from_items(
     task: Hashable | None = None,
     greater_is_better: bool = True,
     nan_policy: str = "raise",
+    estimand: str = "mean",
+    k: int | None = None,
 ) -> pd.DataFrame:
     """The items frame of a long table: one row per model, one column per item.
 
@@ -110,14 +121,27 @@ def from_items(
         Rows without a score (NaN) and items missing for some model: an
         error naming the count and the first model and item (or the models
         and counts), or leave out those rows and keep only the items every
-        model has (with a warning naming them).
+        model has (with a warning naming them). With ``estimand="pass@k"``
+        or ``"pass^k"``, also items where some model has fewer than ``k``
+        attempts: refused naming the model, item and counts, or left out
+        (counted in a warning and in ``attrs``).
+    estimand : {"mean", "pass@k", "pass^k"}, default "mean"
+        What each cell holds: the mean of its samples, or, from 0/1 attempts
+        (the samples), the unbiased pass@k (solved at least once in ``k``
+        tries; Chen et al. 2021) or pass^k (solved every time in ``k`` tries;
+        τ-bench) of the item (DESIGN section 33). Every items test then
+        compares the estimand across items, clustered as with means.
+    k : int, optional
+        The ``k`` of pass@k and pass^k; required with them, at most the
+        attempts of a cell.
 
     Returns
     -------
     pandas.DataFrame
         Models x items, each cell the mean score of the model's samples of the
-        item; the design (``items=True``) and the clusters, tasks, sample
-        counts and within-item variances in ``attrs["pdcompare"]``.
+        item (or its pass@k or pass^k); the design (``items=True``) and the
+        clusters, tasks, sample counts and within-item variances (or the
+        estimand, ``k`` and the attempts of each cell) in ``attrs["pdcompare"]``.
 
     Notes
     -----
@@ -139,25 +163,25 @@ def from_items(
     model
     a      0.5  1.0
     b      0.0  0.5
+
+    pass@2 of the two attempts of each item:
+
+    >>> from_items(long, sample="epoch", estimand="pass@k", k=2)
+    item    q1   q2
+    model
+    a      1.0  1.0
+    b      0.0  1.0
     """
     greater_is_better = _check_bool("greater_is_better", greater_is_better)
     check_option("nan_policy", nan_policy, ITEMS_NAN_POLICIES)
+    estimand, k = check_estimand(estimand, k)
+    attempts = {"estimand": estimand, "k": k}
+    keys = {"model": model, "item": item, "score": score, "sample": sample}
+    keys.update(cluster=cluster, task=task)
+    options = {"greater_is_better": greater_is_better, "nan_policy": nan_policy, **attempts}
     if type(table).__module__.startswith("dask"):
-        return _from_dask(
-            table,
-            model=model,
-            item=item,
-            score=score,
-            sample=sample,
-            cluster=cluster,
-            task=task,
-            greater_is_better=greater_is_better,
-            nan_policy=nan_policy,
-        )
+        return _from_dask(table, **keys, **options)
     if is_native(table):  # polars, pyarrow, DuckDB: reduced in their engine (inputs/arrow.py)
-        keys = {"model": model, "item": item, "score": score, "sample": sample}
-        keys.update(cluster=cluster, task=task)
-        options = {"greater_is_better": greater_is_better, "nan_policy": nan_policy}
         return _from_engine(table, keys, options)
     if not isinstance(table, pd.DataFrame):
         msg = (
@@ -165,8 +189,6 @@ def from_items(
             f"got {type(table).__name__}."
         )
         raise TypeError(msg)
-    keys = {"model": model, "item": item, "score": score, "sample": sample}
-    keys.update(cluster=cluster, task=task)
     require_columns(table, keys)
     scores = _numeric_scores(table[score], score)
     keep = ~np.isnan(scores)
@@ -185,6 +207,8 @@ def from_items(
         )
     if not keep.all():
         scores, model_codes, item_codes = scores[keep], model_codes[keep], item_codes[keep]
+    if estimand != "mean":  # attempts are 0/1 (inputs/items_attempts.py)
+        check_binary(scores, score, estimand, (models, model_codes), (items, item_codes))
     if not keep.any():
         msg = (
             f"The table has no row with a model, an item and a score (columns {model!r}, "
@@ -225,6 +249,7 @@ def from_items(
         greater_is_better=greater_is_better,
         nan_policy=nan_policy,
         several_samples=sample is not None,
+        attempts={**attempts, "sample": sample},
     )
 
 
@@ -333,6 +358,7 @@ def _finish(
     greater_is_better: bool,
     nan_policy: str,
     several_samples: bool,
+    attempts: dict[str, Any] | None = None,
 ) -> pd.DataFrame:
     """Check the cells (missing items, one item, one cluster) and build the frame."""
     if len(models) == 0 or len(items) == 0:
@@ -367,6 +393,13 @@ def _finish(
         items = items[common]
         if cluster_codes is not None:
             cluster_codes = cluster_codes[common]
+    estimand = None
+    if attempts is not None and attempts["estimand"] != "mean":  # pass@k, pass^k per cell
+        means, kept, estimand = estimand_values(
+            means, counts, models=models, items=items, nan_policy=nan_policy, **attempts
+        )
+        items, within, several_samples = items[kept], None, False
+        cluster_codes = None if cluster_codes is None else cluster_codes[kept]
     if len(items) < 2:
         msg = (
             f"The table has {len(items)} item: comparisons over items need at least 2 "
@@ -397,6 +430,7 @@ def _finish(
         samples=samples,
         within_var=within if samples is not None else None,
         greater_is_better=greater_is_better,
+        estimand=estimand,
     )
 
 
@@ -408,7 +442,10 @@ def _renumber(codes: np.ndarray, labels: Any) -> tuple[np.ndarray, pd.Index]:
 
 def _from_engine(table: Any, keys: dict[str, Any], options: dict[str, Any]) -> pd.DataFrame:
     """``from_items`` on a polars, pyarrow or DuckDB table, reduced in its engine."""
-    cells, clusters = item_cells(table, **keys)
+    binary = options.get("estimand", "mean") != "mean"
+    cells, clusters = item_cells(table, **keys, binary=binary)
+    if binary:  # pass@k, pass^k: the engine counted the scores that are not 0/1
+        check_binary_cells(cells, keys, options["estimand"])
     unscored = cells["rows"].to_numpy() - cells["count"].to_numpy()
     if unscored.any():  # as on a pandas table: counted, refused or left out with a warning
         first = cells.loc[unscored > 0].iloc[0]
@@ -439,13 +476,19 @@ def _from_dask(table: Any, **keys: Any) -> pd.DataFrame:
     keyed = table[[*by, score]].dropna(subset=by)
     frame = keyed.dropna(subset=[score])
     frame = frame.assign(**{score: frame[score].astype(float)})
-    grouped = frame.groupby(by, sort=False)[score]
+    binary = keys.get("estimand", "mean") != "mean"
+    if binary:  # pass@k, pass^k: count the scores that are not 0/1 per cell
+        frame = frame.assign(off=((frame[score] != 0) & (frame[score] != 1)).astype(float))
+    grouped = frame.groupby(by, sort=False)
+    aggregated = grouped[score].agg(["mean", "count", "var"])
+    if binary:
+        aggregated = aggregated.assign(off=grouped["off"].sum())
     unscored = keyed[keyed[score].isna()].head(1, npartitions=-1, compute=False)
     import dask
 
-    cells, n_unscored, first = dask.compute(
-        grouped.agg(["mean", "count", "var"]), keyed[score].isna().sum(), unscored
-    )
+    cells, n_unscored, first = dask.compute(aggregated, keyed[score].isna().sum(), unscored)
+    if binary:
+        check_binary_cells(cells.reset_index(), keys, keys["estimand"])
     if n_unscored:
         _missing_scores(
             int(n_unscored), first[model].iloc[0], first[item].iloc[0], score, keys["nan_policy"]
@@ -508,6 +551,7 @@ def _from_cells(cells: pd.DataFrame, clusters: pd.DataFrame | None, **keys: Any)
         greater_is_better=greater_is_better,
         nan_policy=keys["nan_policy"],
         several_samples=sample is not None,
+        attempts={"estimand": keys.get("estimand", "mean"), "k": keys.get("k"), "sample": sample},
     )
 
 
@@ -539,7 +583,9 @@ def set_items_design(
     """
     check_frame(frame)
     meta = pdcompare_attrs(frame)
-    samples, within_var = _kept_samples(frame, meta.pop("items", None))
+    stored_items = meta.pop("items", None)
+    samples, within_var = _kept_samples(frame, stored_items)
+    estimand = kept_estimand(frame, stored_items)  # pass@k, pass^k: kept as they are
     stored = Design.from_attrs(meta.get("design"))
     gib = stored.greater_is_better if greater_is_better is None else greater_is_better
     gib = _check_bool("greater_is_better", gib)
@@ -601,6 +647,7 @@ def set_items_design(
         within_var=within_var,
         greater_is_better=gib,
         meta={key: value for key, value in meta.items() if key != "design"},
+        estimand=estimand,
     )
 
 

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare.inputs.items import ItemsData, _items_frame, items_data
+from pdcompare.inputs.items_attempts import concat_estimand
 
 __all__ = ["concat_items"]
 
@@ -196,6 +197,7 @@ def concat_items(
         samples=samples,
         within_var=within,
         greater_is_better=directions.pop(),
+        estimand=concat_estimand(tasks, parts),  # pass@k, pass^k: the same for every task
     )
 
 

@@ -24,6 +24,7 @@ from pdcompare.inputs.attrs import ATTRS_KEY, shared, with_attrs
 from pdcompare.inputs.design import Design
 from pdcompare.inputs.frames import check_frame
 from pdcompare.inputs.scores import ScoresData, validate_scores
+from pdcompare.stats.attempts import estimand_label
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,6 +49,14 @@ class ItemsDesign:
         Samples of each cell (models x items), None when every cell has one.
     within_var : numpy.ndarray or None
         Variance (ddof 1) of each cell's samples (NaN where a cell has one).
+    estimand : str
+        What each cell holds: ``"mean"`` (the mean of its samples), or the
+        unbiased ``"pass@k"`` or ``"pass^k"`` of its attempts (DESIGN section 33).
+    k : int or None
+        The ``k`` of pass@k and pass^k.
+    attempts : numpy.ndarray or None
+        Attempts of each cell (models x items) behind a pass@k or pass^k;
+        ``samples`` and ``within_var`` are then None (one estimate per cell).
     """
 
     models: pd.Index
@@ -59,6 +68,9 @@ class ItemsDesign:
     task_name: Any = None
     samples: np.ndarray | None = None
     within_var: np.ndarray | None = None
+    estimand: str = "mean"
+    k: int | None = None
+    attempts: np.ndarray | None = None
 
     def __deepcopy__(self, memo: dict) -> ItemsDesign:
         return self
@@ -88,10 +100,15 @@ def _items_frame(
     within_var: np.ndarray | None,
     greater_is_better: bool,
     meta: dict[str, Any] | None = None,
+    estimand: dict[str, Any] | None = None,
 ) -> pd.DataFrame:
     frame = pd.DataFrame(values, index=models, columns=items)
+    # pass@k / pass^k (inputs/items_attempts.py): the estimand, k, the attempts per cell
+    # and the items left out; nothing is stored for the mean, so that frame is unchanged.
+    estimand = estimand or {}
     stored = shared(
         {
+            **estimand,
             "models": models,
             "items": items,
             "cluster": cluster,
@@ -116,6 +133,9 @@ def _items_frame(
         task_name=task_name,
         samples=_read_only(samples),
         within_var=_read_only(within_var),
+        estimand=estimand.get("estimand", "mean"),
+        k=estimand.get("k"),
+        attempts=_read_only(estimand.get("attempts")),
     )
     design = Design(greater_is_better=bool(greater_is_better), source="items", items=True)
     return with_attrs(frame, {**(meta or {}), "design": design.to_attrs(), "items": stored})
@@ -155,6 +175,9 @@ def _stored_design(stored: Any, frame: pd.DataFrame) -> ItemsDesign:
         task_name=stored.get("task_name"),
         samples=array("samples", float),
         within_var=array("within_var", float),
+        estimand=stored.get("estimand", "mean"),
+        k=stored.get("k"),
+        attempts=array("attempts", np.int64),
     )
 
 
@@ -172,7 +195,7 @@ class ItemsData(ScoresData):
         Whether the frame has clusters.
     task : numpy.ndarray or None
         Task code of each item; ``tasks`` their labels.
-    samples, within_var : numpy.ndarray or None
+    samples, within_var, attempts : numpy.ndarray or None
         As in :class:`ItemsDesign`, aligned to the frame.
     info : ItemsDesign
         The stored design (names of the columns).
@@ -186,6 +209,7 @@ class ItemsData(ScoresData):
     samples: np.ndarray | None = None
     within_var: np.ndarray | None = None
     info: ItemsDesign | None = None
+    attempts: np.ndarray | None = None
 
     @property
     def n_items(self) -> int:
@@ -211,6 +235,7 @@ class ItemsData(ScoresData):
             "n_tasks": None if self.tasks is None else len(self.tasks),
             "samples_per_item": self.samples_per_item,
             **self._counts(),
+            **attempts_meta(info, self.attempts),
         }
 
     def _counts(self) -> dict[str, Any]:
@@ -224,6 +249,23 @@ class ItemsData(ScoresData):
         if self.samples is not None and self.samples.size:
             counts["samples_range"] = [int(self.samples.min()), int(self.samples.max())]
         return counts
+
+
+def attempts_meta(info: ItemsDesign | None, attempts: np.ndarray | None) -> dict[str, Any]:
+    """What results of a pass@k or pass^k frame record (nothing for the mean).
+
+    ``estimand`` (``"pass@k"``), ``k``, ``estimand_label`` (``"pass@5"``), the
+    mean attempts per cell and their fewest and most (DESIGN section 33).
+    """
+    if info is None or info.estimand == "mean" or attempts is None or not attempts.size:
+        return {}
+    return {
+        "estimand": info.estimand,
+        "k": info.k,
+        "estimand_label": estimand_label(info.estimand, info.k),
+        "attempts_per_item": float(attempts.mean()),
+        "attempts_range": [int(attempts.min()), int(attempts.max())],
+    }
 
 
 def _plain(value: Any) -> Any:
@@ -301,4 +343,5 @@ def items_data(frame: pd.DataFrame) -> ItemsData:
         samples=_aligned(info.samples, rows, columns),
         within_var=_aligned(info.within_var, rows, columns),
         info=info,
+        attempts=_aligned(info.attempts, rows, columns),
     )

@@ -337,6 +337,49 @@ def plural(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
 
 
+def score_noun(info: ResultInfo, default: str = "mean score") -> str:
+    """What a model's number is: "pass@5" on a pass@k items frame, else ``default``.
+
+    Examples
+    --------
+    >>> from pdcompare.results import info_from_meta
+    >>> score_noun(info_from_meta({"estimand_label": "pass@5"})), score_noun(info_from_meta({}))
+    ('pass@5', 'mean score')
+    """
+    return info.get("estimand_label") or default
+
+
+def attempts_phrase(info: ResultInfo, items_text: str) -> str:
+    """``items_text`` with the estimand and attempts of a pass@k (pass^k) items frame.
+
+    "pass@5 over 500 tasks, 16 attempts each" (DESIGN section 33); the
+    text unchanged on frames of mean scores.
+
+    Examples
+    --------
+    >>> from pdcompare.results import info_from_meta
+    >>> info = info_from_meta({"estimand_label": "pass@5", "attempts_range": [16, 16]})
+    >>> attempts_phrase(info, "500 tasks")
+    'pass@5 over 500 tasks, 16 attempts each'
+    >>> attempts_phrase(info_from_meta({"estimand_label": "pass^2", "attempts_range": [4, 8]}),
+    ...                 "30 items")
+    'pass^2 over 30 items, 4 to 8 attempts each'
+    """
+    label = info.get("estimand_label")
+    if not label:
+        return items_text
+    each = attempts_each(info)
+    return f"{label} over {items_text}" + (f", {each}" if each else "")
+
+
+def attempts_each(info: ResultInfo) -> str:
+    """"16 attempts each" (or "4 to 8 attempts each") on a pass@k items frame, else ""."""
+    low, high = info.get("attempts_range") or (None, None)
+    if low is None:
+        return ""
+    return f"{low} attempts each" if low == high else f"{low} to {high} attempts each"
+
+
 def method_label(info: ResultInfo, capital: bool = False) -> str:
     """The name of the test that made a result, from its metadata.
 

@@ -7,7 +7,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdcompare.presentation.labels import alpha_label, format_pvalue, method_label, value_label
+from pdcompare.presentation.labels import (
+    alpha_label,
+    format_pvalue,
+    method_label,
+    score_noun,
+    value_label,
+)
 from pdcompare.presentation.plotting._base import (
     _annotate_pvalues,
     _annotated_heatmap,
@@ -268,7 +274,8 @@ def plot_forest(
     sided = info.alternative or "two-sided"
     sided_text = "" if sided in (None, "two-sided") else f", one-sided ({sided})"
     correction = info.correction
-    label = f"mean difference model_1 − model_2 with {ci_text}{sided_text}"
+    what = f"{score_noun(info, '')} difference" if score_noun(info, "") else "mean difference"
+    label = f"{what} model_1 − model_2 with {ci_text}{sided_text}"  # "pass@5 difference ..."
     if adjusted:
         label = f"{label}\n(simultaneous, {correction}-adjusted like the p-values)"
     elif correction:

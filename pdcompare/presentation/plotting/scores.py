@@ -11,7 +11,14 @@ from pdcompare._validation import check_option, check_positive_int
 from pdcompare.compare.figure_inputs import intervals_inputs, pvalue_inputs
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.kinds import frame_kind
-from pdcompare.presentation.labels import alpha_label, format_pvalue, method_label, value_label
+from pdcompare.presentation.labels import (
+    alpha_label,
+    attempts_each,
+    format_pvalue,
+    method_label,
+    score_noun,
+    value_label,
+)
 from pdcompare.presentation.plotting._base import (
     _annotated_heatmap,
     _axes,
@@ -416,6 +423,8 @@ def draw_intervals(
         if items:  # questions of an evaluation: t over items, clustered when they are
             corrected = True
             kind = _items_interval_words(info)
+            if info.get("estimand_label") and xlabel == "mean score":  # pass@k, pass^k
+                xlabel = f"{score_noun(info)}, {attempts_each(info)}"
         elif info.unit == "run":  # independent runs: the plain t interval is right
             corrected = True
             kind = "t interval over independent runs"
@@ -441,7 +450,9 @@ def draw_intervals(
     ax.set_xlabel(label)
     ax.set_ylabel("model")
     ax.grid(axis="x", alpha=0.3)
-    default = "Mean score per model" + ("" if corrected else " (CV design unknown)")
+    noun = score_noun(info, "")  # "pass@5 per model" on a pass@k items frame
+    default = f"{noun} per model" if noun else "Mean score per model"
+    default += "" if corrected else " (CV design unknown)"
     _figure_title(ax, title, default, note)
     return ax
 

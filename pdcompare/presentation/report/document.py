@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from pdcompare.presentation.labels import score_noun
 from pdcompare.presentation.plotting import plot
 from pdcompare.presentation.plotting.scores import draw_intervals
 from pdcompare.presentation.shown import DEFAULT_TOP_ALL_PAIRS, top_pairs
@@ -217,7 +218,8 @@ def _figures(analysis: Any, top: int) -> list[tuple[str, Any]]:
     else:
         if {"ci_low", "ci_high"} <= set(analysis.summary.columns):
             intervals = draw_intervals(analysis.summary, top=top)
-            figures.append(("Mean score per model and its interval", intervals))
+            noun = score_noun(result_info(analysis.summary))  # "pass@5" on a pass@k frame
+            figures.append((f"{noun[:1].upper()}{noun[1:]} per model and its interval", intervals))
         if {"ci_low", "ci_high"} <= set(family.columns):
             figures.append(("Differences and their intervals", plot(family, top=top)))
         if analysis.bayes is not None and len(analysis.bayes):

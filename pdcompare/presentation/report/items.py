@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from pdcompare.presentation.labels import (
+    attempts_phrase,
     format_number,
     format_significant,
     listed_name,
@@ -103,6 +104,10 @@ def unit_words(info: ResultInfo, *, clustered_by: bool = True, after: str = "") 
     '200 questions in 50 passages, clustered by passage; 5 samples per question'
     >>> unit_words(info_from_meta({"n_items": 10, "n_clusters": 10, "clustered": False}))
     '10 items'
+    >>> unit_words(info_from_meta({"n_items": 500, "n_clusters": 500, "clustered": False,
+    ...                         "item_name": "task", "estimand_label": "pass@5",
+    ...                         "attempts_range": [16, 16]}))
+    'pass@5 over 500 tasks, 16 attempts each'
     """
     item = item_noun(info)
     text = _plural(info.n_items or 0, item)
@@ -111,14 +116,16 @@ def unit_words(info: ResultInfo, *, clustered_by: bool = True, after: str = "") 
         text += f" in {_plural(info.n_clusters or 0, cluster)}"
         text += f", clustered by {cluster}," if clustered_by else ","
     text = (text + task_words(info)).removesuffix(",") + after
+    text = attempts_phrase(info, text)  # pass@k, pass^k: "pass@5 over 500 tasks, 16 attempts each"
     samples = samples_words(info)
     return f"{text}; {samples}" if samples else text
 
 
 def data_line(info: ResultInfo, n_models: int, direction: str) -> str:
     """The report's "Data:" sentence for an items frame."""
+    times = ", " if info.get("estimand_label") else " x "
     return (
-        f"Data: {n_models} models x {unit_words(info)}; {direction} scores are better. The "
+        f"Data: {n_models} models{times}{unit_words(info)}; {direction} scores are better. The "
         f"{item_noun(info)}s are the unit: every model answered the same ones, so the tests "
         "are paired over them."
     )

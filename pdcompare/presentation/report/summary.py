@@ -12,6 +12,7 @@ from pdcompare.presentation.labels import (
     join_names,
     listed_name,
     plural,
+    score_noun,
     spelling,
 )
 from pdcompare.presentation.report import items as item_words
@@ -60,7 +61,8 @@ def _ranking_line(summary: Rows, top: int, benchmark: bool) -> str:
         items = [
             f"{listed_name(name)} {_number(mean)}" for name, mean in zip(names, means, strict=True)
         ]
-        head = "Mean scores, best first"
+        noun = score_noun(summary.info, "")  # pass@5 on a pass@k items frame
+        head = f"{noun}, best first" if noun else "Mean scores, best first"
     rest = len(summary) - len(names)
     more = f"; and {plural(rest, 'other model', 'other models')}" if rest else ""
     return f"{head}: {'; '.join(items)}{more}."
@@ -150,7 +152,8 @@ def summary_lines(
             else "plain t, too narrow"
         )
         lines.append(
-            f"Best model: {best}, mean score {_number(summary['mean'][0])} ({level:.0%} CI "
+            f"Best model: {best}, {score_noun(info)} {_number(summary['mean'][0])} "
+            f"({level:.0%} CI "
             f"{_number(summary['ci_low'][0])} to {_number(summary['ci_high'][0])}, {kind})."
         )
     lines += _bounds_line(info, n_models)

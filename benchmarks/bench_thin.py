@@ -1,0 +1,146 @@
+"""Where the data are thin (DESIGN section 33): one function per case, each with its floor.
+
+Cases (each a function ``case_*(quick)`` in ``CASES``; more are added beside them):
+
+1. ``case_passk``: 1,000 agents x 500 tasks (in 50 repositories) x 16 attempts,
+   pass@5. Two measurements against floors in the same process (interleaved
+   minima, ``_bench.py``):
+
+   a. the reduction ``from_items(table, sample=, cluster=, estimand="pass@k", k=5)``
+      of the 8,000,000 attempt rows to the 1,000 x 500 frame of estimates, against
+      a plain pandas group-by of the per-cell successes and counts
+      (``groupby([agent, task]).score.agg(["sum", "count"])``). Target: within 1.5x.
+   b. every pair's clustered paired t on that frame (``pairwise("ttest")``,
+      499,500 pairs, CR1 by repository, Holm) against the numpy floor of the same
+      arithmetic (``bench_items.ttest_floor``). Target: under 0.5 s.
+
+``--quick``: 200 agents x 500 tasks x 16 attempts.
+
+Run: python benchmarks/bench_thin.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+import pandas as pd
+from _bench import interleaved, peak_mib, report
+from bench_items import ttest_floor
+
+import pdcompare
+
+
+def attempts_table(n_agents: int, n_tasks: int, n_attempts: int, seed: int = 0) -> pd.DataFrame:
+    """Long table of 0/1 attempts: agent, task, attempt, score, repo (10 tasks a repository)."""
+    rng = np.random.default_rng(seed)
+    difficulty = rng.normal(0, 1.5, n_tasks)
+    ability = rng.normal(0, 0.5, n_agents)
+    p = 1 / (1 + np.exp(-(ability[:, None] + difficulty[None, :])))
+    rows = n_agents * n_tasks * n_attempts
+    score = (rng.random((n_agents, n_tasks, n_attempts)) < p[:, :, None]).astype(np.int8)
+    task = np.tile(np.repeat(np.arange(n_tasks), n_attempts), n_agents)
+    return pd.DataFrame(
+        {
+            "agent": pd.Categorical.from_codes(
+                np.repeat(np.arange(n_agents), n_tasks * n_attempts),
+                [f"agent_{k:04d}" for k in range(n_agents)],
+            ),
+            "task": task,
+            "attempt": np.tile(np.arange(n_attempts), n_agents * n_tasks).astype(np.int8),
+            "score": score.reshape(rows),
+            "repo": task // 10,
+        }
+    )
+
+
+def groupby_floor(table: pd.DataFrame) -> pd.DataFrame:
+    """The reduction alone: per (agent, task) the successes and the attempts."""
+    return table.groupby(["agent", "task"], sort=False, observed=True)["score"].agg(
+        ["sum", "count"]
+    )
+
+
+def _se_difference(mine: pd.DataFrame, floor: pd.DataFrame) -> float:
+    """Largest relative difference of the two results' se, pairs matched by their names
+    (models of equal means may come in either order)."""
+
+    def keyed(result):
+        names = np.sort(result[["model_1", "model_2"]].to_numpy(dtype=str), axis=1)
+        return pd.Series(result["se"].to_numpy(), index=pd.MultiIndex.from_arrays(names.T))
+
+    a, b = keyed(mine), keyed(floor)
+    return float(np.max(np.abs(a - b.reindex(a.index)) / a))
+
+
+def case_passk(quick: bool) -> None:
+    """pass@5 of 1,000 agents x 500 tasks x 16 attempts: the reduction, then all pairs."""
+    n_agents = 200 if quick else 1_000
+    n_tasks, n_attempts, k, rounds = 500, 16, 5, 3
+    table = attempts_table(n_agents, n_tasks, n_attempts)
+
+    def reduce():
+        return pdcompare.from_items(
+            table, model="agent", item="task", sample="attempt", cluster="repo",
+            estimand="pass@k", k=k,
+        )  # fmt: skip
+
+    cases = {
+        "from_items(estimand='pass@k', k=5, cluster=)": reduce,
+        "floor: groupby(agent, task).agg(sum, count)": lambda: groupby_floor(table),
+    }
+    best = interleaved(cases, rounds)
+    peaks = {name: peak_mib(function) for name, function in cases.items()}
+    keys = list(cases)
+    report(
+        f"pass@{k}: {len(table):,} attempt rows ({n_agents:,} agents x {n_tasks} tasks x "
+        f"{n_attempts} attempts) reduced to the frame of estimates",
+        best,
+        peaks,
+        [(keys[0], keys[1])],
+    )
+
+    frame = reduce()
+    data = frame.attrs["pdcompare"]["items"]
+    cluster = np.asarray(data["cluster"], dtype=np.int64)
+    n_clusters = int(cluster.max()) + 1
+    values, names = frame.to_numpy(), frame.index
+    cases = {
+        "pairwise('ttest') all pairs, clustered, holm": lambda: frame.cmp.pairwise("ttest"),
+        "floor: cluster sums + 2 products + holm": lambda: ttest_floor(
+            values, cluster, n_clusters, names
+        ),
+    }
+    best = interleaved(cases, rounds)
+    mine = frame.cmp.pairwise("ttest")
+    floor = ttest_floor(values, cluster, n_clusters, names)
+    error = _se_difference(mine, floor)
+    keys = list(cases)
+    report(
+        f"pass@{k} all pairs of {n_agents:,} agents x {n_tasks} tasks in {n_clusters} "
+        f"repositories ({len(mine):,} pairs); se max rel diff vs floor {error:.1e}; "
+        f"target under 0.5 s: {best[keys[0]]:.3f} s",
+        best,
+        {},
+        [(keys[0], keys[1])],
+    )
+
+
+#: The cases of this file, run in order (the CR2 and Skillings–Mack cases are added here).
+CASES = [case_passk]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    print("(times from a loaded shared machine: compare ratios, not milliseconds)")
+    start = time.perf_counter()
+    for case in CASES:
+        case(args.quick)
+    print(f"\n{time.perf_counter() - start:.0f} s in all")
+
+
+if __name__ == "__main__":
+    main()
