@@ -143,11 +143,15 @@ class BenchmarkData(ScoresData):
     def meta(self) -> dict[str, Any]:
         """What every result on a benchmark frame records about it."""
         ranks = self.mean_ranks
-        return {
+        meta = {
             "unit": "dataset",
             "n_datasets": int(self.complete.sum()),
             "mean_ranks": dict(zip(self.names.tolist(), ranks.tolist(), strict=True)),
         }
+        holes = int(np.isnan(self.values).sum())
+        if holes:  # models that did not run on every data set: the cells missing
+            meta["n_missing"] = holes
+        return meta
 
     def drop_incomplete(self, nan_policy: str, what: str) -> np.ndarray:
         """Apply ``nan_policy`` to the data sets where some model has no score; the kept mask.
