@@ -35,6 +35,7 @@ __all__ = [
     "design_problems",
     "durbin",
     "skillings_mack",
+    "skillings_mack_many",
 ]
 
 
@@ -174,6 +175,62 @@ def skillings_mack(values, *, greater_is_better: bool = True) -> dict[str, float
     statistic = max(statistic, 0.0)
     out.update(statistic=statistic, pvalue=float(special.chdtrc(k - 1.0, statistic)))
     return out
+
+
+def skillings_mack_many(values, *, greater_is_better: bool = True) -> np.ndarray:
+    """The Skillings–Mack statistic of many benchmarks at once (simulation studies).
+
+    Parameters
+    ----------
+    values : array_like, shape (benchmarks, models, datasets)
+        Scores, NaN for a hole.
+    greater_is_better : bool
+        Whether a higher score is better (the statistic does not depend on it).
+
+    Returns
+    -------
+    numpy.ndarray, shape (benchmarks,)
+        Each benchmark's statistic as :func:`skillings_mack` computes it (its
+        p-value is ``scipy.special.chdtrc(models - 1, statistic)``); NaN for a
+        benchmark whose design is not connected or every data set a tie.
+        One ranking of all the data sets, batched products and one batched
+        linear solve: no loop per benchmark.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.normal(size=(3, 4, 6))
+    >>> x[rng.random(x.shape) < 0.2] = np.nan
+    >>> many = skillings_mack_many(x)
+    >>> bool(np.allclose(many, [skillings_mack(t)["statistic"] for t in x]))
+    True
+    """
+    table = np.asarray(values, dtype=float)
+    reps, k, n = table.shape
+    flat = table.transpose(1, 0, 2).reshape(k, reps * n)  # all data sets side by side
+    present = ~np.isnan(flat)
+    per_block = present.sum(axis=0).astype(np.float64)
+    used = per_block >= 2
+    ranks = rank_within_columns(flat, greater_is_better=greater_is_better)
+    centred = np.where(present & used, ranks - (per_block + 1.0) / 2.0, 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        weight2 = np.where(used, 12.0 / (per_block + 1.0), 0.0)
+        spread = np.where(used, weight2 * (centred * centred).sum(axis=0) / (per_block - 1.0), 0)
+        scaled = np.where(used, spread / per_block, 0.0)
+    mask = (present & used).astype(np.float64)
+    shape = (k, reps, n)
+    c3, m3 = centred.reshape(shape), mask.reshape(shape)
+    a = np.einsum("jrn,rn->rj", c3, np.sqrt(weight2).reshape(reps, n))
+    covariance = -np.einsum("jrn,rn,lrn->rjl", m3, scaled.reshape(reps, n), m3)
+    diagonal = np.einsum("jrn,rn->rj", m3, spread.reshape(reps, n))
+    covariance[:, np.arange(k), np.arange(k)] += diagonal
+    eigen = np.linalg.eigvalsh(covariance)  # connected: exactly one zero eigenvalue
+    top = np.maximum(eigen[:, -1], 1e-300)
+    connected = eigen[:, 1] > 1e-9 * top
+    shifted = covariance + 1.0
+    shifted[~connected] = np.eye(k)
+    statistic = np.einsum("rj,rj->r", a, np.linalg.solve(shifted, a[..., None])[..., 0])
+    return np.where(connected, np.maximum(statistic, 0.0), np.nan)
 
 
 def balanced(values) -> tuple[bool, str]:

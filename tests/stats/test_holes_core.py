@@ -25,6 +25,7 @@ from pdcompare.stats.holes import (
     design_problems,
     durbin,
     skillings_mack,
+    skillings_mack_many,
 )
 
 NA = np.nan
@@ -208,3 +209,15 @@ def test_available_case_covariance_complete_is_cov_over_n():
     mean, cov, _ = available_case_covariance(x)
     assert_allclose(cov, np.cov(x) / 9, rtol=1e-14)
     assert_allclose(mean, x.mean(axis=1))
+
+
+def test_many_equals_one_at_a_time_and_the_reference():
+    rng = np.random.default_rng(12)
+    x = np.round(rng.normal(size=(20, 5, 9)), 1)  # ties too
+    x[rng.random(x.shape) < 0.35] = np.nan
+    many = skillings_mack_many(x)
+    for table, value in zip(x, many, strict=True):
+        if design_problems(table)[1]:
+            assert np.isnan(value)
+            continue
+        assert_allclose(value, slow_skillings_mack(table)[0], rtol=1e-9, atol=1e-12)
