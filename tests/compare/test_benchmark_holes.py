@@ -9,6 +9,7 @@ rank sets' Σ̂.
 from __future__ import annotations
 
 import matplotlib
+import matplotlib.pyplot
 import numpy as np
 import pandas as pd
 import pytest
@@ -189,3 +190,11 @@ def test_a_saved_result_keeps_what_it_says(tmp_path):
     back = pd.read_parquet(path)
     assert back.attrs["pdcompare"]["method"] == "Skillings–Mack"
     assert back.attrs["pdcompare"]["n_missing"] == out.attrs["pdcompare"]["n_missing"]
+
+
+def test_rank_sets_plot_names_the_holes():
+    bench = _bench(12)
+    holes = int(bench.isna().sum().sum())
+    ax = bench.cmp.ranks(random_state=0).cmp.plot()
+    assert ax.get_title().endswith(f"may be the best ({holes} cells missing)")
+    matplotlib.pyplot.close("all")
