@@ -143,14 +143,12 @@ def to_markdown(table, seed, seconds):
     level = table[table["part"] == "level"]
     cover = table[table["part"] == "coverage"]
     lines = [
-        "# Validity: benchmarks with holes",
-        "",
         "Made by `python benchmarks/validity_holes.py --out docs/validity_table_holes.md` "
         f"(seed {seed}, {seconds:.0f} s). Scores x_jd = θ_j + β_d + e_jd (data-set effect "
         "sd 0.1, noise sd 0.05); each cell kept with probability `fill`, missing "
         "completely at random.",
         "",
-        "## Skillings–Mack's level (all models equal, alpha 0.05)",
+        "**Skillings–Mack's level** (all models equal, alpha 0.05):",
         "",
         "`friedman(nan_policy='skillings_mack')`, chi-square on k − 1 df. *refused*: "
         "benchmarks `friedman` refuses (a model on fewer than 2 shared data sets, or "
@@ -168,7 +166,7 @@ def to_markdown(table, seed, seconds):
         )
     lines += [
         "",
-        "## Rank sets with holes: `ranks()` (95 % simultaneous) and `top_set()`",
+        "**Rank sets with holes**: `ranks()` (95 % simultaneous) and `top_set()`:",
         "",
         f"{THETA.size} models, true means {' '.join(f'{t:.2f}' for t in THETA)}, "
         f"{N_DATASETS} data sets; each model's mean over its own data sets, the "
