@@ -168,7 +168,8 @@ def friedman(
     data = _benchmark(scores, "friedman", **design)
     if nan_policy in HOLE_TESTS:
         return _friedman_with_holes(data, nan_policy)
-    kept = data.drop_incomplete(nan_policy, "friedman")
+    keep = " (or `nan_policy='skillings_mack'` to keep them: the Skillings–Mack test)"
+    kept = data.drop_incomplete(nan_policy, "friedman", keep)
     values = data.values[:, kept] if nan_policy == "omit" else data.values
     out = core(values, greater_is_better=data.design.greater_is_better, nan_policy="propagate")
     if out["degenerate"]:

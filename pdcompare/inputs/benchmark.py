@@ -153,12 +153,13 @@ class BenchmarkData(ScoresData):
             meta["n_missing"] = holes
         return meta
 
-    def drop_incomplete(self, nan_policy: str, what: str) -> np.ndarray:
+    def drop_incomplete(self, nan_policy: str, what: str, keep: str = "") -> np.ndarray:
         """Apply ``nan_policy`` to the data sets where some model has no score; the kept mask.
 
         For the tests on all models at once (Friedman, Nemenyi, Conover, mean
         ranks): "omit" keeps the complete data sets and warns naming the
         others, "propagate" warns (the results are NaN), "raise" raises.
+        ``keep`` names a way to keep those data sets, added to the advice.
         """
         complete = self.complete
         if complete.all():
@@ -172,7 +173,7 @@ class BenchmarkData(ScoresData):
         apply_nan_policy(
             nan_policy,
             problem,
-            omit="leave those data sets out",
+            omit="leave those data sets out" + keep,
             propagate="give NaN results",
         )
         return complete
