@@ -182,7 +182,14 @@ def _analysis_output(analysis: Any, title: str, args: argparse.Namespace, design
         parts += _rank_sets_lines(analysis.ranks, top)
     parts += ["", text]
     if args.plot:
-        if benchmark:
+        holes = result_info(summary).get("n_missing", 0)
+        if benchmark and holes and analysis.rank_sets is not None:
+            # No critical-difference diagram with holes: each model's rank set instead.
+            plot_result(analysis.rank_sets, args.plot, args.top)
+            parts.append(
+                f"({holes} cells missing: the figure shows the rank sets, not a CD diagram)"
+            )
+        elif benchmark:
             # The critical-difference diagram of the frequentist test.
             plot_result(analysis.significance, args.plot, args.top)
         elif args.items:  # each model's clustered interval

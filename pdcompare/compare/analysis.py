@@ -433,7 +433,7 @@ def _analyse_scores(frame: pd.DataFrame, o: _Options, design: dict[str, Any]) ->
         common = {"nan_policy": nan_policy, **design}
         found: dict[str, Any] = {}
         if benchmark:
-            found["friedman"] = friedman(frame, **common)
+            found["friedman"] = friedman(frame, **_friedman_options(summary, common))
         significance = _significance(
             frame, test, scope, o.correction, o.alternative, o.alpha, common
         )
@@ -453,6 +453,19 @@ def _analyse_scores(frame: pd.DataFrame, o: _Options, design: dict[str, Any]) ->
         family=family, significance=significance, rope=o.rope, runs=runs,
         fallback_test=fallback, **found,
     )  # fmt: skip
+
+
+def _friedman_options(summary: pd.DataFrame, common: dict[str, Any]) -> dict[str, Any]:
+    """The report's Friedman keywords: Skillings–Mack on a benchmark with holes (by default).
+
+    A benchmark whose models did not all run on every data set gets the
+    Skillings–Mack test (every data set kept) unless ``nan_policy`` asked to
+    leave the data sets out ("omit") or to raise.
+    """
+    holes = summary.attrs["pdcompare"].get("n_missing", 0)
+    if holes and common["nan_policy"] == "propagate":
+        return {**common, "nan_policy": "skillings_mack"}
+    return common
 
 
 def _bayes_family(frame, scope, o: _Options, common, known, benchmark, unpaired_or_items):

@@ -35,6 +35,7 @@ from pdcompare.inputs.design import require_ratio
 from pdcompare.inputs.frames import check_frame
 from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.predictions import predictions_data
+from pdcompare.stats.holes import available_case_covariance
 from pdcompare.stats.items import cluster_sums
 from pdcompare.stats.predictions import correctness
 from pdcompare.stats.rank_sets import rank_confidence_sets
@@ -123,7 +124,7 @@ def covariance_df(kind: str, data: Any) -> float | None:
 #: inverse Fisher information, no sample covariance).
 DEGREES_OF_FREEDOM: dict[str, Callable[[Any], float]] = {
     "scores": lambda data: _complete_count(data) - 1,  # k splits
-    "benchmark": lambda data: _complete_count(data) - 1,  # N data sets
+    "benchmark": lambda data: _benchmark_df(data),  # N data sets (each model's own, holes)
     "items": lambda data: (
         data.n_clusters - 1 if data.clustered else np.asarray(data.values).shape[1] - 1
     ),  # C clusters, else n items
@@ -153,9 +154,55 @@ def scores_covariance(data: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 def benchmark_covariance(data: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Mean of per-data-set means and their covariance across the N data sets, over N."""
-    values = _complete_splits(data, "data sets")
-    return values.mean(axis=1), np.cov(values) / values.shape[1]
+    """Mean of per-data-set means and their covariance across the N data sets, over N.
+
+    With holes (models that did not run on every data set) each model's mean
+    is over its own data sets and the covariance of two means comes from the
+    data sets both ran on (:func:`pdcompare.stats.holes.available_case_covariance`).
+    """
+    values = np.asarray(data.values, dtype=float)
+    if not np.isnan(values).any():
+        return values.mean(axis=1), np.cov(values) / values.shape[1]
+    _check_holes(data)
+    mean, cov, _ = available_case_covariance(values)
+    return mean, cov
+
+
+def _check_holes(data: Any) -> None:
+    """Refuse a model on fewer than 2 data sets, or sharing none with the other models."""
+    present = ~np.isnan(np.asarray(data.values, dtype=float))
+    count = present.sum(axis=1)
+    few = np.flatnonzero(count < 2)
+    if few.size:
+        names = [str(data.names[k]) for k in few]
+        msg = (
+            f"Model(s) {names} have a score on fewer than 2 data sets, so their rank sets "
+            "have no variance to stand on: drop them (`df.drop(index=...)`) or add their "
+            "scores on more data sets."
+        )
+        raise ValueError(msg)
+    shared = present.astype(np.int64) @ present.T.astype(np.int64)
+    np.fill_diagonal(shared, 0)
+    alone = np.flatnonzero(shared.max(axis=1) == 0)
+    if alone.size:
+        names = [str(data.names[k]) for k in alone]
+        msg = (
+            f"Model(s) {names} share no data set with any other model, so nothing ties "
+            "their scores to the others': drop them or add scores on data sets the others "
+            "ran."
+        )
+        raise ValueError(msg)
+
+
+def _benchmark_df(data: Any) -> float:
+    """N − 1 on complete data; with holes the median of the models' data-set counts, minus 1.
+
+    The fewest of any model (minus 1) made the sets cover 99.6–100 % at 95 %
+    in the validity study (docs/validity_table_holes.md), the median less
+    wide for the same coverage: the holes' covariance is not one Wishart.
+    """
+    present = ~np.isnan(np.asarray(data.values, dtype=float))
+    return float(np.median(present.sum(axis=1)) - 1)
 
 
 def runs_covariance(data: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -235,6 +282,9 @@ def _from_scores(frame: pd.DataFrame, y: Any, design: dict[str, Any]) -> Estimat
     meta = scores_meta("ranks", data, "all")
     for key in ("test", "kind", "scope", "models", "greater_is_better"):
         meta.pop(key)
+    if kind == "benchmark" and meta.get("n_missing"):
+        meta["n_datasets"] = int(np.asarray(data.values).shape[1])
+        meta["covariance"] = HOLES_COVARIANCE
     df = covariance_df(kind, data)
     return Estimates(kind, data.names, estimate, cov, data.design.greater_is_better, meta, df)
 
@@ -265,6 +315,10 @@ COVARIANCES: dict[str, tuple[str, Callable[..., tuple[np.ndarray, np.ndarray]]]]
     "items": ("clustered (CR1)", items_covariance),
     "battles": ("inverse Fisher information", rating_covariance),
 }
+
+
+#: The covariance's name on a benchmark with holes (each model's mean over its data sets).
+HOLES_COVARIANCE = "across data sets, each pair over the data sets both ran on"
 
 
 def _truth_column(frame: pd.DataFrame, y: Any) -> Hashable | None:
@@ -364,8 +418,15 @@ def ranks(
     - predictions frame: the covariance of the rows' correctness over n, the
       estimate the accuracy.
 
-    Splits (data sets, rows) where some model has no score are left out,
-    with a warning. A set [1, 3] does not say the model is worse than the
+    Splits (rows) where some model has no score are left out, with a
+    warning. A benchmark with holes (models that did not run on every data
+    set) keeps every data set: each model's estimate is its mean over its
+    own data sets, and the covariance of two estimates comes from the data
+    sets both ran on (n_jk / (n_j n_k) times their pairwise covariance,
+    :func:`pdcompare.stats.holes.available_case_covariance`), studentised on
+    the median data-set count minus one; ``attrs["pdcompare"]["n_missing"]``
+    counts the holes. A model on fewer than 2 data sets, or sharing none
+    with another model, is refused by name. A set [1, 3] does not say the model is worse than the
     first; it says the data cannot place it more precisely.
 
     Examples
@@ -402,6 +463,8 @@ def _rank_table(
         higher_is_better=found.greater_is_better,
         df=found.df,
     )
+    extra = dict(found.meta)
+    covariance = extra.pop("covariance", COVARIANCES[found.kind][0])
     key = found.estimate if found.greater_is_better else -found.estimate
     order = np.lexsort((np.arange(key.size), -key))
     names = np.asarray(found.names, dtype=object)[order]
@@ -412,11 +475,11 @@ def _rank_table(
         simultaneous=simultaneous,
         n_draws=n_draws,
         random_state=seed_of(random_state),
-        covariance=COVARIANCES[found.kind][0],
+        covariance=covariance,
         draws_df=found.df,
         frame_kind=found.kind,
         models=names.tolist(),
-        **found.meta,
+        **extra,
         greater_is_better=found.greater_is_better,
     )
     columns = {

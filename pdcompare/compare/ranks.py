@@ -8,14 +8,14 @@ import numpy as np
 import pandas as pd
 
 from pdcompare import results
-from pdcompare._validation import warn
+from pdcompare._validation import OptionError, warn
 from pdcompare.compare._common import check_test_options, refuse_one_dataset, scores_meta
 from pdcompare.compare.calls import comparison
 from pdcompare.inputs.attrs import with_attrs
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.scores import ALL_PAIRS
-from pdcompare.stats import ranks
+from pdcompare.stats import holes, ranks
 from pdcompare.stats.ranks import friedman as core
 from pdcompare.stats.ranks import rank_within_columns
 
@@ -71,6 +71,20 @@ def _benchmark(frame: pd.DataFrame, test: str, **design: Any) -> BenchmarkData:
     return data
 
 
+#: The columns of ``friedman``'s result (its registry row's).
+FRIEDMAN_COLUMNS = (
+    "n_models",
+    "n_datasets",
+    "statistic",
+    "df",
+    "pvalue",
+    "f_statistic",
+    "f_df1",
+    "f_df2",
+    "f_pvalue",
+)
+
+
 @comparison("friedman")
 def friedman(
     scores: pd.DataFrame, *, nan_policy: str = "propagate", **design: Any
@@ -86,9 +100,13 @@ def friedman(
     scores : pandas.DataFrame
         A benchmark frame: columns ``(dataset, split)`` (reduced to
         per-data-set means) or one column per data set.
-    nan_policy : {"propagate", "omit", "raise"}, default "propagate"
-        Data sets where some model has no score: NaN results (with a
-        warning), left out (with a warning naming them), or an error.
+    nan_policy : {"propagate", "omit", "raise", "skillings_mack", "durbin"}, default "propagate"
+        Data sets where some model has no score (holes): NaN results (with a
+        warning), left out (with a warning naming them), or an error;
+        "skillings_mack" keeps every data set and runs the Skillings–Mack test
+        (each data set's present models ranked among themselves; complete
+        data give Friedman's statistic exactly); "durbin" runs Durbin's test,
+        for holes that form a balanced incomplete block design only.
     **design
         ``greater_is_better=`` (the statistic does not depend on it).
 
@@ -97,7 +115,10 @@ def friedman(
     pandas.DataFrame
         One row: ``n_models, n_datasets, statistic, df, pvalue, f_statistic,
         f_df1, f_df2, f_pvalue``. ``attrs["pdcompare"]`` holds the test, the
-        unit ("dataset"), the number of data sets and the mean ranks.
+        unit ("dataset"), the number of data sets and the mean ranks; with
+        "skillings_mack" or "durbin" also ``method``, ``n_missing`` (the
+        holes) and ``n_cells``. Skillings–Mack has no F form: its ``f_*``
+        columns are NaN; Durbin's are its T2 (Conover 1999).
 
     Notes
     -----
@@ -107,6 +128,12 @@ def friedman(
     ``k - 1`` and ``(k - 1)(N - 1)`` degrees of freedom, which Demšar (2006)
     recommends as less conservative. When every data set is a complete tie
     the statistic is 0 and the p-value 1, with a warning.
+
+    With holes, :func:`pdcompare.stats.holes.skillings_mack`
+    (Skillings & Mack 1981) and :func:`~pdcompare.stats.holes.durbin`
+    (Durbin 1951) rank each data set's present models; data sets with fewer
+    than two models are left out. A model on fewer than two data sets, or a
+    design in parts that share no data set, is refused by name.
 
     References
     ----------
@@ -139,7 +166,10 @@ def friedman(
     0.0408
     """
     data = _benchmark(scores, "friedman", **design)
-    kept = data.drop_incomplete(nan_policy, "friedman")
+    if nan_policy in HOLE_TESTS:
+        return _friedman_with_holes(data, nan_policy)
+    keep = " (or `nan_policy='skillings_mack'` to keep them: the Skillings–Mack test)"
+    kept = data.drop_incomplete(nan_policy, "friedman", keep)
     values = data.values[:, kept] if nan_policy == "omit" else data.values
     out = core(values, greater_is_better=data.design.greater_is_better, nan_policy="propagate")
     if out["degenerate"]:
@@ -147,18 +177,7 @@ def friedman(
             "Every data set is a complete tie of all models: Friedman's statistic is 0/0; "
             "reported as statistic 0 and p-value 1."
         )
-    columns = (
-        "n_models",
-        "n_datasets",
-        "statistic",
-        "df",
-        "pvalue",
-        "f_statistic",
-        "f_df1",
-        "f_df2",
-        "f_pvalue",
-    )
-    frame = pd.DataFrame({name: [out[name]] for name in columns})
+    frame = pd.DataFrame({name: [out[name]] for name in FRIEDMAN_COLUMNS})
     for name in ("df", "f_df1", "f_df2"):
         if float(frame[name].iloc[0]).is_integer():
             frame[name] = frame[name].astype(np.int64)
@@ -170,6 +189,76 @@ def friedman(
         models=data.ranked_names,
         **data.meta(),
     )
+    return with_attrs(frame, meta)
+
+
+#: The ``nan_policy`` values of ``friedman`` that keep the data sets with holes, and their names.
+HOLE_TESTS = {"skillings_mack": "Skillings–Mack", "durbin": "Durbin"}
+
+
+def check_design(data: BenchmarkData, what: str) -> None:
+    """Refuse holes that leave a model unplaceable: one sentence naming the model and the fix."""
+    too_few, apart = holes.design_problems(data.values)
+    if too_few:
+        names = [str(data.names[k]) for k in too_few]
+        msg = (
+            f"Model(s) {names} have a score on fewer than 2 of the data sets that hold another "
+            f"model, so {what} cannot place them: drop them (`df.drop(index={names!r})`) or "
+            "add their scores on more data sets."
+        )
+        raise ValueError(msg)
+    if apart:
+        names = [str(data.names[k]) for k in apart]
+        msg = (
+            f"Model(s) {names} share no data set with the other models (the holes split the "
+            f"benchmark in parts that never meet), so {what} cannot compare them with the "
+            "rest: drop them or add scores on data sets the others ran."
+        )
+        raise ValueError(msg)
+
+
+def hole_meta(data: BenchmarkData) -> dict[str, int]:
+    """How many cells of the benchmark (models x data sets) are missing."""
+    missing = int(np.isnan(data.values).sum())
+    return {"n_missing": missing, "n_cells": int(data.values.size)}
+
+
+def _friedman_with_holes(data: BenchmarkData, nan_policy: str) -> pd.DataFrame:
+    """Friedman's result frame from the Skillings–Mack or the Durbin test."""
+    method = HOLE_TESTS[nan_policy]
+    check_design(data, f"the {method} test")
+    gib = data.design.greater_is_better
+    if nan_policy == "durbin":
+        ok, why = holes.balanced(data.values)
+        if not ok:
+            msg = (
+                f"Durbin's test needs a balanced incomplete block design, and here {why}: use "
+                "`nan_policy='skillings_mack'` (the Skillings–Mack test), which takes any "
+                "pattern of holes."
+            )
+            raise OptionError(msg, keyword="nan_policy")
+        out = holes.durbin(data.values, greater_is_better=gib)
+    else:
+        out = holes.skillings_mack(data.values, greater_is_better=gib)
+        out.update(f_statistic=np.nan, f_df1=np.nan, f_df2=np.nan, f_pvalue=np.nan)
+    if out["degenerate"]:
+        warn(
+            f"Every data set is a complete tie of its models: the {method} statistic is 0/0; "
+            "reported as statistic 0 and p-value 1."
+        )
+    frame = pd.DataFrame({name: [out[name]] for name in FRIEDMAN_COLUMNS})
+    for name in ("df", "f_df1", "f_df2"):
+        if float(frame[name].iloc[0]).is_integer():
+            frame[name] = frame[name].astype(np.int64)
+    meta = results.result_meta(
+        "friedman",
+        nan_policy=nan_policy,
+        design=data.design.to_attrs(),
+        greater_is_better=gib,
+        models=data.ranked_names,
+        **data.meta(),
+    )
+    meta.update(method=method, n_datasets=int(out["n_datasets"]), **hole_meta(data))
     return with_attrs(frame, meta)
 
 

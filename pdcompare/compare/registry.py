@@ -393,7 +393,7 @@ TESTS: tuple[Comparison, ...] = (
         ("n_models", "n_datasets", "statistic", "df", "pvalue", "f_statistic", "f_df1",
          "f_df2", "f_pvalue"),
         label="Friedman test", correction=None, correction_keyword=None, takes_alpha=False,
-        scoped=False,
+        scoped=False, nan_policies=(*NAN_POLICIES, "skillings_mack", "durbin"),
     ),
     Comparison(
         "random_effects", (K.BENCHMARK,), "meta-analysis",

@@ -143,18 +143,23 @@ class BenchmarkData(ScoresData):
     def meta(self) -> dict[str, Any]:
         """What every result on a benchmark frame records about it."""
         ranks = self.mean_ranks
-        return {
+        meta = {
             "unit": "dataset",
             "n_datasets": int(self.complete.sum()),
             "mean_ranks": dict(zip(self.names.tolist(), ranks.tolist(), strict=True)),
         }
+        holes = int(np.isnan(self.values).sum())
+        if holes:  # models that did not run on every data set: the cells missing
+            meta["n_missing"] = holes
+        return meta
 
-    def drop_incomplete(self, nan_policy: str, what: str) -> np.ndarray:
+    def drop_incomplete(self, nan_policy: str, what: str, keep: str = "") -> np.ndarray:
         """Apply ``nan_policy`` to the data sets where some model has no score; the kept mask.
 
         For the tests on all models at once (Friedman, Nemenyi, Conover, mean
         ranks): "omit" keeps the complete data sets and warns naming the
         others, "propagate" warns (the results are NaN), "raise" raises.
+        ``keep`` names a way to keep those data sets, added to the advice.
         """
         complete = self.complete
         if complete.all():
@@ -168,7 +173,7 @@ class BenchmarkData(ScoresData):
         apply_nan_policy(
             nan_policy,
             problem,
-            omit="leave those data sets out",
+            omit="leave those data sets out" + keep,
             propagate="give NaN results",
         )
         return complete

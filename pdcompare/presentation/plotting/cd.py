@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare.compare.figure_inputs import cd_inputs
+from pdcompare.inputs.benchmark import means
 from pdcompare.presentation.plotting._base import _scores_kind
 from pdcompare.presentation.shown import top_models
 from pdcompare.results import ResultInfo, result_info
@@ -56,11 +57,25 @@ def _info(result: pd.DataFrame) -> ResultInfo:
             "critical-difference diagram needs a result over several data sets."
         )
         raise ValueError(msg)
+    _refuse_holes(info.get("n_missing", 0))
     missing = [c for c in ("model_1", "model_2", "reject") if c not in result.columns]
     if missing:
         msg = f"`result` lacks the column(s) {', '.join(map(repr, missing))}."
         raise ValueError(msg)
     return info
+
+
+def _refuse_holes(holes: int) -> None:
+    """Refuse a benchmark with missing cells, naming the two analyses that take it."""
+    if holes:
+        msg = (
+            f"A critical-difference diagram needs every model on every data set, and this "
+            f"benchmark has {holes} missing cell(s) (models that did not run on some data "
+            "sets), so its mean ranks would compare unlike sets: test all models with "
+            "`friedman(nan_policy='skillings_mack')` and show who may be the best with "
+            "`ranks()` (or `plot('ranks')`), which use each model's data sets."
+        )
+        raise ValueError(msg)
 
 
 def cd_layout(result: pd.DataFrame) -> dict[str, Any]:
@@ -456,5 +471,6 @@ def plot_cd_of_benchmark(
     >>> import matplotlib.pyplot as plt
     >>> plt.close("all")
     """
+    _refuse_holes(int(means(frame).isna().to_numpy().sum()))
     result = cd_inputs(frame, test=test, alpha=alpha, correction=correction, nan_policy=nan_policy)
     return plot_cd(result, ax=ax, **kwargs)

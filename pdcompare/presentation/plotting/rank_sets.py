@@ -124,6 +124,9 @@ def rank_sets_plot(
     ax.set_xlabel(f"rank (1 = best): the set, and the rank of the estimate ({mark})")
     ax.grid(axis="x", alpha=0.3)
     default = f"{_set_words(info)}\n{len(best)} of {m} models may be the best"
+    holes = info.get("n_missing", 0)
+    if holes and info.covariance != "across data sets":  # each model's own data sets
+        default += f" ({holes} cells missing)"
     if n < m:
         default += f" (best {n} drawn)"
     if not named or len(best) > n:

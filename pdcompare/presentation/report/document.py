@@ -200,7 +200,12 @@ def _figures(analysis: Any, top: int) -> list[tuple[str, Any]]:
     if getattr(analysis, "confidence_set", None) is not None:  # forecasts in time order
         return [("Model confidence set", plot(analysis.confidence_set, top=top))]
     if analysis.benchmark:
-        if result_info(family).scope == "all_pairs":
+        holes = result_info(family).get("n_missing", 0)
+        if holes and analysis.rank_sets is not None and analysis.ranks is None:
+            # no critical-difference diagram of a benchmark with holes: the rank sets
+            caption = f"Simultaneous rank sets ({holes} cells missing: no CD diagram)"
+            figures.append((caption, plot(analysis.rank_sets, top=top)))
+        elif not holes and result_info(family).scope == "all_pairs":
             figures.append(("Critical-difference diagram", plot(family, top=top)))
         figures.append(("Multiple Comparison Matrix", plot(analysis.frame, "mcm", top=top)))
         pooled = analysis.pooled

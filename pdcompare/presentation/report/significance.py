@@ -303,6 +303,21 @@ def friedman_lines(result: Rows) -> list[str]:
     def first(column: str) -> Any:
         return result[column][0]
 
+    method = result.info.method
+    if method in ("Skillings–Mack", "Durbin"):
+        holes = result.info.get("n_missing", 0)
+        cells = result.info.get("n_cells", 0)
+        test = (
+            "Skillings–Mack test (Friedman's test for a benchmark with holes)"
+            if method == "Skillings–Mack"
+            else "Durbin test (Friedman's test for a balanced incomplete block design)"
+        )
+        return [
+            f"{test}: {holes} of {cells} cells (model x data set) missing, each data set's "
+            f"models ranked among themselves over {int(first('n_datasets'))} data sets; "
+            f"chi-square = {first('statistic'):.3f} (df = {int(first('df'))}), p "
+            f"{_pvalue(first('pvalue'))}. It says whether the models differ at all."
+        ]
     return [
         f"Friedman test: chi-square = {first('statistic'):.3f} (df = {int(first('df'))}), p "
         f"{_pvalue(first('pvalue'))}; Iman–Davenport F = {first('f_statistic'):.3f} "

@@ -86,6 +86,18 @@ def metric_lines(frame_info: ResultInfo) -> list[str]:
     return [f"Metric: {metric}{how.get(frame_info.get('metric_source'), '')}."]
 
 
+def _holes_words(info: ResultInfo, n_models: int) -> str:
+    """What the data line adds for a benchmark with holes: the cells missing, what uses which."""
+    holes = info.get("n_missing", 0)
+    if not holes:
+        return ""
+    return (
+        f" {holes} cells (model x data set) are missing: the mean ranks and scores below "
+        f"use the {info.n_datasets or 0} data sets every model ran on; the test of all "
+        "models and the rank sets use each model's own data sets."
+    )
+
+
 def summary_lines(
     summary: Rows,
     design: Mapping[str, Any],
@@ -105,7 +117,7 @@ def summary_lines(
         lines = [
             f"Data: {n_models} models x {info.n_datasets} data sets; {direction} "
             "scores are better. The data set is the unit: each model's scores are averaged "
-            "within each data set first."
+            "within each data set first." + _holes_words(info, n_models)
         ]
     elif item_words.is_items_result(info):
         lines = [item_words.data_line(info, n_models, direction)]
