@@ -97,6 +97,9 @@ def set_design(
     cluster: Any = None,
     task: Any = None,
     time_ordered: bool | None = None,
+    human: Any = None,
+    label_design: str = "random",
+    strata: Any = None,
 ) -> pd.DataFrame:
     """Return a copy of the frame with the CV design stored in its ``attrs``.
 
@@ -136,6 +139,18 @@ def set_design(
     cluster, task : mapping or Series, optional
         With ``items=True``: each item's cluster (passage, repository) and
         task; with ``task`` the columns become a ``(task, item)`` MultiIndex.
+    human : DataFrame, optional
+        With ``items=True``: the frame's values are a judge's scores and
+        ``human`` (models x items, NaN where an item is not labelled) the
+        people's labels of some items (DESIGN section 31): ``ttest``,
+        ``summary`` and friends then take ``estimator=`` ("ppi++" by default).
+    label_design : {"random", "stratified", "class_balanced"}, default "random"
+        How the labelled items were chosen: a uniform random subset; at
+        known rates per stratum (``strata=``, a mapping from item to
+        stratum); or balanced between human pass and fail (binary scores,
+        read by ``estimator="rogan_gladen"``).
+    strata : mapping or Series, optional
+        Each item's stratum, with ``label_design="stratified"``.
     time_ordered : bool, optional
         On a predictions frame of forecasts (a truth column ``y``): True says
         the rows are in time order although the index holds no dates (a
@@ -171,11 +186,12 @@ def set_design(
     True
     """
     if items:
+        labels = {"human": human, "label_design": label_design, "strata": strata}
         return set_items_design(
-            scores, cluster=cluster, task=task, greater_is_better=greater_is_better
+            scores, cluster=cluster, task=task, greater_is_better=greater_is_better, **labels
         )
-    if cluster is not None or task is not None:
-        msg = "`cluster` and `task` describe items: pass them with `items=True`."
+    if cluster is not None or task is not None or human is not None:
+        msg = "`cluster`, `task` and `human` describe items: pass them with `items=True`."
         raise ValueError(msg)
     if time_ordered is not None:
         return _time_ordered(scores, time_ordered)

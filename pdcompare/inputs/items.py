@@ -33,6 +33,7 @@ from pdcompare.inputs.items_design import (
     _stored_design,
     items_data,
 )
+from pdcompare.inputs.labels import judged_items, kept_labels, set_labels
 from pdcompare.inputs.long import require_columns
 from pdcompare.inputs.scores import validate_scores
 
@@ -80,6 +81,9 @@ def from_items(
     task: Hashable | None = None,
     greater_is_better: bool = True,
     nan_policy: str = "raise",
+    human: Hashable | None = None,
+    label_design: str = "random",
+    strata: Any = None,
 ) -> pd.DataFrame:
     """The items frame of a long table: one row per model, one column per item.
 
@@ -111,6 +115,20 @@ def from_items(
         error naming the count and the first model and item (or the models
         and counts), or leave out those rows and keep only the items every
         model has (with a warning naming them).
+    human : column name, optional
+        The people's label of the row (same scale as ``score``; NaN on the
+        rows nobody labelled): ``score`` is then a judge's and the frame a
+        *labelled* items frame (DESIGN section 31), whose comparisons take
+        ``estimator=`` ("ppi++" by default). An item is labelled for every
+        model or for none. Read from pandas and dask tables.
+    label_design : {"random", "stratified", "class_balanced"}, default "random"
+        How the labelled items were chosen: a uniform random subset; at
+        known rates per stratum (``strata=``); or balanced between human
+        pass and fail (binary scores only; read by the Rogan–Gladen
+        correction, ``estimator="rogan_gladen"``).
+    strata : column name, mapping or Series, optional
+        Each item's stratum, with ``label_design="stratified"``; each
+        stratum is weighted by its share of the items.
 
     Returns
     -------
@@ -140,6 +158,8 @@ def from_items(
     a      0.5  1.0
     b      0.0  0.5
     """
+    if human is not None or strata is not None or label_design != "random":
+        return judged_items(dict(locals()), build=from_items)  # the labels: inputs/labels.py
     greater_is_better = _check_bool("greater_is_better", greater_is_better)
     check_option("nan_policy", nan_policy, ITEMS_NAN_POLICIES)
     if type(table).__module__.startswith("dask"):
@@ -517,6 +537,9 @@ def set_items_design(
     cluster: Mapping | pd.Series | None = None,
     task: Mapping | pd.Series | None = None,
     greater_is_better: bool | None = None,
+    human: pd.DataFrame | None = None,
+    label_design: str = "random",
+    strata: Mapping | pd.Series | None = None,
 ) -> pd.DataFrame:
     """A wide models x items frame as an items frame (``set_design(items=True)``).
 
@@ -538,6 +561,26 @@ def set_items_design(
     2
     """
     check_frame(frame)
+    kept = kept_labels(frame) if human is None and task is None else None
+    framed = _set_items_design(
+        frame, cluster=cluster, task=task, greater_is_better=greater_is_better
+    )
+    if human is None and kept is not None:  # a labelled frame keeps its labels
+        human, label_design, strata = kept
+    if human is None and (strata is not None or label_design != "random"):
+        msg = "`label_design` and `strata` describe human labels: pass `human=` with them."
+        raise ValueError(msg)
+    return framed if human is None else set_labels(framed, human, label_design, strata)
+
+
+def _set_items_design(
+    frame: pd.DataFrame,
+    *,
+    cluster: Mapping | pd.Series | None,
+    task: Mapping | pd.Series | None,
+    greater_is_better: bool | None,
+) -> pd.DataFrame:
+    """``set_items_design`` without labels."""
     meta = pdcompare_attrs(frame)
     samples, within_var = _kept_samples(frame, meta.pop("items", None))
     stored = Design.from_attrs(meta.get("design"))
