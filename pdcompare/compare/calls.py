@@ -30,6 +30,7 @@ from pdcompare.compare._common import ALTERNATIVES
 from pdcompare.compare.registry import BY_NAME, TESTS
 from pdcompare.inputs.frames import check_frame
 from pdcompare.inputs.kinds import FrameKind, accepts, deciding
+from pdcompare.inputs.labels import ESTIMATORS
 from pdcompare.inputs.predictions import WeightedPredictions
 from pdcompare.inputs.scores import check_scores_labels, predictions_frame_message
 
@@ -80,6 +81,8 @@ def check_shared_keywords(
             check_correction(value, correction_keyword)
     if keywords.get("random_state") is not None:
         check_random_state(keywords["random_state"])
+    if keywords.get("estimator") is not None:  # a labelled items frame's (inputs/labels.py)
+        check_option("estimator", keywords["estimator"], ESTIMATORS)
 
 
 def _what_to_use(kind: FrameKind) -> str:

@@ -29,6 +29,7 @@ from pdcompare.compare.items import (
     frame_data,
     sided_pairs,
 )
+from pdcompare.compare.judges import judged, judged_ttest
 from pdcompare.compare.margin import check_margin, core_margin, with_margin
 from pdcompare.compare.power import attainable_pvalue
 from pdcompare.inputs.data import scores_data
@@ -660,10 +661,20 @@ def _items_ttest(
     if margin is not None and (by is not None or weight != "item"):
         msg = "`margin` gates the pooled test over items: it takes no `by=` and no `weight=`."
         raise OptionError(msg, keyword="margin")
+    estimator, seed = design.pop("estimator", None), design.pop("random_state", 0)
     data = frame_data(frame, design, "ttest")
+    judge = judged(frame, data, estimator, "ttest")  # a labelled frame: compare/judges.py
     i, j, scope, asked, alternative = sided_pairs(data, a, b, alternative)
-    tasks = None
-    if by is None and weight == "item":
+    tasks = extra = None
+    if judge is not None and (by is not None or weight != "item"):
+        msg = "A labelled items frame's `ttest` pools every item: it takes no `by=`, `weight=`."
+        raise OptionError(msg, keyword="by" if by is not None else "weight")
+    if judge is not None:
+        out, extra = judged_ttest(
+            judge, i, j, alternative=alternative, confidence=1.0 - alpha,
+            margin=core_margin(margin, asked), random_state=seed,
+        )  # fmt: skip
+    elif by is None and weight == "item":
         out = items_core.clustered_paired_ttest(
             data.values,
             data.cluster,
@@ -697,6 +708,7 @@ def _items_ttest(
         weight=weight,
         by=by,
         **({} if margin is None else {"margin": margin}),
+        **({} if judge is None else judge.meta()),
     )
     columns: dict[str, Any] = {}
     if tasks is not None:
@@ -707,6 +719,7 @@ def _items_ttest(
     columns["n_clusters"] = np.full(len(i), data.n_clusters)
     columns["design_effect"] = out["design_effect"]
     columns["corr"] = out["corr"]
+    columns.update(extra or {})
     columns = with_margin(columns, margin, len(i))
     if tasks is not None:
         counts = np.bincount(data.task, minlength=len(data.tasks))

@@ -18,6 +18,7 @@ from pdcompare.compare.effect_size import (
     thresholds,
 )
 from pdcompare.compare.items import frame_data
+from pdcompare.compare.judges import JUDGED_COLUMNS, judged, judged_means
 from pdcompare.compare.ranks import benchmark_summary
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.benchmark import BenchmarkData
@@ -416,22 +417,26 @@ def items_summary(frame: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.Da
     0.6454972
     """
     ci = check_fraction("ci", ci)
+    estimator, seed = design.pop("estimator", None), design.pop("random_state", 0)
     data = frame_data(frame, design, "summary")
+    judge = judged(frame, data, estimator, "summary")  # a labelled frame: compare/judges.py
     values = data.values
-    means = values.mean(axis=1)
-    se = items_core.clustered_se(values, data.cluster, data.n_clusters)
-    df = np.full(len(means), data.n_clusters - 1.0)
-    low, high = t_confidence_interval(means, se, df, ci, "two-sided")
+    if judge is None:
+        means = values.mean(axis=1)
+        se = items_core.clustered_se(values, data.cluster, data.n_clusters)
+        df = np.full(len(means), data.n_clusters - 1.0)
+        low, high = t_confidence_interval(means, se, df, ci, "two-sided")
+        table: dict[str, Any] = {"mean": means, "se": se, "ci_low": low, "ci_high": high}
+    else:
+        table = judged_means(judge, ci, seed)
+        means = table["mean"]
     key = -means if data.design.greater_is_better else means
-    table: dict[str, Any] = {
-        "mean": means,
-        "se": se,
-        "ci_low": low,
-        "ci_high": high,
-        "n_items": np.full(len(means), data.n_items),
-        "n_clusters": np.full(len(means), data.n_clusters),
-        "rank": min_rank(key),
-    }
+    judged_columns = {name: table.pop(name) for name in JUDGED_COLUMNS if name in table}
+    table["n_items"] = np.full(len(means), data.n_items)
+    table["n_clusters"] = np.full(len(means), data.n_clusters)
+    table["rank"] = min_rank(key)
+    table.update(judged_columns)
+    order = data.order if judge is None else np.argsort(key, kind="stable")
     if data.samples is not None:
         table["samples_per_item"] = data.samples.mean(axis=1)
         table["within_item_share"] = items_core.within_item_share(
@@ -443,7 +448,8 @@ def items_summary(frame: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.Da
         interval="clustered t" if data.clustered else "t",
         design=data.design.to_attrs(),
         greater_is_better=data.design.greater_is_better,
-        models=data.ranked_names,
+        models=np.asarray(data.names, dtype=object)[order].tolist(),
         **data.meta(),
+        **({} if judge is None else judge.meta()),
     )
-    return results.model_result(data.names, table, meta).iloc[data.order]
+    return results.model_result(data.names, table, meta).iloc[order]

@@ -144,9 +144,10 @@ def _check_labels(judge: np.ndarray, human: np.ndarray, frame: pd.DataFrame, nam
         raise ValueError(msg)
     labels, scale = human[some], judge[~np.isnan(judge)]
     binary = np.isin(scale, (0.0, 1.0)).all()
-    outside = ~np.isin(labels, (0.0, 1.0)) if binary else (
-        (labels < scale.min()) | (labels > scale.max())
-    )  # fmt: skip
+    low, high = (0.0, 1.0) if ((scale >= 0) & (scale <= 1)).all() else (scale.min(), scale.max())
+    if not binary and (low, high) != (0.0, 1.0) and not (scale == np.round(scale)).all():
+        return  # an unbounded judge's score: no scale to hold the labels to
+    outside = ~np.isin(labels, (0.0, 1.0)) if binary else (labels < low) | (labels > high)
     if outside.any():
         where = "0 or 1 (the judge's scores are binary)" if binary else (
             f"within the judge's range [{scale.min():g}, {scale.max():g}]"

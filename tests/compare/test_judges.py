@@ -1,0 +1,247 @@
+"""Prediction-powered comparisons of labelled items frames (DESIGN section 31).
+
+References: ppi_py's ``ppi_mean_ci`` (values stored by scripts/ppi_py_references.py),
+the plain items ``ttest`` on the labelled items, and the PPI / PPI++ formulas written
+out below one pair at a time (Angelopoulos et al., Science 2023; Angelopoulos, Duchi
+& Zrnic, PPI++, arXiv 2311.01453): θ̂ = λ·mean(d̂_u) + mean(d − λ d̂),
+Var = λ² Var(d̂_u)/N + Var(d − λ d̂)/n, λ̂ = Cov(d, d̂)/((1 + n/N) Var(d̂_u)) in [0, 1].
+"""
+
+import json
+import pathlib
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+from pdcompare.stats.ppi import ppi_contrasts, rogan_gladen
+
+DATA = pathlib.Path(__file__).parents[1] / "data" / "ppi_py_references.json"
+
+
+def _difference_data(seed, n, big_n):
+    """As scripts/ppi_py_references.py: two models' human and judge scores."""
+    rng = np.random.default_rng(seed)
+    truth = rng.normal(size=(2, n + big_n)) + np.array([[0.3], [0.0]])
+    judge = 0.8 * truth + 0.5 * rng.normal(size=truth.shape) + 0.1
+    return truth[:, :n], judge[:, :n], judge[:, n:]
+
+
+def _frame(judge, human_labelled, cluster=None, **design):
+    """A labelled items frame: judge scores on every item, human labels on the first n."""
+    m, n_all = judge.shape
+    names = [f"m{k}" for k in range(m)]
+    columns = [f"q{k:05d}" for k in range(n_all)]
+    wide = pd.DataFrame(judge, index=names, columns=columns)
+    n = human_labelled.shape[1]
+    human = pd.DataFrame(human_labelled, index=names, columns=columns[:n])
+    clusters = None if cluster is None else dict(zip(columns, cluster, strict=True))
+    return wide.cmp.set_design(items=True, human=human, cluster=clusters, **design)
+
+
+def _simulated(m=4, n=200, big_n=600, rho=0.8, seed=0):
+    rng = np.random.default_rng(seed)
+    truth = rng.normal(size=(m, n + big_n)) * 0.5 + np.arange(m)[:, None] * 0.05
+    judge = rho * truth + np.sqrt(1 - rho**2) * 0.5 * rng.normal(size=truth.shape) + 0.1
+    return truth[:, :n], judge
+
+
+@pytest.mark.parametrize("case", json.loads(DATA.read_text())["cases"])
+def test_lambda_one_equals_ppi_py(case):
+    human, judge_l, judge_u = _difference_data(case["seed"], case["n"], case["N"])
+    framed = _frame(np.hstack([judge_l, judge_u]), human)
+    result = framed.cmp.ttest("m0", "m1", estimator="ppi")
+    assert result["mean_diff"].iloc[0] == pytest.approx(case["estimate"], abs=1e-10)
+    assert result["lam"].iloc[0] == 1.0
+    out = ppi_contrasts(human, judge_l, judge_u, [0], [1], lam=1.0)
+    n, big_n = case["n"], case["N"]
+    # ppi_py's standard deviations have ddof 0 and its interval a normal quantile
+    se = np.sqrt(out["var_imputed"] * (big_n - 1) / big_n + out["var_rectifier"] * (n - 1) / n)
+    z = stats.norm.ppf(1 - case["alpha"] / 2)
+    assert out["estimate"][0] - z * se[0] == pytest.approx(case["ci_low"], abs=1e-10)
+    assert out["estimate"][0] + z * se[0] == pytest.approx(case["ci_high"], abs=1e-10)
+    assert result["se"].iloc[0] ** 2 == pytest.approx(
+        out["var_imputed"][0] + out["var_rectifier"][0], rel=1e-12
+    )
+
+
+@pytest.mark.parametrize("clustered", [False, True])
+def test_lambda_zero_equals_ttest_on_the_labelled_items(clustered):
+    human, judge = _simulated()
+    cluster = np.arange(judge.shape[1]) // 5 if clustered else None
+    framed = _frame(judge, human, cluster)
+    result = framed.cmp.ttest(estimator="labels", a="m0", correction=None)
+    result = result.sort_values("model_2", ignore_index=True)
+    n = human.shape[1]
+    labels_only = pd.DataFrame(human, index=framed.index, columns=framed.columns[:n])
+    clusters = (
+        None if cluster is None else dict(zip(labels_only.columns, cluster[:n], strict=True))
+    )
+    expected = labels_only.cmp.set_design(items=True, cluster=clusters).cmp.ttest(
+        a="m0", correction=None
+    )
+    expected = expected.sort_values("model_2", ignore_index=True)
+    for column in ("mean_diff", "se", "statistic", "df", "pvalue", "ci_low", "ci_high"):
+        np.testing.assert_allclose(result[column], expected[column], rtol=0, atol=1e-12)
+    assert (result["lam"] == 0).all()
+    np.testing.assert_allclose(result["width_ratio"], 1.0, atol=1e-12)
+
+
+def test_lambda_hat_and_the_estimate_against_the_written_out_formula():
+    human, judge = _simulated()
+    framed = _frame(judge, human)
+    result = framed.cmp.ttest(a="m0", correction=None)
+    n = human.shape[1]
+    big_n = judge.shape[1] - n
+    for row in result.itertuples():
+        a, b = int(row.model_1[1:]), int(row.model_2[1:])
+        d, dh, du = human[a] - human[b], judge[a, :n] - judge[b, :n], judge[a, n:] - judge[b, n:]
+        cov = np.cov(d, dh, ddof=1)[0, 1]
+        lam = np.clip(cov / ((1 + n / big_n) * du.var(ddof=1)), 0, 1)
+        theta = lam * du.mean() + (d - lam * dh).mean()
+        var = lam**2 * du.var(ddof=1) / big_n + (d - lam * dh).var(ddof=1) / n
+        assert row.lam == pytest.approx(lam, abs=1e-12)
+        assert row.mean_diff == pytest.approx(theta, abs=1e-12)
+        assert row.se == pytest.approx(np.sqrt(var), abs=1e-12)
+        assert row.effective_n == pytest.approx(n * d.var(ddof=1) / n / var, rel=1e-10)
+        assert row.n_labelled == n
+        assert row.n_unlabelled == big_n
+
+
+def test_stratified_estimator_against_the_written_out_reference():
+    human, judge = _simulated(m=3, n=240, big_n=900, seed=3)
+    n_all = judge.shape[1]
+    strata = np.where(np.arange(n_all) % 3 == 0, "hard", "easy")
+    columns = [f"q{k:05d}" for k in range(n_all)]
+    framed = _frame(
+        judge, human, label_design="stratified", strata=dict(zip(columns, strata, strict=True))
+    )
+    result = framed.cmp.ttest("m0", "m2")
+    labelled = np.arange(n_all) < human.shape[1]
+    d_all = np.full(n_all, np.nan)
+    d_all[labelled] = human[0] - human[2]
+    dh_all = judge[0] - judge[2]
+    terms = []
+    for s in ("easy", "hard"):
+        in_s = strata == s
+        w = in_s.mean()
+        d, dh = d_all[in_s & labelled], dh_all[in_s & labelled]
+        du = dh_all[in_s & ~labelled]
+        terms.append((w, d, dh, du))
+    num = sum(w**2 * np.cov(d, dh)[0, 1] / len(d) for w, d, dh, du in terms)
+    den = sum(w**2 * du.var(ddof=1) * (1 / len(du) + 1 / len(d)) for w, d, dh, du in terms)
+    lam = np.clip(num / den, 0, 1)
+    theta = sum(w * (lam * du.mean() + (d - lam * dh).mean()) for w, d, dh, du in terms)
+    var = sum(
+        w**2 * (lam**2 * du.var(ddof=1) / len(du) + (d - lam * dh).var(ddof=1) / len(d))
+        for w, d, dh, du in terms
+    )
+    assert result["lam"].iloc[0] == pytest.approx(lam, abs=1e-12)
+    assert result["mean_diff"].iloc[0] == pytest.approx(theta, abs=1e-12)
+    assert result["se"].iloc[0] == pytest.approx(np.sqrt(var), abs=1e-12)
+
+
+def test_clustered_estimator_against_the_written_out_reference():
+    human, judge = _simulated(m=3, n=200, big_n=600, seed=5)
+    n_all, n = judge.shape[1], human.shape[1]
+    cluster = np.arange(n_all) % 40  # every cluster has labelled and unlabelled items
+    result = _frame(judge, human, cluster).cmp.ttest("m1", "m0")
+    d, dh, du = human[1] - human[0], judge[1, :n] - judge[0, :n], judge[1, n:] - judge[0, n:]
+    big_n = n_all - n
+    # each item's influence, summed per cluster (loops, one cluster at a time)
+    a_c = np.array([((d - d.mean()) / n)[cluster[:n] == c].sum() for c in range(40)])
+    g_c = np.array(
+        [
+            ((dh - dh.mean()) / n)[cluster[:n] == c].sum()
+            - ((du - du.mean()) / big_n)[cluster[n:] == c].sum()
+            for c in range(40)
+        ]
+    )
+    lam = np.clip((a_c * g_c).sum() / (g_c * g_c).sum(), 0, 1)
+    theta = d.mean() + lam * (du.mean() - dh.mean())
+    var = 40 / 39 * ((a_c - lam * g_c) ** 2).sum()
+    assert result["lam"].iloc[0] == pytest.approx(lam, abs=1e-12)
+    assert result["mean_diff"].iloc[0] == pytest.approx(theta, abs=1e-12)
+    assert result["se"].iloc[0] == pytest.approx(np.sqrt(var), abs=1e-12)
+    assert result["df"].iloc[0] == 39
+
+
+def _class_balanced_counts():
+    """DESIGN 31: human fail 40 (judge 30 fail, 10 pass); pass 80 (judge 2 fail, 78 pass)."""
+    human = np.array([0] * 40 + [1] * 80, dtype=float)
+    judge_l = np.array([0] * 30 + [1] * 10 + [0] * 2 + [1] * 78, dtype=float)
+    judge_u = np.array([1] * 320 + [0] * 80, dtype=float)
+    return human, judge_l, judge_u
+
+
+def test_rogan_gladen_reference_and_ppi_refused_on_class_balanced_labels():
+    human, judge_l, judge_u = _class_balanced_counts()
+    assert rogan_gladen(human[None], judge_l[None], judge_u[None])[0] == pytest.approx(
+        (0.8 + 30 / 40 - 1) / (78 / 80 + 30 / 40 - 1), abs=1e-12
+    )
+    assert round(float(rogan_gladen(human[None], judge_l[None], judge_u[None])[0]), 4) == 0.7586
+    rng = np.random.default_rng(0)
+    other = rng.integers(0, 2, size=(2, 520)).astype(float)
+    judge = np.vstack([np.concatenate([judge_l, judge_u]), other[0]])
+    labels = np.vstack([human, other[1, :120]])
+    framed = _frame(judge, labels, label_design="class_balanced")
+    summary = framed.cmp.summary()
+    assert summary.loc["m0", "mean"] == pytest.approx(0.55 / 0.725, abs=1e-12)
+    assert summary.attrs["pdcompare"]["estimator"] == "rogan_gladen"
+    assert summary.loc["m0", "ci_low"] < 0.7586 < summary.loc["m0", "ci_high"]
+    with pytest.raises(ValueError, match="Rogan–Gladen correction, `estimator='rogan_gladen'`"):
+        framed.cmp.ttest(estimator="ppi++")
+
+
+def test_estimator_without_labels_is_refused_naming_human_and_judge_says_uncorrected():
+    human, judge = _simulated()
+    plain = pd.DataFrame(judge).cmp.set_design(items=True)
+    with pytest.raises(ValueError, match=r"from_items\(\.\.\., human=\)"):
+        plain.cmp.ttest(estimator="ppi++")
+    with pytest.raises(ValueError, match="`estimator` must be one of"):
+        _frame(judge, human).cmp.ttest(estimator="ppi+")
+    judged = _frame(judge, human).cmp.ttest(estimator="judge", a="m0")
+    assert judged.attrs["pdcompare"]["estimator_words"] == "judge only, uncorrected"
+    expected = pd.DataFrame(judge, index=[f"m{k}" for k in range(4)]).cmp.set_design(items=True)
+    np.testing.assert_allclose(judged["se"], expected.cmp.ttest(a="m0")["se"], atol=1e-12)
+
+
+def test_coverage_when_a_third_of_the_items_are_labelled():
+    rng = np.random.default_rng(11)
+    reps, n, big_n = 1000, 100, 200
+    covered = 0
+    for _ in range(reps):
+        truth = rng.normal(size=(2, n + big_n))
+        judge = 0.7 * truth + 0.5 * rng.normal(size=truth.shape) + np.array([[0.3], [0.0]])
+        out = ppi_contrasts(truth[:, :n], judge[:, :n], judge[:, n:], [0], [1])
+        half = stats.t.ppf(0.975, n - 1) * out["se"][0]
+        covered += abs(out["estimate"][0]) <= half  # the true difference is 0
+    assert covered / reps >= 0.93
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(5, 60), big_n=st.integers(2, 200))
+def test_pairs_are_antisymmetric_and_lambda_within_zero_and_one(seed, n, big_n):
+    rng = np.random.default_rng(seed)
+    human = rng.normal(size=(3, n))
+    judge_l = human + rng.normal(size=(3, n))
+    judge_u = rng.normal(size=(3, big_n))
+    i, j = np.array([0, 1, 2]), np.array([1, 2, 0])
+    forward = ppi_contrasts(human, judge_l, judge_u, i, j)
+    backward = ppi_contrasts(human, judge_l, judge_u, j, i)
+    np.testing.assert_allclose(forward["estimate"], -backward["estimate"], atol=1e-12)
+    np.testing.assert_allclose(forward["se"], backward["se"], atol=1e-12)
+    assert ((forward["lam"] >= 0) & (forward["lam"] <= 1)).all()
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), rho=st.floats(0.0, 0.95))
+def test_ppi_plus_plus_is_no_wider_than_labels_in_large_samples(seed, rho):
+    rng = np.random.default_rng(seed)
+    truth = rng.normal(size=(3, 3000))
+    judge = rho * truth + np.sqrt(1 - rho**2) * rng.normal(size=truth.shape)
+    out = ppi_contrasts(truth[:, :1000], judge[:, :1000], judge[:, 1000:], [0, 1], [1, 2])
+    assert (out["se"] <= out["se_labels"] * 1.01).all()
