@@ -76,7 +76,8 @@ def gate_test(frame: pd.DataFrame, y: Any = None, **design: Any) -> str:
     if truth_column(frame, y) is not None:
         return "delong"
     _refuse_benchmark(frame)
-    data = scores_data(frame, **design)
+    # ``estimator`` is a labelled items frame's (its ttest reads it), not a CV design's
+    data = scores_data(frame, **{k: v for k, v in design.items() if k != "estimator"})
     if not data.design.paired:
         return "welch_ttest"
     return "corrected_ttest" if data.design.test_train_ratio is not None else "ttest"
@@ -324,6 +325,7 @@ def _sizes(
 _ITEMS_KEYS = (
     "n_items", "n_clusters", "clustered", "cluster_name", "item_name", "task_name", "n_tasks",
     "samples_per_item", "task_sizes", "samples_range",
+    "estimator", "estimator_words", "label_design", "n_labelled", "n_unlabelled", "effective_n",
 )  # fmt: skip
 
 

@@ -57,14 +57,22 @@ class Judged:
         name = {"ppi++": "PPI++", "ppi": "PPI", "rogan_gladen": "Rogan–Gladen"}[self.estimator]
         return f"{name}, corrected with {self.labels.n_labelled} human labels"
 
-    def meta(self) -> dict[str, Any]:
-        """What the result records: the estimator, its words, the label design and counts."""
+    def meta(self, effective_n: Any = None) -> dict[str, Any]:
+        """What the result records: the estimator, its words, the label design and counts.
+
+        ``effective_n`` (a result's column) gives ``effective_n``, its median,
+        for the report's sentence.
+        """
+        effective = None
+        if effective_n is not None and np.isfinite(np.asarray(effective_n, float)).any():
+            effective = round(float(np.nanmedian(np.asarray(effective_n, float))))
         return {
             "estimator": self.estimator,
             "estimator_words": self.words(),
             "label_design": self.labels.label_design,
             "n_labelled": self.labels.n_labelled,
             "n_unlabelled": self.labels.n_unlabelled,
+            "effective_n": effective,
         }
 
 
@@ -113,8 +121,8 @@ def judged(frame: pd.DataFrame, data: ItemsData, estimator: str | None, test: st
     return Judged(estimator, labels, labels.human, values[:, mask], values[:, ~mask], data)
 
 
-def _estimate(j: Judged, first: np.ndarray, second: np.ndarray | None, seed: Any):
-    """Estimate, se, df, λ and the labels-only se of every contrast of ``first`` − ``second``."""
+def _design_keys(j: Judged) -> tuple[float | None, dict[str, Any], float]:
+    """The fixed λ (None: tuned), the clusters or strata of the items, the degrees of freedom."""
     data, mask, labels = j.data, j.labels.labelled, j.labels
     lam = {"ppi": 1.0, "labels": 0.0}.get(j.estimator)
     keys: dict[str, Any] = {}
@@ -128,6 +136,44 @@ def _estimate(j: Judged, first: np.ndarray, second: np.ndarray | None, seed: Any
         weights = np.bincount(labels.stratum) / labels.stratum.size
         keys = {"stratum_labelled": labels.stratum[mask]}
         keys.update(stratum_unlabelled=labels.stratum[~mask], weights=weights)
+    return lam, keys, df
+
+
+def judged_covariance(j: Judged, random_state: Any = 0) -> tuple[np.ndarray, np.ndarray, float]:
+    """Every model's estimate, their joint covariance and its degrees of freedom (ranks).
+
+    PPI's share one λ (:func:`pdcompare.stats.ppi.ppi_covariance`);
+    Rogan–Gladen's covariance is that of its bootstrap draws; the judge
+    alone has the items' clustered covariance.
+    """
+    lam, keys, df = _design_keys(j)
+    data = j.data
+    if j.estimator == "judge":
+        values = data.values
+        models = np.arange(values.shape[0])
+        mean = values.mean(axis=1)
+        se = items_core.clustered_se(values, data.cluster, data.n_clusters)
+        first, second = np.triu_indices(len(models), 1)
+        pair = items_core.clustered_paired_ttest(
+            values, data.cluster, data.n_clusters, first, second, clustered=data.clustered
+        )["se"]
+        cov = np.diag(se**2)
+        cov[first, second] = cov[second, first] = (se[first] ** 2 + se[second] ** 2 - pair**2) / 2
+        return mean, cov, data.n_clusters - 1.0
+    if j.estimator == "rogan_gladen":
+        rng = check_random_state(random_state)
+        theta = ppi.rogan_gladen(j.human, j.judge_l, j.judge_u)
+        draws = ppi.rogan_gladen_draws(j.human, j.judge_l, j.judge_u, N_RESAMPLES, rng)
+        draws = draws[np.isfinite(draws).all(axis=1)]
+        return theta, np.cov(draws.T).reshape(len(theta), len(theta)), np.inf
+    mean, cov, _ = ppi.ppi_covariance(j.human, j.judge_l, j.judge_u, lam=lam, **keys)
+    return mean, cov, df
+
+
+def _estimate(j: Judged, first: np.ndarray, second: np.ndarray | None, seed: Any):
+    """Estimate, se, df, λ and the labels-only se of every contrast of ``first`` − ``second``."""
+    data = j.data
+    lam, keys, df = _design_keys(j)
     out = ppi.ppi_contrasts(j.human, j.judge_l, j.judge_u, first, second, lam=lam, **keys)
     estimate, se, lam_out = out["estimate"], out["se"], out["lam"]
     if j.estimator == "rogan_gladen":
@@ -236,3 +282,41 @@ def judged_means(j: Judged, confidence: float, random_state: Any = 0) -> dict[st
         "ci_high": high,
         **_columns(j, se, lam, se_labels),
     }
+
+
+def judged_power(
+    j: Judged,
+    i: np.ndarray,
+    k: np.ndarray,
+    delta: float,
+    *,
+    alpha: float,
+    tail: str,
+    target: float,
+) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """The estimator's standard error of each pair, and the human labels a target power needs.
+
+    ``n_labels_needed`` keeps the unlabelled items and their judge: the
+    labels ``n′`` at which ``λ² Var(d̂_u)/N + Var(d − λ d̂)/n′`` reaches
+    ``(|delta| / (z_{1−alpha/tails} + z_target))²`` at this λ (with clusters,
+    ``se² · n/n′``); infinite when the unlabelled part alone is wider; NaN
+    for the judge alone and for Rogan–Gladen.
+    """
+    from scipy import stats
+
+    i, k = np.asarray(i), np.asarray(k)
+    _, se, _, lam, se_labels = _estimate(j, i, k, 0)
+    n = j.labels.n_labelled
+    if j.data.clustered:
+        imputed, rectifier = np.zeros_like(se), se**2 * n
+    else:
+        _, keys, _ = _design_keys(j)
+        parts = ppi.ppi_contrasts(j.human, j.judge_l, j.judge_u, i, k, lam=lam, **keys)
+        imputed, rectifier = parts["var_imputed"], parts["var_rectifier"] * n
+    tails = 2 if tail == "two-sided" else 1
+    wanted = (abs(delta) / (stats.norm.ppf(1 - alpha / tails) + stats.norm.ppf(target))) ** 2
+    with np.errstate(invalid="ignore", divide="ignore"):
+        needed = np.where(wanted > imputed, np.ceil(rectifier / (wanted - imputed)), np.inf)
+    if j.estimator in ("judge", "rogan_gladen"):
+        needed = np.full(len(se), np.nan)
+    return se, {"n_labels_needed": needed, **_columns(j, se, lam, se_labels)}

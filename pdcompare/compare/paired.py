@@ -708,7 +708,7 @@ def _items_ttest(
         weight=weight,
         by=by,
         **({} if margin is None else {"margin": margin}),
-        **({} if judge is None else judge.meta()),
+        **({} if judge is None else judge.meta(extra["effective_n"])),
     )
     columns: dict[str, Any] = {}
     if tasks is not None:

@@ -450,6 +450,6 @@ def items_summary(frame: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.Da
         greater_is_better=data.design.greater_is_better,
         models=np.asarray(data.names, dtype=object)[order].tolist(),
         **data.meta(),
-        **({} if judge is None else judge.meta()),
+        **({} if judge is None else judge.meta(judged_columns["effective_n"])),
     )
     return results.model_result(data.names, table, meta).iloc[order]

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["ppi_contrasts", "rogan_gladen", "rogan_gladen_draws"]
+__all__ = ["ppi_contrasts", "ppi_covariance", "rogan_gladen", "rogan_gladen_draws"]
 
 
 def _cross(x: np.ndarray, y: np.ndarray, ddof: int = 1) -> np.ndarray:
@@ -275,3 +275,86 @@ def rogan_gladen_draws(
             p = (wu @ judge_u.T) / big_n
             out[start : start + size] = (p + tnr - 1) / (tpr + tnr - 1)
     return out
+
+
+def _pairs_total(s: np.ndarray) -> float:
+    """``Σ_{i<j} (s_ii + s_jj − s_ij − s_ji)``: a quadratic form summed over every pair."""
+    return float(s.shape[0] * np.trace(s) - s.sum())
+
+
+def ppi_covariance(
+    human: np.ndarray,
+    judge_labelled: np.ndarray,
+    judge_unlabelled: np.ndarray,
+    *,
+    lam: float | None = None,
+    stratum_labelled: np.ndarray | None = None,
+    stratum_unlabelled: np.ndarray | None = None,
+    weights: np.ndarray | None = None,
+    cluster_labelled: np.ndarray | None = None,
+    cluster_unlabelled: np.ndarray | None = None,
+    n_clusters: int | None = None,
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """The models' PPI estimates, their joint covariance and the one λ they share.
+
+    For the readers that need every model's estimate at once (ranks, top
+    sets): one λ for all models, the power-tuned one for the sum of the
+    variances of every pair's difference (ppi_py's ``lam_optim_mode=
+    "overall"`` over the pairs), so the covariance of any two estimates is
+    that of the same λ. ``lam`` fixes it (1 PPI, 0 the labels alone).
+
+    Examples
+    --------
+    The variance of a pair's difference from the covariance equals
+    :func:`ppi_contrasts` at the same λ:
+
+    >>> rng = np.random.default_rng(1)
+    >>> y = rng.normal(size=(3, 40))
+    >>> h, u = y + rng.normal(size=(3, 40)), rng.normal(size=(3, 300))
+    >>> mean, cov, lam = ppi_covariance(y, h, u)
+    >>> pair = ppi_contrasts(y, h, u, [0], [1], lam=lam)
+    >>> bool(np.isclose(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1], pair["se"][0] ** 2))
+    True
+    """
+    human, judge_l = np.asarray(human, float), np.asarray(judge_labelled, float)
+    judge_u = np.asarray(judge_unlabelled, float)
+    n, big_n = human.shape[1], judge_u.shape[1]
+    my, mh = human.mean(axis=1), judge_l.mean(axis=1)
+    mu = judge_u.mean(axis=1) if big_n else mh
+    if cluster_labelled is not None:
+        a = _cluster_sums((human - my[:, None]) / n, cluster_labelled, n_clusters)
+        g = _cluster_sums((judge_l - mh[:, None]) / n, cluster_labelled, n_clusters)
+        if big_n:
+            g = g - _cluster_sums((judge_u - mu[:, None]) / big_n, cluster_unlabelled, n_clusters)
+        present = np.unique(np.concatenate([cluster_labelled, cluster_unlabelled])).size
+        k = present / max(present - 1, 1)
+        if lam is None:
+            den = _pairs_total(g @ g.T)
+            lam = float(np.clip(_pairs_total(a @ g.T) / den, 0, 1)) if den > 0 else 0.0
+        lam = lam if big_n else 0.0
+        r = a - lam * g
+        return my + lam * (mu - mh), k * (r @ r.T), float(lam)
+    if stratum_labelled is None:
+        stratum_labelled, stratum_unlabelled = np.zeros(n, np.int64), np.zeros(big_n, np.int64)
+        weights = np.ones(1)
+    parts = []
+    for s, w in enumerate(weights):
+        yl, hl = human[:, stratum_labelled == s], judge_l[:, stratum_labelled == s]
+        hu = judge_u[:, stratum_unlabelled == s]
+        parts.append(
+            (w, yl, hl, hu, _cross(yl, yl), _cross(yl, hl), _cross(hl, hl), _cross(hu, hu))
+        )
+    if lam is None:
+        num = sum(w**2 * _pairs_total(syh) / yl.shape[1] for w, yl, _, hu, _, syh, _, _ in parts
+                  if hu.shape[1])  # fmt: skip
+        den = sum(w**2 * _pairs_total(suu) * (1 / hu.shape[1] + 1 / yl.shape[1])
+                  for w, yl, _, hu, _, _, _, suu in parts if hu.shape[1])  # fmt: skip
+        lam = float(np.clip(num / den, 0, 1)) if den > 0 else 0.0
+    estimate, cov = 0.0, 0.0
+    for w, yl, hl, hu, syy, syh, shh, suu in parts:
+        lam_s = lam if hu.shape[1] else 0.0
+        mean_u = hu.mean(axis=1) if hu.shape[1] else 0.0
+        estimate = estimate + w * (yl.mean(axis=1) + lam_s * (mean_u - hl.mean(axis=1)))
+        rect = (syy - lam_s * (syh + syh.T) + lam_s**2 * shh) / yl.shape[1]
+        cov = cov + w**2 * (rect + (lam_s**2 * suu / hu.shape[1] if hu.shape[1] else 0.0))
+    return np.asarray(estimate), np.asarray(cov), float(lam)

@@ -245,3 +245,47 @@ def test_ppi_plus_plus_is_no_wider_than_labels_in_large_samples(seed, rho):
     judge = rho * truth + np.sqrt(1 - rho**2) * rng.normal(size=truth.shape)
     out = ppi_contrasts(truth[:, :1000], judge[:, :1000], judge[:, 1000:], [0, 1], [1, 2])
     assert (out["se"] <= out["se_labels"] * 1.01).all()
+
+
+def test_summary_of_each_model_against_the_written_out_formula():
+    human, judge = _simulated(m=3, seed=7)
+    n, big_n = human.shape[1], judge.shape[1] - human.shape[1]
+    summary = _frame(judge, human).cmp.summary()
+    for name, row in summary.iterrows():
+        a = int(name[1:])
+        y, h, u = human[a], judge[a, :n], judge[a, n:]
+        lam = np.clip(np.cov(y, h)[0, 1] / ((1 + n / big_n) * u.var(ddof=1)), 0, 1)
+        theta = lam * u.mean() + (y - lam * h).mean()
+        var = lam**2 * u.var(ddof=1) / big_n + (y - lam * h).var(ddof=1) / n
+        assert row["mean"] == pytest.approx(theta, abs=1e-12)
+        assert row["se"] == pytest.approx(np.sqrt(var), abs=1e-12)
+        half = stats.t.ppf(0.975, n - 1) * np.sqrt(var)
+        assert row["ci_high"] == pytest.approx(theta + half, abs=1e-12)
+    assert list(summary.index) == list(summary.sort_values("mean", ascending=False).index)
+
+
+def test_ranks_top_set_power_gate_and_report_read_the_estimator():
+    human, judge = _simulated(m=3, n=200, big_n=3000, seed=9)
+    framed = _frame(judge, human)
+    n, big_n = 200, 3000
+    # ranks: one λ for all models, their means the PPI estimates at that λ
+    ranks = framed.cmp.ranks(estimator="ppi")
+    assert ranks["estimate"].sort_index().to_numpy() == pytest.approx(
+        judge[:, n:].mean(axis=1) + (human - judge[:, :n]).mean(axis=1), abs=1e-12
+    )
+    assert framed.cmp.top_set(estimator="ppi") == framed.cmp.top_set(estimator="ppi")
+    # power: the labels a target needs, from λ² Var(d̂_u)/N + Var(d − λ d̂)/n′
+    power = framed.cmp.power("m2", "m0", delta=0.05, estimator="ppi")
+    d, dh, du = human[2] - human[0], judge[2, :n] - judge[0, :n], judge[2, n:] - judge[0, n:]
+    wanted = (0.05 / (stats.norm.ppf(0.975) + stats.norm.ppf(0.8))) ** 2
+    needed = np.ceil((d - dh).var(ddof=1) / (wanted - du.var(ddof=1) / big_n))
+    assert power["n_labels_needed"].iloc[0] == needed
+    # gate: the ttest of the same estimator, with its margin
+    gate = framed.cmp.gate("m2", "m0", margin=0.05, estimator="labels")
+    test = framed.cmp.ttest("m2", "m0", estimator="labels")
+    assert gate["mean_diff"].iloc[0] == pytest.approx(test["mean_diff"].iloc[0], abs=1e-12)
+    assert gate.attrs["pdcompare"]["estimator"] == "labels"
+    report = framed.cmp.report()
+    effective = framed.cmp.summary().attrs["pdcompare"]["effective_n"]
+    assert f"corrected with 200 human labels: as informative as {effective} labels alone" in report
+    assert "judge only, uncorrected" in framed.cmp.report(estimator="judge")
