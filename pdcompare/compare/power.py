@@ -616,10 +616,15 @@ def _items_detectable_difference(
     out = items_core.clustered_paired_ttest(
         data.values, data.cluster, data.n_clusters, first, second, clustered=data.clustered
     )
+    n_items, n_clusters = data.n_items, data.n_clusters
+    if meta.get("estimator") is not None and "se" in result.columns:  # a judge's, corrected
+        out = {"se": results.column_values(result, "se").astype(float)}
+        n_clusters = float(results.column_values(result, "df")[0]) + 1.0
+        n_items = n_clusters
     m = max(len(result), 1)
     alpha = float(meta.get("alpha", 0.05)) / m
     tail = "two-sided" if meta.get("alternative", "two-sided") == "two-sided" else "greater"
     found = items_core.items_power(
-        0.0, out["se"], data.n_items, data.n_clusters, alpha=alpha, alternative=tail, target=target
+        0.0, out["se"], n_items, n_clusters, alpha=alpha, alternative=tail, target=target
     )
     return np.asarray(found["mdd"], dtype=float)

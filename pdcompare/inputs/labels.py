@@ -415,7 +415,12 @@ def judged_arrays(frame: pd.DataFrame, estimator: str | None, test: str) -> Judg
                 f"this items frame has none: build it with `from_items(..., human=)` or "
                 f"`set_design(items=True, human=...)`, or leave out `estimator`."
             )
-            raise OptionError(msg, keyword="estimator")
+            cli = (
+                f"--estimator {estimator} corrects a judge's scores with human labels, but this "
+                "file has none: pass --human-col with the column of people's labels (NaN on "
+                "the rows nobody labelled), or leave out --estimator"
+            )
+            raise OptionError(msg, keyword="estimator", cli_message=cli)
         return None
     return view
 

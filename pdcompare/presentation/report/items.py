@@ -163,6 +163,9 @@ def interval_kind(info: ResultInfo) -> str:
 def family_test_name(test: str, info: ResultInfo) -> str:
     """The family's test in words on an items frame."""
     item = item_noun(info)
+    if test == "ttest" and info.get("estimator_words"):  # a judge's scores and human labels
+        clustered = f", clustered by {cluster_noun(info)}" if info.clustered else ""
+        return f"paired t-test over {item}s{clustered} ({info.get('estimator_words')})"
     if test == "ttest":
         if info.clustered:
             df = int(info.n_clusters or 0) - 1
@@ -236,8 +239,8 @@ def binary_lines(frame: Any, info: ResultInfo, test: str) -> list[str]:
     >>> print(binary_lines(items, info, "ttest")[0][:59])
     The scores are 0/1, so `mcnemar` also compares these pairs:
     """
-    if frame is None or test != "ttest" or info.clustered:
-        return []
+    if frame is None or test != "ttest" or info.clustered or info.get("estimator"):
+        return []  # a judge's scores corrected by labels: McNemar would test the judge
     if info.get("samples_per_item") is not None:
         return []
     values = frame.to_numpy(dtype=float)
