@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from pdcompare._validation import (
     NAN_POLICIES,
+    OptionError,
     check_correction,
     check_fraction,
     check_nan_policy,
@@ -217,6 +218,16 @@ def refusal(
     )
 
 
+def _estimator_refusal(estimator: Any, kind: FrameKind) -> OptionError:
+    """``estimator=`` on a frame that is not an items frame: it needs human labels (DESIGN 31)."""
+    msg = (
+        f"`estimator={estimator!r}` corrects a judge's item scores with human labels, but this "
+        f"is {kind.words}: build a labelled items frame with `from_items(..., human=)` or "
+        "`set_design(items=True, human=...)`, or leave out `estimator`."
+    )
+    return OptionError(msg, keyword="estimator")
+
+
 def checked_call(function: F, name: str, kinds: Sequence[FrameKind], **checks: Any) -> F:
     """``function`` with the shared keywords and the frame's kind checked first, as one call.
 
@@ -243,6 +254,8 @@ def checked_call(function: F, name: str, kinds: Sequence[FrameKind], **checks: A
                 if kind in _SCORES_KINDS:  # a frame built the wrong way round is told so first
                     check_scores_labels(frame)
                 raise ValueError(refusal(name, kind, kinds, frame, truth))
+            if kwargs.get("estimator") is not None and kind is not FrameKind.ITEMS:
+                raise _estimator_refusal(kwargs["estimator"], kind)
             return function(*args, **kwargs)
 
     call.kinds = kinds  # type: ignore[attr-defined]

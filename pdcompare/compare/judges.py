@@ -23,6 +23,7 @@ import pandas as pd
 from pdcompare._validation import OptionError, check_random_state
 from pdcompare.inputs.items import ItemsData
 from pdcompare.inputs.labels import JudgedArrays, judged_arrays
+from pdcompare.inputs.scores import rank_order, select_pairs
 from pdcompare.stats import items as items_core
 from pdcompare.stats import ppi
 from pdcompare.stats._common import margin_shift, t_confidence_interval, t_pvalue
@@ -268,6 +269,21 @@ def _corr(values: np.ndarray, i: np.ndarray, k: np.ndarray) -> np.ndarray:
     gram = centred @ centred.T
     diag = np.diag(gram)
     return gram[i, k] / np.sqrt(diag[i] * diag[k])
+
+
+def judged_pairs(j: Judged, a: Any, b: Any) -> tuple[np.ndarray, np.ndarray, str]:
+    """The pairs asked, as ``data.pairs`` gives them, but "best" by the estimator's means."""
+    models = np.arange(j.data.values.shape[0])
+    if j.estimator == "judge":
+        means = j.data.values.mean(axis=1)
+    elif j.estimator == "rogan_gladen":
+        means = ppi.rogan_gladen(j.human, j.judge_l, j.judge_u)
+    else:
+        lam, keys, _ = _design_keys(j)
+        means = ppi.ppi_contrasts(j.human, j.judge_l, j.judge_u, models, lam=lam, **keys)
+        means = means["estimate"]
+    order = rank_order(means, j.data.design.greater_is_better)
+    return select_pairs(j.data.names, None, a, b, order=order)
 
 
 def judged_means(j: Judged, confidence: float, random_state: Any = 0) -> dict[str, np.ndarray]:

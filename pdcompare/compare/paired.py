@@ -29,7 +29,7 @@ from pdcompare.compare.items import (
     frame_data,
     sided_pairs,
 )
-from pdcompare.compare.judges import judged, judged_ttest
+from pdcompare.compare.judges import judged, judged_pairs, judged_ttest
 from pdcompare.compare.margin import check_margin, core_margin, with_margin
 from pdcompare.compare.power import attainable_pvalue
 from pdcompare.inputs.data import scores_data
@@ -665,6 +665,8 @@ def _items_ttest(
     data = frame_data(frame, design, "ttest")
     judge = judged(frame, data, estimator, "ttest")  # a labelled frame: compare/judges.py
     i, j, scope, asked, alternative = sided_pairs(data, a, b, alternative)
+    if judge is not None:  # "the best" by the corrected means, not the judge's
+        i, j, scope = judged_pairs(judge, a, b)
     tasks = extra = None
     if judge is not None and (by is not None or weight != "item"):
         msg = "A labelled items frame's `ttest` pools every item: it takes no `by=`, `weight=`."

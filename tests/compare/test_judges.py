@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
+import pdcompare
 from pdcompare.stats.ppi import ppi_contrasts, rogan_gladen
 
 DATA = pathlib.Path(__file__).parents[1] / "data" / "ppi_py_references.json"
@@ -289,3 +290,26 @@ def test_ranks_top_set_power_gate_and_report_read_the_estimator():
     effective = framed.cmp.summary().attrs["pdcompare"]["effective_n"]
     assert f"corrected with 200 human labels: as informative as {effective} labels alone" in report
     assert "judge only, uncorrected" in framed.cmp.report(estimator="judge")
+
+
+def test_best_is_chosen_by_the_corrected_means_and_other_frames_refuse_estimator():
+    human, judge = _simulated(m=3, seed=2)
+    judge = judge.copy()
+    judge[0] += 0.5  # the judge favours m0 far beyond the others; the labels do not
+    framed = _frame(judge, human)
+    corrected = framed.cmp.summary().index[0]
+    assert framed.cmp.ttest()["model_1"].iloc[0] == corrected
+    assert framed.cmp.ttest(estimator="judge")["model_1"].iloc[0] == "m0"
+    scores = pd.DataFrame([[0.8, 0.9, 0.7], [0.7, 0.6, 0.65]], index=["a", "b"])
+    with pytest.raises(ValueError, match=r"scores frame .*from_items\(\.\.\., human=\)"):
+        scores.cmp.ttest(estimator="ppi++")
+    with pytest.raises(ValueError, match="`wilcoxon` does not take `estimator=`"):
+        framed.cmp.wilcoxon(estimator="ppi")
+
+
+def test_an_arrow_table_with_labels_is_refused_naming_the_conversion():
+    pa = pytest.importorskip("pyarrow")
+    table = pa.table({"model": ["a", "b"] * 2, "item": ["q1", "q1", "q2", "q2"],
+                      "score": [1, 0, 1, 1], "human": [1.0, 0.0, None, None]})  # fmt: skip
+    with pytest.raises(TypeError, match=r"`human=` reads a pandas or dask table.*to_pandas"):
+        pdcompare.from_items(table, human="human")
