@@ -145,6 +145,11 @@ def gate(
         ``cv=``, ``test_size=``, ``n_train=`` with ``n_test=``,
         ``greater_is_better=``, ``paired=`` (scores frames); ``pos_label=``
         (predictions frames).
+        On a labelled items frame (``from_items(..., human=)``) also
+        ``estimator=``: "ppi++" (the default: the judge's scores corrected
+        by the human labels, λ tuned), "ppi" (λ = 1), "labels" (the labelled
+        items alone), "judge" (the judge alone, uncorrected) or
+        "rogan_gladen" (class-balanced binary labels; DESIGN section 31).
 
     Returns
     -------

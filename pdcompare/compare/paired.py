@@ -322,6 +322,11 @@ def ttest(
         Only ``greater_is_better=`` matters here (which model is best and
         the rank order); ``cv=`` and the other design keywords are accepted
         so that ``pairwise(test=..., cv=10)`` works for every test.
+        On a labelled items frame (``from_items(..., human=)``) also
+        ``estimator=``: "ppi++" (the default: the judge's scores corrected
+        by the human labels, λ tuned), "ppi" (λ = 1), "labels" (the labelled
+        items alone), "judge" (the judge alone, uncorrected) or
+        "rogan_gladen" (class-balanced binary labels; DESIGN section 31).
 
     Returns
     -------
@@ -367,6 +372,19 @@ def ttest(
     >>> r = stats.ttest_rel(scores.loc["rbf"], scores.loc["linear"], alternative="greater")
     >>> round(float(r.statistic), 3), round(float(r.pvalue), 3)
     (2.611, 0.005)
+
+    On a labelled items frame, a judge's scores corrected by human labels
+    on some items (PPI++ by default; DESIGN section 31):
+
+    >>> from pdcompare.datasets import load_judged_items
+    >>> import pdcompare
+    >>> graded = pdcompare.from_items(
+    ...     load_judged_items(), item="question", score="judge", human="human")
+    >>> ttest(graded, "large", "verbose")[["mean_diff", "lam", "n_labelled"]].round(3)
+       mean_diff    lam  n_labelled
+    0      0.035  0.648         300
+    >>> ttest(graded, "large", "verbose", estimator="judge")["mean_diff"].round(3).tolist()
+    [-0.014]
     """
     return _paired_test(
         scores,

@@ -342,6 +342,11 @@ def ranks(
     **design
         ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=``, and
         ``greater_is_better=``; see :func:`set_design`.
+        On a labelled items frame (``from_items(..., human=)``) also
+        ``estimator=``: "ppi++" (the default: the judge's scores corrected
+        by the human labels, λ tuned), "ppi" (λ = 1), "labels" (the labelled
+        items alone), "judge" (the judge alone, uncorrected) or
+        "rogan_gladen" (class-balanced binary labels; DESIGN section 31).
 
     Returns
     -------
