@@ -157,6 +157,17 @@ def from_items(
     model
     a      0.5  1.0
     b      0.0  0.5
+
+    A judge's scores with people's labels on some items (NaN elsewhere):
+
+    >>> judged = pd.DataFrame({
+    ...     "model": ["a"] * 3 + ["b"] * 3, "item": ["q1", "q2", "q3"] * 2,
+    ...     "judge": [1, 1, 0, 1, 0, 0], "human": [1, 0, None, 1, 0, None],
+    ... })
+    >>> from pdcompare.inputs.labels import labelled_cells
+    >>> labelled_cells(from_items(judged, score="judge", human="human")).human
+    array([[1., 0.],
+           [1., 0.]])
     """
     if human is not None or strata is not None or label_design != "random":
         return judged_items(dict(locals()), build=from_items)  # the labels: inputs/labels.py
@@ -550,6 +561,10 @@ def set_items_design(
     items frame that knows the samples of its items (``from_items(...,
     sample=)``), their counts and within-item variances are kept; where its
     labels no longer match them, it is refused rather than drop them.
+    ``human`` (models x items, NaN where an item is not labelled),
+    ``label_design`` and ``strata`` make a labelled items frame
+    (:func:`pdcompare.inputs.labels.set_labels`); a labelled frame keeps its
+    labels when ``set_design(items=True, ...)`` is called on it again.
 
     Examples
     --------

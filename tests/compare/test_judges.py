@@ -313,3 +313,15 @@ def test_an_arrow_table_with_labels_is_refused_naming_the_conversion():
                       "score": [1, 0, 1, 1], "human": [1.0, 0.0, None, None]})  # fmt: skip
     with pytest.raises(TypeError, match=r"`human=` reads a pandas or dask table.*to_pandas"):
         pdcompare.from_items(table, human="human")
+
+
+def test_results_of_a_labelled_frame_survive_a_save(tmp_path):
+    human, judge = _simulated(m=3, seed=4)
+    framed = _frame(judge, human)
+    for result in (framed.cmp.ttest(), framed.cmp.summary()):
+        path = tmp_path / "result.parquet"
+        result.to_parquet(path)
+        back = pd.read_parquet(path)
+        assert back.attrs["pdcompare"]["estimator"] == "ppi++"
+        assert back.attrs["pdcompare"]["effective_n"] == result.attrs["pdcompare"]["effective_n"]
+        assert back.attrs["pdcompare"]["estimator_words"].endswith("with 200 human labels")
