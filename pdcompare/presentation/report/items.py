@@ -155,6 +155,9 @@ def judge_words(info: ResultInfo) -> str:
 
 def interval_kind(info: ResultInfo) -> str:
     """How the best model's interval was computed, in words."""
+    if info.get("estimator_words"):  # a judge's scores and human labels (DESIGN 31)
+        clustered = f", clustered by {cluster_noun(info)}" if info.clustered else ""
+        return f"t{clustered}; {info.get('estimator_words')}"
     if info.clustered:
         return f"t, clustered by {cluster_noun(info)}"
     return f"t over {item_noun(info)}s"
