@@ -325,3 +325,32 @@ def test_results_of_a_labelled_frame_survive_a_save(tmp_path):
         assert back.attrs["pdcompare"]["estimator"] == "ppi++"
         assert back.attrs["pdcompare"]["effective_n"] == result.attrs["pdcompare"]["effective_n"]
         assert back.attrs["pdcompare"]["estimator_words"].endswith("with 200 human labels")
+
+
+def test_rogan_gladen_pair_against_a_written_out_bootstrap():
+    rng = np.random.default_rng(8)
+    n_half, n_u = 60, 400
+    human = np.r_[np.ones(n_half), np.zeros(n_half)]
+    judge_l = np.vstack([np.where(human == 1, rng.random(120) < p, rng.random(120) > q)
+                         for p, q in ((0.95, 0.75), (0.9, 0.8))]).astype(float)  # fmt: skip
+    judge_u = (rng.random((2, n_u)) < np.array([[0.75], [0.6]])).astype(float)
+    framed = _frame(np.hstack([judge_l, judge_u]), np.vstack([human, human]),
+                    label_design="class_balanced")  # fmt: skip
+    pair = framed.cmp.ttest("m0", "m1")
+
+    def theta(h, jl, ju):
+        tpr = (h * jl).sum() / h.sum()
+        tnr = ((1 - h) * (1 - jl)).sum() / (1 - h).sum()
+        return (ju.mean() + tnr - 1) / (tpr + tnr - 1)
+
+    estimate = theta(human, judge_l[0], judge_u[0]) - theta(human, judge_l[1], judge_u[1])
+    assert pair["mean_diff"].iloc[0] == pytest.approx(estimate, abs=1e-12)
+    draws = []
+    for _ in range(1000):  # labelled and unlabelled items resampled apart, both models alike
+        a, b = rng.integers(0, 120, 120), rng.integers(0, n_u, n_u)
+        draws.append(
+            theta(human[a], judge_l[0, a], judge_u[0, b])
+            - theta(human[a], judge_l[1, a], judge_u[1, b])
+        )
+    assert pair["se"].iloc[0] == pytest.approx(np.std(draws, ddof=1), rel=0.1)
+    assert np.isinf(pair["df"].iloc[0])
