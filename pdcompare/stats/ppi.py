@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from pdcompare.stats.items import cluster_sums
+
 __all__ = ["ppi_contrasts", "ppi_covariance", "rogan_gladen", "rogan_gladen_draws"]
 
 
@@ -96,10 +98,12 @@ def _unclustered(human, judge_l, judge_u, stratum_l, stratum_u, weights, i, j, l
 
 
 def _cluster_sums(x: np.ndarray, codes: np.ndarray, n_clusters: int) -> np.ndarray:
-    """Sums of each model's values per cluster (models x clusters), by one matrix product."""
-    onehot = np.zeros((x.shape[1], n_clusters))
-    onehot[np.arange(x.shape[1]), codes] = 1.0
-    return x @ onehot
+    """Sums of each model's values per cluster (models x clusters; stats.items' reduction)."""
+    out = np.zeros((x.shape[0], n_clusters))
+    if x.shape[1]:  # the clusters these items are in (a subset of them may have none)
+        present, inverse = np.unique(codes, return_inverse=True)
+        out[:, present] = cluster_sums(x, inverse, len(present))[0]
+    return out
 
 
 def _clustered(human, judge_l, judge_u, cluster_l, cluster_u, n_clusters, i, j, lam):
