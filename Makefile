@@ -33,7 +33,7 @@ BENCH_QUICK := bench_first_call bench_typical bench_allpairs bench_predictions \
 	bench_bootstrap_loss bench_wilcoxon bench_report bench_datasets bench_document bench_auc \
 	bench_hierarchical bench_gate bench_ranks bench_items bench_battles bench_readers \
 	bench_aggregates bench_pareto bench_result_pictures bench_race bench_power_runs bench_sequential \
-	bench_agreement bench_thin
+	bench_agreement bench_thin bench_judges
 
 bench: $(STAMP)
 	for script in $(BENCH_QUICK); do $(BIN)/python benchmarks/$$script.py --quick || exit 1; done

@@ -37,6 +37,7 @@ API_SECTIONS = [
             "datasets",
             "datasets.load_benchmark",
             "from_inspect", "from_lm_eval", "concat_items", "datasets.load_eval_items",
+            "datasets.load_judged_items",
         ],
     ),
     (

@@ -104,6 +104,8 @@ def run(args: argparse.Namespace) -> str:
         design["test_size"] = args.test_size
     if args.lower_is_better:
         design["greater_is_better"] = False
+    if getattr(args, "estimator", None) is not None:  # a labelled items file's (--human-col)
+        design["estimator"] = args.estimator
     if args.select:
         return title + "\n\n" + select_output(frame, args, design).rstrip("\n") + "\n"
     cost = None

@@ -15,6 +15,7 @@ from pdcompare._version import __version__
 from pdcompare.compare.analysis import BENCHMARK_REPORT_TESTS, REPORT_TESTS
 from pdcompare.compare.registry import cli_tests
 from pdcompare.compare.select import RULES
+from pdcompare.inputs.labels import ESTIMATORS
 from pdcompare.presentation.report import DEFAULT_TOP
 
 EXIT_USAGE = 2
@@ -405,6 +406,26 @@ OPTIONS = (
         {"type": attempts_k, "metavar": "K", "help": "the k of pass@k and pass^k"},
         "items",
         "k",
+    ),
+    Option(
+        ("--human-col",),
+        {
+            "metavar": "COL",
+            "help": "(none) people's labels of some rows, NaN on the others: --score-col is "
+            "then a judge's and the comparisons correct it (prediction-powered, PPI++)",
+        },
+        "items",
+        "human",
+    ),
+    Option(
+        ("--estimator",),
+        {
+            "choices": list(ESTIMATORS),
+            "help": "with --human-col: ppi++ (default), ppi, labels (the labels alone), judge "
+            "(the judge alone, uncorrected) or rogan_gladen (class-balanced binary labels)",
+        },
+        "items",
+        "estimator",
     ),
     Option(
         ("--format",),

@@ -117,8 +117,10 @@ def load_file(args: argparse.Namespace) -> tuple[pd.DataFrame, str]:
                 "and --benchmark"
             )
             raise ValueError(msg)
+        human = getattr(args, "human_col", None)  # the labels are read from a pandas table
         frame = from_items(
-            scan_table(args.source),
+            scan_table(args.source) if human is None else read_table(args.source),
+            human=human,
             model=args.model_col,
             item=args.item_col,
             score=args.score_col,

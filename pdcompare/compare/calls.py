@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from pdcompare._validation import (
     NAN_POLICIES,
+    OptionError,
     check_correction,
     check_fraction,
     check_nan_policy,
@@ -30,6 +31,7 @@ from pdcompare.compare._common import ALTERNATIVES
 from pdcompare.compare.registry import BY_NAME, TESTS
 from pdcompare.inputs.frames import check_frame
 from pdcompare.inputs.kinds import FrameKind, accepts, deciding
+from pdcompare.inputs.labels import ESTIMATORS
 from pdcompare.inputs.predictions import WeightedPredictions
 from pdcompare.inputs.scores import check_scores_labels, predictions_frame_message
 
@@ -80,6 +82,8 @@ def check_shared_keywords(
             check_correction(value, correction_keyword)
     if keywords.get("random_state") is not None:
         check_random_state(keywords["random_state"])
+    if keywords.get("estimator") is not None:  # a labelled items frame's (inputs/labels.py)
+        check_option("estimator", keywords["estimator"], ESTIMATORS)
 
 
 def _what_to_use(kind: FrameKind) -> str:
@@ -214,6 +218,16 @@ def refusal(
     )
 
 
+def _estimator_refusal(estimator: Any, kind: FrameKind) -> OptionError:
+    """``estimator=`` on a frame that is not an items frame: it needs human labels (DESIGN 31)."""
+    msg = (
+        f"`estimator={estimator!r}` corrects a judge's item scores with human labels, but this "
+        f"is {kind.words}: build a labelled items frame with `from_items(..., human=)` or "
+        "`set_design(items=True, human=...)`, or leave out `estimator`."
+    )
+    return OptionError(msg, keyword="estimator")
+
+
 def checked_call(function: F, name: str, kinds: Sequence[FrameKind], **checks: Any) -> F:
     """``function`` with the shared keywords and the frame's kind checked first, as one call.
 
@@ -240,6 +254,8 @@ def checked_call(function: F, name: str, kinds: Sequence[FrameKind], **checks: A
                 if kind in _SCORES_KINDS:  # a frame built the wrong way round is told so first
                     check_scores_labels(frame)
                 raise ValueError(refusal(name, kind, kinds, frame, truth))
+            if kwargs.get("estimator") is not None and kind is not FrameKind.ITEMS:
+                raise _estimator_refusal(kwargs["estimator"], kind)
             return function(*args, **kwargs)
 
     call.kinds = kinds  # type: ignore[attr-defined]

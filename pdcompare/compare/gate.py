@@ -76,7 +76,8 @@ def gate_test(frame: pd.DataFrame, y: Any = None, **design: Any) -> str:
     if truth_column(frame, y) is not None:
         return "delong"
     _refuse_benchmark(frame)
-    data = scores_data(frame, **design)
+    # ``estimator`` is a labelled items frame's (its ttest reads it), not a CV design's
+    data = scores_data(frame, **{k: v for k, v in design.items() if k != "estimator"})
     if not data.design.paired:
         return "welch_ttest"
     return "corrected_ttest" if data.design.test_train_ratio is not None else "ttest"
@@ -144,6 +145,11 @@ def gate(
         ``cv=``, ``test_size=``, ``n_train=`` with ``n_test=``,
         ``greater_is_better=``, ``paired=`` (scores frames); ``pos_label=``
         (predictions frames).
+        On a labelled items frame (``from_items(..., human=)``) also
+        ``estimator=``: "ppi++" (the default: the judge's scores corrected
+        by the human labels, λ tuned), "ppi" (λ = 1), "labels" (the labelled
+        items alone), "judge" (the judge alone, uncorrected) or
+        "rogan_gladen" (class-balanced binary labels; DESIGN section 31).
 
     Returns
     -------
@@ -325,6 +331,7 @@ _ITEMS_KEYS = (
     "n_items", "n_clusters", "clustered", "cluster_name", "item_name", "task_name", "n_tasks",
     "samples_per_item", "task_sizes", "samples_range",
     "estimand", "k", "estimand_label", "attempts_per_item", "attempts_range",
+    "estimator", "estimator_words", "label_design", "n_labelled", "n_unlabelled", "effective_n",
 )  # fmt: skip
 
 

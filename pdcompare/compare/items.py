@@ -55,6 +55,13 @@ def _design_keywords(design: dict[str, Any], test: str) -> bool | None:
     # an items frame has no truth column and no missing items.
     rest = {key: value for key, value in design.items() if key not in ("y", "nan_policy")}
     greater_is_better = rest.pop("greater_is_better", None)
+    if rest.get("estimator") is not None:  # read by the families of DESIGN 31 before this
+        msg = (
+            f"`{test}` does not take `estimator=`: on a labelled items frame `ttest`, "
+            "`summary`, `ranks`, `top_set`, `power`, `gate` and `report()` correct the judge's "
+            "scores with the human labels; leave it out here."
+        )
+        raise OptionError(msg, keyword="estimator")
     given = [key for key, value in rest.items() if value is not None]
     if given:
         msg = (

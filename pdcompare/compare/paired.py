@@ -29,6 +29,7 @@ from pdcompare.compare.items import (
     frame_data,
     sided_pairs,
 )
+from pdcompare.compare.judges import judged, judged_pairs, judged_ttest
 from pdcompare.compare.margin import check_margin, core_margin, with_margin
 from pdcompare.compare.power import attainable_pvalue
 from pdcompare.inputs.data import scores_data
@@ -321,6 +322,11 @@ def ttest(
         Only ``greater_is_better=`` matters here (which model is best and
         the rank order); ``cv=`` and the other design keywords are accepted
         so that ``pairwise(test=..., cv=10)`` works for every test.
+        On a labelled items frame (``from_items(..., human=)``) also
+        ``estimator=``: "ppi++" (the default: the judge's scores corrected
+        by the human labels, λ tuned), "ppi" (λ = 1), "labels" (the labelled
+        items alone), "judge" (the judge alone, uncorrected) or
+        "rogan_gladen" (class-balanced binary labels; DESIGN section 31).
 
     Returns
     -------
@@ -366,6 +372,19 @@ def ttest(
     >>> r = stats.ttest_rel(scores.loc["rbf"], scores.loc["linear"], alternative="greater")
     >>> round(float(r.statistic), 3), round(float(r.pvalue), 3)
     (2.611, 0.005)
+
+    On a labelled items frame, a judge's scores corrected by human labels
+    on some items (PPI++ by default; DESIGN section 31):
+
+    >>> from pdcompare.datasets import load_judged_items
+    >>> import pdcompare
+    >>> graded = pdcompare.from_items(
+    ...     load_judged_items(), item="question", score="judge", human="human")
+    >>> ttest(graded, "large", "verbose")[["mean_diff", "lam", "n_labelled"]].round(3)
+       mean_diff    lam  n_labelled
+    0      0.035  0.648         300
+    >>> ttest(graded, "large", "verbose", estimator="judge")["mean_diff"].round(3).tolist()
+    [-0.014]
     """
     return _paired_test(
         scores,
@@ -660,10 +679,22 @@ def _items_ttest(
     if margin is not None and (by is not None or weight != "item"):
         msg = "`margin` gates the pooled test over items: it takes no `by=` and no `weight=`."
         raise OptionError(msg, keyword="margin")
+    estimator, seed = design.pop("estimator", None), design.pop("random_state", 0)
     data = frame_data(frame, design, "ttest")
+    judge = judged(frame, data, estimator, "ttest")  # a labelled frame: compare/judges.py
     i, j, scope, asked, alternative = sided_pairs(data, a, b, alternative)
-    tasks = None
-    if by is None and weight == "item":
+    if judge is not None:  # "the best" by the corrected means, not the judge's
+        i, j, scope = judged_pairs(judge, a, b)
+    tasks = extra = None
+    if judge is not None and (by is not None or weight != "item"):
+        msg = "A labelled items frame's `ttest` pools every item: it takes no `by=`, `weight=`."
+        raise OptionError(msg, keyword="by" if by is not None else "weight")
+    if judge is not None:
+        out, extra = judged_ttest(
+            judge, i, j, alternative=alternative, confidence=1.0 - alpha,
+            margin=core_margin(margin, asked), random_state=seed,
+        )  # fmt: skip
+    elif by is None and weight == "item":
         out = items_core.clustered_paired_ttest(
             data.values,
             data.cluster,
@@ -697,6 +728,7 @@ def _items_ttest(
         weight=weight,
         by=by,
         **({} if margin is None else {"margin": margin}),
+        **({} if judge is None else judge.meta(extra["effective_n"])),
     )
     columns: dict[str, Any] = {}
     if tasks is not None:
@@ -707,6 +739,7 @@ def _items_ttest(
     columns["n_clusters"] = np.full(len(i), data.n_clusters)
     columns["design_effect"] = out["design_effect"]
     columns["corr"] = out["corr"]
+    columns.update(extra or {})
     columns = with_margin(columns, margin, len(i))
     if tasks is not None:
         counts = np.bincount(data.task, minlength=len(data.tasks))

@@ -26,6 +26,7 @@ from pdcompare._validation import (
 from pdcompare.compare._common import check_test_options, refuse_one_dataset, scores_meta
 from pdcompare.compare.calls import comparison
 from pdcompare.compare.items import frame_data, items_frame, within_part
+from pdcompare.compare.judges import judged, judged_power
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import require_ratio
@@ -116,6 +117,11 @@ def power(
         ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=`` (required on
         a scores frame unless stored with :func:`set_design`), and
         ``greater_is_better=``.
+        On a labelled items frame (``from_items(..., human=)``) also
+        ``estimator=``: "ppi++" (the default: the judge's scores corrected
+        by the human labels, λ tuned), "ppi" (λ = 1), "labels" (the labelled
+        items alone), "judge" (the judge alone, uncorrected) or
+        "rogan_gladen" (class-balanced binary labels; DESIGN section 31).
 
     Returns
     -------
@@ -526,13 +532,22 @@ def _items_power(
     alpha = check_fraction("alpha", alpha)
     target = check_fraction("target", target)
     design.pop("nan_policy", None)
+    estimator = design.pop("estimator", None)
     data = frame_data(frame, design, "power")
+    judge = judged(frame, data, estimator, "power")  # a labelled frame: compare/judges.py
     i, j, scope = data.pairs(a, b)
     out = items_core.clustered_paired_ttest(
         data.values, data.cluster, data.n_clusters, i, j, clustered=data.clustered
     )
     se = out["se"]
     sd_diff = out["sd_diff"]
+    extra: dict[str, Any] = {}
+    if judge is not None:
+        tail = "two-sided" if alternative == "two-sided" else "greater"
+        se, extra = judged_power(judge, i, j, delta, alpha=alpha, tail=tail, target=target)
+    if n_samples is not None and judge is not None:
+        msg = "`n_samples` rescales the judge's samples; on a labelled frame leave it out."
+        raise OptionError(msg, keyword="n_samples")
     if n_samples is not None:
         n_samples = check_positive_int("n_samples", n_samples)
         if data.attempts is not None:  # pass@k, pass^k (DESIGN section 33)
@@ -570,6 +585,7 @@ def _items_power(
         alternative=alternative,
         target=target,
         n_samples=n_samples,
+        **({} if judge is None else judge.meta(extra["effective_n"])),
     )
     columns = {
         "sd_diff": sd_diff,
@@ -580,7 +596,10 @@ def _items_power(
         "mdd": found["mdd"],
         "n_items_needed": found["n_items_needed"],
         "n_clusters_needed": found["n_clusters_needed"],
+        **extra,
     }
+    if judge is not None:  # more items judged alone do not shrink se: labels do
+        columns["n_items_needed"] = columns["n_clusters_needed"] = np.full(len(i), np.nan)
     return results.pair_result(data.names, i, j, columns, meta)
 
 
@@ -609,10 +628,15 @@ def _items_detectable_difference(
     out = items_core.clustered_paired_ttest(
         data.values, data.cluster, data.n_clusters, first, second, clustered=data.clustered
     )
+    n_items, n_clusters = data.n_items, data.n_clusters
+    if meta.get("estimator") is not None and "se" in result.columns:  # a judge's, corrected
+        out = {"se": results.column_values(result, "se").astype(float)}
+        n_clusters = float(results.column_values(result, "df")[0]) + 1.0
+        n_items = n_clusters
     m = max(len(result), 1)
     alpha = float(meta.get("alpha", 0.05)) / m
     tail = "two-sided" if meta.get("alternative", "two-sided") == "two-sided" else "greater"
     found = items_core.items_power(
-        0.0, out["se"], data.n_items, data.n_clusters, alpha=alpha, alternative=tail, target=target
+        0.0, out["se"], n_items, n_clusters, alpha=alpha, alternative=tail, target=target
     )
     return np.asarray(found["mdd"], dtype=float)

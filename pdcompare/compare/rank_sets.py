@@ -28,6 +28,7 @@ from pdcompare.compare._common import scores_meta, seed_of
 from pdcompare.compare.battles import rating_covariance
 from pdcompare.compare.calls import comparison, frame_function
 from pdcompare.compare.items import frame_data as items_frame_data
+from pdcompare.compare.judges import judged, judged_covariance
 from pdcompare.inputs.battles import battles_data
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
@@ -266,13 +267,19 @@ def _from_scores(frame: pd.DataFrame, y: Any, design: dict[str, Any]) -> Estimat
         estimate, cov = COVARIANCES["battles"][1](battles)
         return Estimates("battles", battles.names, estimate, cov, True, {"unit": "battles"})
     if frame_kind(frame) is FrameKind.ITEMS:
+        estimator = design.pop("estimator", None)
         data = items_frame_data(frame, design, "ranks")  # cv= refused as by summary
-        estimate, cov = items_covariance(data)
+        judge = judged(frame, data, estimator, "ranks")  # a labelled frame: compare/judges.py
+        estimate, cov = items_covariance(data) if judge is None else (None, None)
+        df = covariance_df("items", data)
+        if judge is not None:
+            estimate, cov, df = judged_covariance(judge)
+            df = None if np.isinf(df) else df
         meta = {**data.meta(), "design": data.design.to_attrs()}
+        meta.update({} if judge is None else judge.meta())
         return Estimates(
-            "items", data.names, estimate, cov, data.design.greater_is_better, meta,
-            covariance_df("items", data),
-        )  # fmt: skip
+            "items", data.names, estimate, cov, data.design.greater_is_better, meta, df
+        )
     data = scores_data(frame, **design)
     if isinstance(data, BenchmarkData):
         kind = "benchmark"
@@ -389,6 +396,11 @@ def ranks(
     **design
         ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=``, and
         ``greater_is_better=``; see :func:`set_design`.
+        On a labelled items frame (``from_items(..., human=)``) also
+        ``estimator=``: "ppi++" (the default: the judge's scores corrected
+        by the human labels, λ tuned), "ppi" (λ = 1), "labels" (the labelled
+        items alone), "judge" (the judge alone, uncorrected) or
+        "rogan_gladen" (class-balanced binary labels; DESIGN section 31).
 
     Returns
     -------

@@ -18,6 +18,7 @@ from pdcompare.compare.effect_size import (
     thresholds,
 )
 from pdcompare.compare.items import frame_data
+from pdcompare.compare.judges import JUDGED_COLUMNS, judged, judged_means
 from pdcompare.compare.ranks import benchmark_summary
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.benchmark import BenchmarkData
@@ -98,6 +99,9 @@ def set_design(
     cluster: Any = None,
     task: Any = None,
     time_ordered: bool | None = None,
+    human: Any = None,
+    label_design: str = "random",
+    strata: Any = None,
 ) -> pd.DataFrame:
     """Return a copy of the frame with the CV design stored in its ``attrs``.
 
@@ -137,6 +141,18 @@ def set_design(
     cluster, task : mapping or Series, optional
         With ``items=True``: each item's cluster (passage, repository) and
         task; with ``task`` the columns become a ``(task, item)`` MultiIndex.
+    human : DataFrame, optional
+        With ``items=True``: the frame's values are a judge's scores and
+        ``human`` (models x items, NaN where an item is not labelled) the
+        people's labels of some items (DESIGN section 31): ``ttest``,
+        ``summary`` and friends then take ``estimator=`` ("ppi++" by default).
+    label_design : {"random", "stratified", "class_balanced"}, default "random"
+        How the labelled items were chosen: a uniform random subset; at
+        known rates per stratum (``strata=``, a mapping from item to
+        stratum); or balanced between human pass and fail (binary scores,
+        read by ``estimator="rogan_gladen"``).
+    strata : mapping or Series, optional
+        Each item's stratum, with ``label_design="stratified"``.
     time_ordered : bool, optional
         On a predictions frame of forecasts (a truth column ``y``): True says
         the rows are in time order although the index holds no dates (a
@@ -172,11 +188,12 @@ def set_design(
     True
     """
     if items:
+        labels = {"human": human, "label_design": label_design, "strata": strata}
         return set_items_design(
-            scores, cluster=cluster, task=task, greater_is_better=greater_is_better
+            scores, cluster=cluster, task=task, greater_is_better=greater_is_better, **labels
         )
-    if cluster is not None or task is not None:
-        msg = "`cluster` and `task` describe items: pass them with `items=True`."
+    if cluster is not None or task is not None or human is not None:
+        msg = "`cluster`, `task` and `human` describe items: pass them with `items=True`."
         raise ValueError(msg)
     if time_ordered is not None:
         return _time_ordered(scores, time_ordered)
@@ -247,6 +264,11 @@ def summary(
     **design
         ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=``, and
         ``greater_is_better=``; see :func:`set_design`.
+        On a labelled items frame (``from_items(..., human=)``) also
+        ``estimator=``: "ppi++" (the default: the judge's scores corrected
+        by the human labels, λ tuned), "ppi" (λ = 1), "labels" (the labelled
+        items alone), "judge" (the judge alone, uncorrected) or
+        "rogan_gladen" (class-balanced binary labels; DESIGN section 31).
 
     Returns
     -------
@@ -442,27 +464,39 @@ def items_summary(
     0.6454972
     """
     ci = check_fraction("ci", ci)
+    estimator, seed = design.pop("estimator", None), design.pop("random_state", 0)
     data = frame_data(frame, design, "summary")
+    judge = judged(frame, data, estimator, "summary")  # a labelled frame: compare/judges.py
     values = data.values
-    means = values.mean(axis=1)
-    se = items_core.clustered_se(values, data.cluster, data.n_clusters)
-    if interval == "wilson":
-        low, high = _wilson(data, means, ci)
-        name = "clustered wilson" if data.clustered else "wilson"
+    if judge is None:
+        means = values.mean(axis=1)
+        se = items_core.clustered_se(values, data.cluster, data.n_clusters)
+        if interval == "wilson":
+            low, high = _wilson(data, means, ci)
+            name = "clustered wilson" if data.clustered else "wilson"
+        else:
+            df = np.full(len(means), data.n_clusters - 1.0)
+            low, high = t_confidence_interval(means, se, df, ci, "two-sided")
+            name = "clustered t" if data.clustered else "t"
+        table: dict[str, Any] = {"mean": means, "se": se, "ci_low": low, "ci_high": high}
     else:
-        df = np.full(len(means), data.n_clusters - 1.0)
-        low, high = t_confidence_interval(means, se, df, ci, "two-sided")
+        if interval == "wilson":
+            msg = (
+                "`interval='wilson'` is the interval of a proportion of human-free scores; "
+                "on a labelled items frame the corrected means carry their own interval: "
+                "leave `interval` out (or pass `estimator='judge'` for the judge alone)."
+            )
+            raise ValueError(msg)
+        table = judged_means(judge, ci, seed)
+        means = table["mean"]
         name = "clustered t" if data.clustered else "t"
     key = -means if data.design.greater_is_better else means
-    table: dict[str, Any] = {
-        "mean": means,
-        "se": se,
-        "ci_low": low,
-        "ci_high": high,
-        "n_items": np.full(len(means), data.n_items),
-        "n_clusters": np.full(len(means), data.n_clusters),
-        "rank": min_rank(key),
-    }
+    judged_columns = {name: table.pop(name) for name in JUDGED_COLUMNS if name in table}
+    table["n_items"] = np.full(len(means), data.n_items)
+    table["n_clusters"] = np.full(len(means), data.n_clusters)
+    table["rank"] = min_rank(key)
+    table.update(judged_columns)
+    order = data.order if judge is None else np.argsort(key, kind="stable")
     if data.samples is not None:
         table["samples_per_item"] = data.samples.mean(axis=1)
         table["within_item_share"] = items_core.within_item_share(
@@ -474,10 +508,11 @@ def items_summary(
         interval=name,
         design=data.design.to_attrs(),
         greater_is_better=data.design.greater_is_better,
-        models=data.ranked_names,
+        models=np.asarray(data.names, dtype=object)[order].tolist(),
         **data.meta(),
+        **({} if judge is None else judge.meta(judged_columns["effective_n"])),
     )
-    return results.model_result(data.names, table, meta).iloc[data.order]
+    return results.model_result(data.names, table, meta).iloc[order]
 
 
 def _wilson(data: Any, means: np.ndarray, ci: float):

@@ -16,6 +16,7 @@ __all__ = [
     "load_benchmark",
     "load_eval_items",
     "load_grid_search_scores",
+    "load_judged_items",
     "load_rl_runs",
 ]
 
@@ -222,6 +223,60 @@ def load_eval_items() -> pd.DataFrame:
                 "question": str,
                 "sample": "int64",
                 "correct": "int64",
+            },
+        )
+
+
+def load_judged_items() -> pd.DataFrame:
+    """Five language models' answers to 2,000 questions, graded by a judge and, on 300, by people.
+
+    A judged evaluation (DESIGN section 31): every answer to the 2,000
+    questions (``q0000`` to ``q1999``, ten on each of 200 topics ``t000`` to
+    ``t199``) of each of five models (``large``, ``verbose``, ``medium``,
+    ``small_tuned``, ``small``) is graded pass (1) or fail (0) by a judge,
+    a language model (``judge``); people graded the answers to 300
+    questions drawn at random (``human``, NaN on the others). The grades are
+    simulated: the judge is lenient, more so with ``verbose``'s long answers,
+    so its pass rates are too high and it ranks ``verbose`` above where the
+    people put it. Regenerate with ``scripts/make_judged_dataset.py``
+    (seeded), which documents the simulation.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Long table of 10,000 rows (model x question), columns ``model,
+        topic, question, judge, human``. Pass it to
+        :func:`pdcompare.from_items` with ``item="question", score="judge",
+        human="human"`` (and ``cluster="topic"``) for a labelled items frame.
+
+    Examples
+    --------
+    >>> from pdcompare.datasets import load_judged_items
+    >>> graded = load_judged_items()
+    >>> graded.shape, int(graded["human"].notna().sum())
+    ((10000, 5), 1500)
+    >>> import pdcompare
+    >>> items = pdcompare.from_items(graded, item="question", score="judge", human="human")
+    >>> items.cmp.summary()[["mean", "n_labelled", "lam"]].round(3)
+                  mean  n_labelled    lam
+    model
+    large        0.721         300  0.693
+    verbose      0.689         300  0.703
+    medium       0.661         300  0.751
+    small_tuned  0.612         300  0.768
+    small        0.567         300  0.691
+    """
+    path = resources.files("pdcompare.datasets") / "data" / "judged_items.csv.gz"
+    with resources.as_file(path) as csv:
+        return read_csv(
+            csv,
+            compression="gzip",
+            dtype={
+                "model": str,
+                "topic": str,
+                "question": str,
+                "judge": "int64",
+                "human": "float64",
             },
         )
 

@@ -42,6 +42,7 @@ from pdcompare.inputs.items_design import (
     _stored_design,
     items_data,
 )
+from pdcompare.inputs.labels import judged_items, kept_labels, set_labels
 from pdcompare.inputs.long import require_columns
 from pdcompare.inputs.scores import validate_scores
 
@@ -91,6 +92,9 @@ def from_items(
     nan_policy: str = "raise",
     estimand: str = "mean",
     k: int | None = None,
+    human: Hashable | None = None,
+    label_design: str = "random",
+    strata: Any = None,
 ) -> pd.DataFrame:
     """The items frame of a long table: one row per model, one column per item.
 
@@ -134,6 +138,20 @@ def from_items(
     k : int, optional
         The ``k`` of pass@k and pass^k; required with them, at most the
         attempts of a cell.
+    human : column name, optional
+        The people's label of the row (same scale as ``score``; NaN on the
+        rows nobody labelled): ``score`` is then a judge's and the frame a
+        *labelled* items frame (DESIGN section 31), whose comparisons take
+        ``estimator=`` ("ppi++" by default). An item is labelled for every
+        model or for none. Read from pandas and dask tables.
+    label_design : {"random", "stratified", "class_balanced"}, default "random"
+        How the labelled items were chosen: a uniform random subset; at
+        known rates per stratum (``strata=``); or balanced between human
+        pass and fail (binary scores only; read by the Rogan–Gladen
+        correction, ``estimator="rogan_gladen"``).
+    strata : column name, mapping or Series, optional
+        Each item's stratum, with ``label_design="stratified"``; each
+        stratum is weighted by its share of the items.
 
     Returns
     -------
@@ -171,7 +189,20 @@ def from_items(
     model
     a      1.0  1.0
     b      0.0  1.0
+
+    A judge's scores with people's labels on some items (NaN elsewhere):
+
+    >>> judged = pd.DataFrame({
+    ...     "model": ["a"] * 3 + ["b"] * 3, "item": ["q1", "q2", "q3"] * 2,
+    ...     "judge": [1, 1, 0, 1, 0, 0], "human": [1, 0, None, 1, 0, None],
+    ... })
+    >>> from pdcompare.inputs.labels import labelled_cells
+    >>> labelled_cells(from_items(judged, score="judge", human="human")).human
+    array([[1., 0.],
+           [1., 0.]])
     """
+    if human is not None or strata is not None or label_design != "random":
+        return judged_items(dict(locals()), build=from_items)  # the labels: inputs/labels.py
     greater_is_better = _check_bool("greater_is_better", greater_is_better)
     check_option("nan_policy", nan_policy, ITEMS_NAN_POLICIES)
     estimand, k = check_estimand(estimand, k)
@@ -561,6 +592,9 @@ def set_items_design(
     cluster: Mapping | pd.Series | None = None,
     task: Mapping | pd.Series | None = None,
     greater_is_better: bool | None = None,
+    human: pd.DataFrame | None = None,
+    label_design: str = "random",
+    strata: Mapping | pd.Series | None = None,
 ) -> pd.DataFrame:
     """A wide models x items frame as an items frame (``set_design(items=True)``).
 
@@ -571,6 +605,10 @@ def set_items_design(
     items frame that knows the samples of its items (``from_items(...,
     sample=)``), their counts and within-item variances are kept; where its
     labels no longer match them, it is refused rather than drop them.
+    ``human`` (models x items, NaN where an item is not labelled),
+    ``label_design`` and ``strata`` make a labelled items frame
+    (:func:`pdcompare.inputs.labels.set_labels`); a labelled frame keeps its
+    labels when ``set_design(items=True, ...)`` is called on it again.
 
     Examples
     --------
@@ -582,6 +620,26 @@ def set_items_design(
     2
     """
     check_frame(frame)
+    kept = kept_labels(frame) if human is None and task is None else None
+    framed = _set_items_design(
+        frame, cluster=cluster, task=task, greater_is_better=greater_is_better
+    )
+    if human is None and kept is not None:  # a labelled frame keeps its labels
+        human, label_design, strata = kept
+    if human is None and (strata is not None or label_design != "random"):
+        msg = "`label_design` and `strata` describe human labels: pass `human=` with them."
+        raise ValueError(msg)
+    return framed if human is None else set_labels(framed, human, label_design, strata)
+
+
+def _set_items_design(
+    frame: pd.DataFrame,
+    *,
+    cluster: Mapping | pd.Series | None,
+    task: Mapping | pd.Series | None,
+    greater_is_better: bool | None,
+) -> pd.DataFrame:
+    """``set_items_design`` without labels."""
     meta = pdcompare_attrs(frame)
     stored_items = meta.pop("items", None)
     samples, within_var = _kept_samples(frame, stored_items)

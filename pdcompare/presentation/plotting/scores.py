@@ -460,6 +460,9 @@ def draw_intervals(
 def _items_interval_words(info: ResultInfo) -> str:
     """The interval of an items frame's summary in words: its items and clusters."""
     n_items, n_clusters = info.n_items, info.n_clusters
+    judged = info.get("estimator_words")  # a judge's scores and human labels (DESIGN 31)
+    if judged:
+        return f"t; {judged}, {n_items} items"
     if info.clustered:
         return f"t, {n_items} items clustered in {n_clusters} clusters"
     return f"t over {n_items} items"

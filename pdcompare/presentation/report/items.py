@@ -122,17 +122,49 @@ def unit_words(info: ResultInfo, *, clustered_by: bool = True, after: str = "") 
 
 
 def data_line(info: ResultInfo, n_models: int, direction: str) -> str:
-    """The report's "Data:" sentence for an items frame."""
+    """The report's "Data:" sentence for an items frame (and a judge's, its labels)."""
     times = ", " if info.get("estimand_label") else " x "
     return (
         f"Data: {n_models} models{times}{unit_words(info)}; {direction} scores are better. The "
         f"{item_noun(info)}s are the unit: every model answered the same ones, so the tests "
-        "are paired over them."
+        f"are paired over them.{judge_words(info)}"
     )
+
+
+def judge_words(info: ResultInfo) -> str:
+    """What a labelled items frame's estimates are: a judge's scores, corrected or not.
+
+    Examples
+    --------
+    >>> from pdcompare.results import info_from_meta
+    >>> print(judge_words(info_from_meta({"estimator": "ppi++", "n_labelled": 200,
+    ...                                   "effective_n": 520})).strip())
+    ... # doctest: +NORMALIZE_WHITESPACE
+    The scores are a judge's, corrected with 200 human labels: as informative as 520 labels
+    alone (PPI++).
+    >>> print(judge_words(info_from_meta({"estimator": "judge", "n_labelled": 200})).strip())
+    The scores are a judge's, judge only, uncorrected: biased as the judge is.
+    """
+    estimator = info.get("estimator")
+    if estimator is None:
+        return ""
+    labels = int(info.get("n_labelled") or 0)
+    if estimator == "judge":
+        return " The scores are a judge's, judge only, uncorrected: biased as the judge is."
+    if estimator == "labels":
+        return f" The scores are the {labels} human labels alone (the judge's left out)."
+    names = {"ppi++": "PPI++", "ppi": "PPI", "rogan_gladen": "Rogan–Gladen"}
+    name = names.get(estimator, estimator)
+    effective = info.get("effective_n")
+    worth = f": as informative as {effective} labels alone" if effective is not None else ""
+    return f" The scores are a judge's, corrected with {labels} human labels{worth} ({name})."
 
 
 def interval_kind(info: ResultInfo) -> str:
     """How the best model's interval was computed, in words."""
+    if info.get("estimator_words"):  # a judge's scores and human labels (DESIGN 31)
+        clustered = f", clustered by {cluster_noun(info)}" if info.clustered else ""
+        return f"t{clustered}; {info.get('estimator_words')}"
     if info.clustered:
         return f"t, clustered by {cluster_noun(info)}"
     return f"t over {item_noun(info)}s"
@@ -141,6 +173,9 @@ def interval_kind(info: ResultInfo) -> str:
 def family_test_name(test: str, info: ResultInfo) -> str:
     """The family's test in words on an items frame."""
     item = item_noun(info)
+    if test == "ttest" and info.get("estimator_words"):  # a judge's scores and human labels
+        clustered = f", clustered by {cluster_noun(info)}" if info.clustered else ""
+        return f"paired t-test over {item}s{clustered} ({info.get('estimator_words')})"
     if test == "ttest":
         if info.clustered:
             df = int(info.n_clusters or 0) - 1
@@ -209,8 +244,8 @@ def binary_lines(frame: Any, info: ResultInfo, test: str) -> list[str]:
     >>> print(binary_lines(items, info, "ttest")[0][:59])
     The scores are 0/1, so `mcnemar` also compares these pairs:
     """
-    if frame is None or test != "ttest" or info.clustered:
-        return []
+    if frame is None or test != "ttest" or info.clustered or info.get("estimator"):
+        return []  # a judge's scores corrected by labels: McNemar would test the judge
     if info.get("samples_per_item") is not None:
         return []
     values = frame.to_numpy(dtype=float)
