@@ -32,6 +32,7 @@ from pdcompare.inputs.frames import check_frame
 from pdcompare.inputs.kinds import FrameKind, accepts, deciding
 from pdcompare.inputs.predictions import WeightedPredictions
 from pdcompare.inputs.scores import check_scores_labels, predictions_frame_message
+from pdcompare.stats.cr2 import SE_TYPES
 
 F = TypeVar("F", bound=Callable[..., Any])
 K = FrameKind
@@ -80,6 +81,8 @@ def check_shared_keywords(
             check_correction(value, correction_keyword)
     if keywords.get("random_state") is not None:
         check_random_state(keywords["random_state"])
+    if keywords.get("se") is not None:  # the clustered standard error of items tests
+        check_option("se", keywords["se"], SE_TYPES)
 
 
 def _what_to_use(kind: FrameKind) -> str:

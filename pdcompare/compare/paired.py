@@ -27,7 +27,9 @@ from pdcompare.compare.items import (
     ITEMS_IDENTICAL_SCORES,
     WEIGHTS,
     frame_data,
+    se_meta,
     sided_pairs,
+    standard_error,
 )
 from pdcompare.compare.margin import check_margin, core_margin, with_margin
 from pdcompare.compare.power import attainable_pvalue
@@ -147,7 +149,7 @@ def _items_test(frame, test, a, b, alternative, alpha, correction, design):
     options = {"alternative": alternative, "alpha": alpha, "correction": correction}
     if test == "ttest":
         return _items_ttest(frame, a, b, **options, **design)
-    for keyword in ("by", "weight"):
+    for keyword in ("by", "weight", "se"):
         if keyword in design:
             msg = f"`{keyword}` applies to `ttest` on an items frame, not to `{test}`."
             raise TypeError(msg)
@@ -564,7 +566,7 @@ def sign_test(
     )
 
 
-def _task_rows(data: ItemsData, i, j, by, weight, alternative, confidence):
+def _task_rows(data: ItemsData, i, j, by, weight, alternative, confidence, se_type="cr1"):
     """``by="task"``: one row per pair and task; ``weight="task"``: the mean of task means."""
     if data.task is None:
         msg = (
@@ -593,6 +595,7 @@ def _task_rows(data: ItemsData, i, j, by, weight, alternative, confidence):
                 alternative=alternative,
                 confidence=confidence,
                 clustered=data.clustered,
+                se_type=se_type,
             )
         )
     if by == "task":
@@ -606,7 +609,8 @@ def _task_rows(data: ItemsData, i, j, by, weight, alternative, confidence):
         statistic = np.where(se == 0, np.where(mean == 0, 0.0, np.sign(mean) * np.inf), mean / se)
     low, high = t_confidence_interval(mean, se, df, confidence, alternative)
     whole = items_core.clustered_paired_ttest(
-        data.values, data.cluster, data.n_clusters, i, j, clustered=data.clustered
+        data.values, data.cluster, data.n_clusters, i, j, clustered=data.clustered,
+        se_type=se_type,
     )
     out = {
         "mean_diff": mean,
@@ -635,9 +639,13 @@ def _items_ttest(
     by: str | None = None,
     weight: str = "item",
     margin: float | None = None,
+    se: str | None = None,
     **design: Any,
 ) -> pd.DataFrame:
-    """The paired t-test over items, CR1-clustered, of every pair asked (:func:`pdcompare.ttest`).
+    """The paired t-test over items, clustered, of every pair asked (:func:`pdcompare.ttest`).
+
+    ``se``: ``"cr2"`` (Bell–McCaffrey, Satterthwaite df; the default below 50
+    clusters), ``"cr1"`` (DESIGN 21's; the default from 50 clusters on).
 
     Examples
     --------
@@ -661,6 +669,7 @@ def _items_ttest(
         msg = "`margin` gates the pooled test over items: it takes no `by=` and no `weight=`."
         raise OptionError(msg, keyword="margin")
     data = frame_data(frame, design, "ttest")
+    se_type = standard_error(data, se)
     i, j, scope, asked, alternative = sided_pairs(data, a, b, alternative)
     tasks = None
     if by is None and weight == "item":
@@ -674,9 +683,12 @@ def _items_ttest(
             confidence=1.0 - alpha,
             clustered=data.clustered,
             margin=core_margin(margin, asked),
+            se_type=se_type,
         )
     else:
-        i, j, out, tasks = _task_rows(data, i, j, by, weight, alternative, 1.0 - alpha)
+        i, j, out, tasks = _task_rows(
+            data, i, j, by, weight, alternative, 1.0 - alpha, se_type
+        )
     warn_pairs(
         data.names,
         i,
@@ -696,6 +708,7 @@ def _items_ttest(
         correction=correction,
         weight=weight,
         by=by,
+        **se_meta(data, se_type),
         **({} if margin is None else {"margin": margin}),
     )
     columns: dict[str, Any] = {}

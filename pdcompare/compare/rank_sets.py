@@ -27,6 +27,7 @@ from pdcompare._validation import (
 from pdcompare.compare._common import scores_meta, seed_of
 from pdcompare.compare.battles import rating_covariance
 from pdcompare.compare.calls import comparison, frame_function
+from pdcompare.compare.items import SE_WORDS, se_meta, standard_error
 from pdcompare.compare.items import frame_data as items_frame_data
 from pdcompare.inputs.battles import battles_data
 from pdcompare.inputs.benchmark import BenchmarkData
@@ -35,7 +36,8 @@ from pdcompare.inputs.design import require_ratio
 from pdcompare.inputs.frames import check_frame
 from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.predictions import predictions_data
-from pdcompare.stats.items import cluster_sums
+from pdcompare.stats.cr2 import cluster_scales
+from pdcompare.stats.items import cluster_sums, clustered_df
 from pdcompare.stats.predictions import correctness
 from pdcompare.stats.rank_sets import rank_confidence_sets
 
@@ -170,7 +172,7 @@ def runs_covariance(data: Any) -> tuple[np.ndarray, np.ndarray]:
     return mean, np.diag(np.nanvar(values, axis=1, ddof=1) / n)
 
 
-def items_covariance(data: Any) -> tuple[np.ndarray, np.ndarray]:
+def items_covariance(data: Any, se_type: str = "cr1") -> tuple[np.ndarray, np.ndarray]:
     """Mean score over the items and its clustered covariance (DESIGN section 22).
 
     ``C/(C−1) · U Uᵀ / n²`` with ``U_jc`` the sum over cluster ``c``'s items of
@@ -196,6 +198,9 @@ def items_covariance(data: Any) -> tuple[np.ndarray, np.ndarray]:
     c = data.n_clusters
     sums, sizes = cluster_sums(values, data.cluster, c)
     centred = sums - mean[:, None] * sizes[None, :]
+    if se_type == "cr2":  # Bell–McCaffrey: each cluster's sum over sqrt(1 − n_c/n)
+        centred = centred * np.sqrt(cluster_scales(sizes, n, "cr2")[0])
+        return mean, (centred @ centred.T) / n**2
     return mean, c / (c - 1) * (centred @ centred.T) / n**2
 
 
@@ -219,13 +224,17 @@ def _from_scores(frame: pd.DataFrame, y: Any, design: dict[str, Any]) -> Estimat
         estimate, cov = COVARIANCES["battles"][1](battles)
         return Estimates("battles", battles.names, estimate, cov, True, {"unit": "battles"})
     if frame_kind(frame) is FrameKind.ITEMS:
+        se = design.pop("se", None)
         data = items_frame_data(frame, design, "ranks")  # cv= refused as by summary
-        estimate, cov = items_covariance(data)
-        meta = {**data.meta(), "design": data.design.to_attrs()}
+        se_type = standard_error(data, se)
+        estimate, cov = items_covariance(data, se_type)
+        meta = {**data.meta(), "design": data.design.to_attrs(), **se_meta(data, se_type)}
+        df = covariance_df("items", data)
+        if data.clustered:  # CR2's Satterthwaite df, or C − 1
+            df = clustered_df(data.cluster, data.n_clusters, se_type)
         return Estimates(
-            "items", data.names, estimate, cov, data.design.greater_is_better, meta,
-            covariance_df("items", data),
-        )  # fmt: skip
+            "items", data.names, estimate, cov, data.design.greater_is_better, meta, df
+        )
     data = scores_data(frame, **design)
     if isinstance(data, BenchmarkData):
         kind = "benchmark"
@@ -265,6 +274,13 @@ COVARIANCES: dict[str, tuple[str, Callable[..., tuple[np.ndarray, np.ndarray]]]]
     "items": ("clustered (CR1)", items_covariance),
     "battles": ("inverse Fisher information", rating_covariance),
 }
+
+
+def _covariance_name(found: Estimates) -> str:
+    """The covariance's name: "clustered (CR2)" where an items frame's is CR2."""
+    if found.meta.get("se_type") == SE_WORDS["cr2"]:
+        return "clustered (CR2)"
+    return COVARIANCES[found.kind][0]
 
 
 def _truth_column(frame: pd.DataFrame, y: Any) -> Hashable | None:
@@ -412,7 +428,7 @@ def _rank_table(
         simultaneous=simultaneous,
         n_draws=n_draws,
         random_state=seed_of(random_state),
-        covariance=COVARIANCES[found.kind][0],
+        covariance=_covariance_name(found),
         draws_df=found.df,
         frame_kind=found.kind,
         models=names.tolist(),

@@ -17,7 +17,7 @@ from pdcompare.compare.effect_size import (
     magnitude_column,
     thresholds,
 )
-from pdcompare.compare.items import frame_data
+from pdcompare.compare.items import frame_data, se_meta, standard_error
 from pdcompare.compare.ranks import benchmark_summary
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.benchmark import BenchmarkData
@@ -259,9 +259,11 @@ def summary(
     narrow because CV splits share training data. Missing scores are left
     out model by model (``n_splits`` counts the rest). ``std`` has ddof=1.
     On an items frame (``from_items``) the columns are ``mean, se, ci_low,
-    ci_high, n_items, n_clusters, rank``: ``se`` CR1-clustered when the
-    frame has clusters, the interval t with ``n_clusters − 1`` degrees of
-    freedom, and with several samples per item ``samples_per_item`` and
+    ci_high, n_items, n_clusters, rank``: ``se`` clustered when the
+    frame has clusters (``se="cr2"``, Bell–McCaffrey's CR2 with Satterthwaite
+    degrees of freedom, the default below 50 clusters; ``se="cr1"``, the
+    interval t with ``n_clusters − 1`` degrees of freedom, from 50 on), and
+    with several samples per item ``samples_per_item`` and
     ``within_item_share`` (the share of the variance of the item scores
     that more samples per item would remove).
     On a runs frame (``set_design(paired=False)``) the runs are independent,
@@ -383,12 +385,16 @@ def _with_effect_sizes(
     return with_attrs(frame, meta)
 
 
-def items_summary(frame: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.DataFrame:
+def items_summary(
+    frame: pd.DataFrame, ci: float = 0.95, *, se: str | None = None, **design: Any
+) -> pd.DataFrame:
     """Per model on an items frame: mean, clustered standard error, interval, counts, rank.
 
     See :func:`pdcompare.summary`; the columns are ``mean, se, ci_low,
     ci_high, n_items, n_clusters, rank`` and, with several samples per item,
-    ``samples_per_item`` and ``within_item_share``.
+    ``samples_per_item`` and ``within_item_share``. ``se``: ``"cr2"``
+    (Satterthwaite df; the default below 50 clusters) or ``"cr1"``
+    (``C − 1`` df), named in ``attrs["pdcompare"]["se_type"]``.
 
     Examples
     --------
@@ -401,10 +407,11 @@ def items_summary(frame: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.Da
     """
     ci = check_fraction("ci", ci)
     data = frame_data(frame, design, "summary")
+    se_type = standard_error(data, se)
     values = data.values
     means = values.mean(axis=1)
-    se = items_core.clustered_se(values, data.cluster, data.n_clusters)
-    df = np.full(len(means), data.n_clusters - 1.0)
+    se = items_core.clustered_se(values, data.cluster, data.n_clusters, se_type)
+    df = np.full(len(means), items_core.clustered_df(data.cluster, data.n_clusters, se_type))
     low, high = t_confidence_interval(means, se, df, ci, "two-sided")
     key = -means if data.design.greater_is_better else means
     table: dict[str, Any] = {
@@ -429,5 +436,6 @@ def items_summary(frame: pd.DataFrame, ci: float = 0.95, **design: Any) -> pd.Da
         greater_is_better=data.design.greater_is_better,
         models=data.ranked_names,
         **data.meta(),
+        **se_meta(data, se_type),
     )
     return results.model_result(data.names, table, meta).iloc[data.order]
