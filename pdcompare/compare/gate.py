@@ -323,7 +323,7 @@ def _sizes(
 #: What a gate on an items frame keeps of its test's metadata (the words name the unit).
 _ITEMS_KEYS = (
     "n_items", "n_clusters", "clustered", "cluster_name", "item_name", "task_name", "n_tasks",
-    "samples_per_item", "task_sizes", "samples_range",
+    "samples_per_item", "task_sizes", "samples_range", "se_type", "se_df",
 )  # fmt: skip
 
 

@@ -26,6 +26,7 @@ from pdcompare.compare._common import (
 )
 from pdcompare.inputs.items import ItemsData, items_data
 from pdcompare.stats.cr2 import SE_TYPES
+from pdcompare.stats.items import clustered_df
 
 #: What the tests of items say of pairs with identical scores, and of a constant difference.
 ITEMS_IDENTICAL_SCORES = (
@@ -57,7 +58,7 @@ def standard_error(data: ItemsData, se: str | None) -> str:
     --------
     >>> import pandas as pd
     >>> framed = pd.DataFrame([[1, 0, 1, 1], [0, 0, 1, 0]], index=["a", "b"]).cmp.set_design(
-    ...     items=True, cluster=[0, 0, 1, 1])
+    ...     items=True, cluster={0: 0, 1: 0, 2: 1, 3: 1})
     >>> standard_error(items_data(framed), None)
     'cr2'
     >>> standard_error(items_data(framed.cmp.set_design(items=True)), "cr1")
@@ -81,9 +82,12 @@ def standard_error(data: ItemsData, se: str | None) -> str:
     return se
 
 
-def se_meta(data: ItemsData, se_type: str) -> dict[str, str]:
-    """``{"se_type": ...}`` for a result's attrs when the frame has clusters, else nothing."""
-    return {"se_type": SE_WORDS[se_type]} if data.clustered else {}
+def se_meta(data: ItemsData, se_type: str) -> dict[str, Any]:
+    """``se_type`` (its words) and ``se_df`` (the t's df) for the attrs of a clustered frame."""
+    if not data.clustered:
+        return {}
+    df = clustered_df(data.cluster, data.n_clusters, se_type)
+    return {"se_type": SE_WORDS[se_type], "se_df": float(df)}
 
 
 def items_frame(frame: pd.DataFrame, greater_is_better: bool | None = None) -> ItemsData:

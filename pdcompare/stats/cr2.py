@@ -93,6 +93,8 @@ def cluster_scales(sizes, n_items: int, se_type: str) -> tuple[np.ndarray, float
     """
     sizes = np.asarray(sizes, dtype=float)
     c = float(sizes.size)
-    if se_type == "cr1":
+    # Equal clusters: 1/(1 − 1/C) = C/(C − 1) and the df are C − 1 exactly; CR1's
+    # arithmetic gives them without CR2's rounding.
+    if se_type == "cr1" or (sizes.size and np.all(sizes == sizes[0])):
         return np.full(sizes.size, c / (c - 1.0)), c - 1.0
     return cr2_factors(sizes, n_items), satterthwaite_df(sizes, n_items)

@@ -104,7 +104,7 @@ def clustered_se(values, cluster, n_clusters: int, se_type: str = "cr1") -> np.n
     values = np.ascontiguousarray(values, dtype=float)
     n = values.shape[1]
     centred, sizes, _ = _centred_sums(values, cluster, n_clusters)
-    if se_type == "cr1":
+    if se_type == "cr1" or np.ptp(sizes) == 0:  # equal clusters: CR2 is CR1 exactly
         c = float(n_clusters)
         return np.sqrt(c / (c - 1.0) * np.einsum("ij,ij->i", centred, centred)) / n
     scales, _ = cluster_scales(sizes, n, se_type)
@@ -231,7 +231,8 @@ def clustered_paired_ttest(
     n = values.shape[1]
     c = float(n_clusters)
     centred, sizes, means = _centred_sums(values, cluster, n_clusters)
-    cr2 = clustered and se_type == "cr2"
+    # Equal clusters: CR2 is CR1 exactly (1/(1 − 1/C) = C/(C − 1), df C − 1): CR1's arithmetic.
+    cr2 = clustered and se_type == "cr2" and np.ptp(sizes) > 0
     if cr2:
         scales, cr2_df = cluster_scales(sizes, n, "cr2")
         roots = np.sqrt(scales)
