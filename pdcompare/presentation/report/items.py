@@ -132,7 +132,9 @@ def interval_kind(info: ResultInfo) -> str:
 
 
 def se_words(info: ResultInfo, *, brief: bool = False) -> str:
-    """The clustered standard error in words: "CR2 standard error, 5.2 Satterthwaite df".
+    """The clustered standard error in words: "(CR2 standard error, 5.0 Satterthwaite ...)".
+
+    ``brief``: ", CR2 standard error" (inside the interval's parenthesis).
 
     Results saved before ``se_type`` existed (DESIGN 33) were CR1's.
 
@@ -142,16 +144,20 @@ def se_words(info: ResultInfo, *, brief: bool = False) -> str:
     >>> se_words(info_from_meta({"n_clusters": 12, "clustered": True,
     ...                          "se_type": "CR2 (Satterthwaite df)", "se_df": 5.04}))
     ' (CR2 standard error, 5.0 Satterthwaite degrees of freedom)'
+    >>> cr1 = info_from_meta({"n_clusters": 12, "clustered": True, "se_type": "CR1"})
+    >>> se_words(cr1, brief=True)
+    ', CR1 standard error'
     >>> se_words(info_from_meta({"n_clusters": 12, "clustered": True}))
     ' (CR1 standard error, 11 degrees of freedom)'
     """
     if info.get("se_type", "CR1") != "CR1":
         if brief:
-            return " (CR2 standard error, Satterthwaite degrees of freedom)"
+            return ", CR2 standard error"
         df = float(info.get("se_df", float("nan")))
-        return f" (CR2 standard error, {df:.1f} Satterthwaite degrees of freedom)"
+        df_text = f"{df:.0f}" if abs(df - round(df)) < 1e-9 else f"{df:.1f}"
+        return f" (CR2 standard error, {df_text} Satterthwaite degrees of freedom)"
     if brief:
-        return " (CR1 standard error)" if info.get("se_type") else ""
+        return ", CR1 standard error" if info.get("se_type") else ""
     df = int(info.n_clusters or 0) - 1
     return f" (CR1 standard error, {df} degrees of freedom)"
 
