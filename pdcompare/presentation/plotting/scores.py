@@ -450,7 +450,10 @@ def _items_interval_words(info: ResultInfo) -> str:
     """The interval of an items frame's summary in words: its items and clusters."""
     n_items, n_clusters = info.n_items, info.n_clusters
     if info.clustered:
-        return f"t, {n_items} items clustered in {n_clusters} clusters"
+        kind = str(info.get("se_type", "")).split(" ")[0]  # "CR2" or "CR1" (none when older)
+        return f"t, {n_items} items clustered in {n_clusters} clusters" + (
+            f", {kind} standard error" if kind else ""
+        )
     return f"t over {n_items} items"
 
 
