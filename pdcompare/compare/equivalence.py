@@ -129,6 +129,9 @@ def equivalence(
       ``ttost_paired``.
     * Runs frame (independent runs, DESIGN section 17): Welch's t,
       equal to statsmodels ``ttost_ind(usevar="unequal")``.
+    * Items frame: the paired t over items, clustered with clusters:
+      ``se="cr2"`` (Satterthwaite df, the default below 50 clusters) or
+      ``"cr1"`` (``C − 1`` df), as :func:`ttest`.
 
     A zero standard error (a difference that is the same on every unit)
     gives p-values 0 or 1 by where the difference lies, with a warning.

@@ -339,14 +339,19 @@ def ttest(
 
     On an items frame (``from_items``, ``set_design(items=True)``: models
     scored on the same questions) this is the paired test over items, and
-    with clusters its standard error is CR1-clustered,
+    with clusters its standard error is clustered: ``se="cr1"``,
     ``se = sqrt(C/(C−1) · Σ_c (Σ_{i∈c}(d_i − d̄))²)/n`` on ``C − 1`` degrees
     of freedom (inspect_ai's ``stderr(cluster=)``; Miller 2024, "Adding
-    error bars to evals"); the result adds ``se, n_items, n_clusters,
-    design_effect`` (clustered over unclustered variance) and ``corr`` (of
-    the two models' item scores). ``by="task"`` gives a row per pair and
-    task (correction over all rows); ``weight="task"`` weighs every task
-    alike (``se = sqrt(Σ_t se_t²)/T`` on ``Σ_t (C_t − 1)`` degrees of freedom).
+    error bars to evals"), the default from 50 clusters on; ``se="cr2"``,
+    Bell–McCaffrey's ``sqrt(Σ_c (Σ_{i∈c}(d_i − d̄))² / (1 − n_c/n))/n`` on
+    Satterthwaite's degrees of freedom (R's clubSandwich), the default
+    below 50 clusters (CR1 over-rejects with few unequal clusters);
+    ``attrs["pdcompare"]["se_type"]`` names it. The result adds ``se,
+    n_items, n_clusters, design_effect`` (clustered over unclustered
+    variance) and ``corr`` (of the two models' item scores). ``by="task"``
+    gives a row per pair and task (correction over all rows);
+    ``weight="task"`` weighs every task alike (``se = sqrt(Σ_t se_t²)/T`` on
+    the sum of the tasks' degrees of freedom).
 
     Examples
     --------

@@ -350,7 +350,9 @@ def ranks(
         The truth column of a predictions frame (default: a column named "y").
     **design
         ``cv=``, ``test_size=``, or ``n_train=`` with ``n_test=``, and
-        ``greater_is_better=``; see :func:`set_design`.
+        ``greater_is_better=``; see :func:`set_design`. On an items frame
+        with clusters, ``se="cr2"`` or ``"cr1"`` chooses the clustered
+        covariance (default CR2 below 50 clusters, as :func:`ttest`).
 
     Returns
     -------
