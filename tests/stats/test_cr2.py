@@ -152,3 +152,20 @@ def test_satterthwaite_df_lie_between_one_and_c_minus_one(sizes):
     # ‖M‖²_F ≥ (tr M)²/rank(M), rank C − 1: df ≤ C − 1; (tr M)² ≥ ‖M‖²_F: df ≥ 1.
     df = satterthwaite_df(np.array(sizes, float), sum(sizes))
     assert 1.0 - 1e-9 <= df <= len(sizes) - 1.0 + 1e-9
+
+
+@settings(max_examples=60, deadline=None)
+@given(sizes=sizes_strategy, seed=st.integers(0, 2**31))
+def test_cr2_lies_between_the_bounds_of_its_factors(sizes, seed):
+    # 1 ≤ 1/(1 − n_c/n) ≤ 1/(1 − max n_c/n), so with V1 = C/(C − 1) Σ S_c² / n²:
+    # (C − 1)/C · V1 ≤ V2 ≤ (C − 1)/C · V1 / (1 − max n_c/n).
+    rng = np.random.default_rng(seed)
+    n, c = sum(sizes), len(sizes)
+    cluster = np.repeat(np.arange(c), sizes)
+    d = rng.normal(size=(2, n)) + rng.normal(size=(2, c))[:, cluster]
+    cr1 = clustered_se(d, cluster, c, "cr1")
+    cr2 = clustered_se(d, cluster, c, "cr2")
+    low = cr1 * np.sqrt((c - 1) / c)
+    high = low / np.sqrt(1 - max(sizes) / n)
+    assert np.all(cr2 >= low * (1 - 1e-12))
+    assert np.all(cr2 <= high * (1 + 1e-12))
