@@ -76,7 +76,8 @@ def gate_test(frame: pd.DataFrame, y: Any = None, **design: Any) -> str:
     if truth_column(frame, y) is not None:
         return "delong"
     _refuse_benchmark(frame)
-    data = scores_data(frame, **design)
+    # ``se`` (the items ttest's clustered standard error) is no design keyword.
+    data = scores_data(frame, **{key: value for key, value in design.items() if key != "se"})
     if not data.design.paired:
         return "welch_ttest"
     return "corrected_ttest" if data.design.test_train_ratio is not None else "ttest"

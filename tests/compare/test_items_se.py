@@ -134,3 +134,12 @@ def test_se_type_survives_a_save(tmp_path):
     back = pd.read_parquet(path)
     assert back.attrs["pdcompare"]["se_type"] == "CR2 (Satterthwaite df)"
     assert "CR2 standard error" in pdcompare.report(_frame("six_unequal"))
+
+
+def test_gate_rests_on_the_ttest_with_its_standard_error():
+    frame = _frame("twelve_unequal")
+    for se, words in ((None, "CR2 (Satterthwaite df)"), ("cr1", "CR1")):
+        gated = pdcompare.gate(frame, "a", "b", margin=0.1, se=se)
+        one_sided = frame.cmp.ttest("a", "b", alternative="better", correction=None, se=se)
+        assert gated.attrs["pdcompare"]["se_type"] == words
+        assert gated["ci_low"].iloc[0] == pytest.approx(one_sided["ci_low"].iloc[0], rel=1e-12)
