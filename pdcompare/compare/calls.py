@@ -34,6 +34,7 @@ from pdcompare.inputs.kinds import FrameKind, accepts, deciding
 from pdcompare.inputs.labels import ESTIMATORS
 from pdcompare.inputs.predictions import WeightedPredictions
 from pdcompare.inputs.scores import check_scores_labels, predictions_frame_message
+from pdcompare.stats.cr2 import SE_TYPES
 
 F = TypeVar("F", bound=Callable[..., Any])
 K = FrameKind
@@ -84,6 +85,8 @@ def check_shared_keywords(
         check_random_state(keywords["random_state"])
     if keywords.get("estimator") is not None:  # a labelled items frame's (inputs/labels.py)
         check_option("estimator", keywords["estimator"], ESTIMATORS)
+    if keywords.get("se") is not None:  # the clustered standard error of items tests
+        check_option("se", keywords["se"], SE_TYPES)
 
 
 def _what_to_use(kind: FrameKind) -> str:

@@ -206,9 +206,10 @@ def effect_size(
     On an items frame (DESIGN section 21) the unit is the question. Without
     clusters the questions are independent: the plain paired interval of
     d_z, and the bootstrap over questions for the other measures. With
-    clusters the "cohen_dz" interval inverts the clustered (CR1) t of
-    :func:`ttest`: noncentral t on clusters − 1 degrees of freedom, scaled
-    by ``sqrt(design_effect / n)``; the bootstrap measures are refused (a
+    clusters the "cohen_dz" interval inverts the clustered t of
+    :func:`ttest` with its default standard error (CR2 below 50 clusters,
+    on Satterthwaite's degrees of freedom; CR1 on clusters − 1 from 50 on),
+    noncentral t scaled by ``sqrt(design_effect / n)``; the bootstrap measures are refused (a
     bootstrap over questions would ignore the clusters).
 
     On a runs frame (independent runs of stochastic learners, DESIGN section
@@ -297,7 +298,11 @@ def effect_size(
     if ci is not None:
         policy = "omit" if nan_policy == "omit" else "propagate"
         if measure == "cohen_dz" and items and data.clustered:
-            clustered = clustered_paired_ttest(data.values, data.cluster, data.n_clusters, i, j)
+            se_type = _items.standard_error(data, None)  # the items ttest's default (CR2 below 50)
+            clustered = clustered_paired_ttest(
+                data.values, data.cluster, data.n_clusters, i, j, se_type=se_type
+            )
+            fields["se_type"] = _items.SE_WORDS[se_type]
             low, high = cohen_dz_interval(
                 out["effect_size"],
                 float(data.n_items),

@@ -16,7 +16,7 @@ from pdcompare.compare._common import (
     warn_pairs,
 )
 from pdcompare.compare.calls import comparison
-from pdcompare.compare.items import frame_data
+from pdcompare.compare.items import frame_data, se_meta, standard_error
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import require_ratio
@@ -129,6 +129,9 @@ def equivalence(
       ``ttost_paired``.
     * Runs frame (independent runs, DESIGN section 17): Welch's t,
       equal to statsmodels ``ttost_ind(usevar="unequal")``.
+    * Items frame: the paired t over items, clustered with clusters:
+      ``se="cr2"`` (Satterthwaite df, the default below 50 clusters) or
+      ``"cr1"`` (``C − 1`` df), as :func:`ttest`.
 
     A zero standard error (a difference that is the same on every unit)
     gives p-values 0 or 1 by where the difference lies, with a warning.
@@ -239,9 +242,13 @@ def _items_equivalence(
     rope: Any,
     alpha: float = 0.05,
     correction: str | None = "holm",
+    se: str | None = None,
     **design: Any,
 ) -> pd.DataFrame:
-    """TOST over items with the clustered standard error and ``C − 1`` degrees of freedom.
+    """TOST over items with the clustered standard error and its degrees of freedom.
+
+    ``se``: ``"cr2"`` (Satterthwaite df; the default below 50 clusters) or
+    ``"cr1"`` (``C − 1`` df), as :func:`pdcompare.ttest` on items.
 
     Examples
     --------
@@ -261,9 +268,11 @@ def _items_equivalence(
     alpha, correction = check_test_options(alpha=alpha, correction=correction)
     design.pop("nan_policy", None)
     data = frame_data(frame, design, "equivalence")
+    se_type = standard_error(data, se)
     i, j, scope = data.pairs(a, b)
     out = items_core.clustered_paired_ttest(
-        data.values, data.cluster, data.n_clusters, i, j, clustered=data.clustered
+        data.values, data.cluster, data.n_clusters, i, j, clustered=data.clustered,
+        se_type=se_type,
     )
     found = _tost(out["mean_diff"], out["se"], out["df"], low, high, alpha)
     meta = scores_meta(
@@ -275,6 +284,7 @@ def _items_equivalence(
         reject_means="equivalent",
         alpha=alpha,
         correction=correction,
+        **se_meta(data, se_type),
     )
     columns = {
         name: found[name]

@@ -76,8 +76,11 @@ def gate_test(frame: pd.DataFrame, y: Any = None, **design: Any) -> str:
     if truth_column(frame, y) is not None:
         return "delong"
     _refuse_benchmark(frame)
-    # ``estimator`` is a labelled items frame's (its ttest reads it), not a CV design's
-    data = scores_data(frame, **{k: v for k, v in design.items() if k != "estimator"})
+    # ``estimator`` (a labelled items frame's) and ``se`` (the items ttest's clustered
+    # standard error) are read by its ttest, not CV design keywords.
+    data = scores_data(
+        frame, **{key: value for key, value in design.items() if key not in ("estimator", "se")}
+    )
     if not data.design.paired:
         return "welch_ttest"
     return "corrected_ttest" if data.design.test_train_ratio is not None else "ttest"
@@ -329,7 +332,7 @@ def _sizes(
 #: What a gate on an items frame keeps of its test's metadata (the words name the unit).
 _ITEMS_KEYS = (
     "n_items", "n_clusters", "clustered", "cluster_name", "item_name", "task_name", "n_tasks",
-    "samples_per_item", "task_sizes", "samples_range",
+    "samples_per_item", "task_sizes", "samples_range", "se_type", "se_df",
     "estimand", "k", "estimand_label", "attempts_per_item", "attempts_range",
     "estimator", "estimator_words", "label_design", "n_labelled", "n_unlabelled", "effective_n",
 )  # fmt: skip

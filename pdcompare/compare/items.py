@@ -19,11 +19,14 @@ import pandas as pd
 
 from pdcompare._validation import (
     OptionError,
+    check_option,
 )
 from pdcompare.compare._common import (
     raw_alternative,
 )
 from pdcompare.inputs.items import ItemsData, items_data
+from pdcompare.stats.cr2 import SE_TYPES
+from pdcompare.stats.items import clustered_df
 
 #: What the tests of items say of pairs with identical scores, and of a constant difference.
 ITEMS_IDENTICAL_SCORES = (
@@ -37,6 +40,54 @@ ITEMS_CONSTANT_DIFFERENCE = (
 
 #: ``weight`` of a t-test on a frame with tasks: every item alike, or every task alike.
 WEIGHTS = ("item", "task")
+
+#: How results and reports name each clustered standard error (``se_type``; DESIGN 33).
+SE_WORDS = {"cr2": "CR2 (Satterthwaite df)", "cr1": "CR1"}
+
+#: Below this many clusters ``se=None`` means CR2 (CR1 over-rejects with few clusters).
+FEW_CLUSTERS = 50
+
+
+def standard_error(data: ItemsData, se: str | None) -> str:
+    """The clustered standard error ``se`` asks for on this frame: ``"cr2"`` or ``"cr1"``.
+
+    ``None``: CR2 below :data:`FEW_CLUSTERS` clusters, CR1 from there on.
+    Without clusters both are the plain standard error; naming one is refused.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> framed = pd.DataFrame([[1, 0, 1, 1], [0, 0, 1, 0]], index=["a", "b"]).cmp.set_design(
+    ...     items=True, cluster={0: 0, 1: 0, 2: 1, 3: 1})
+    >>> standard_error(items_data(framed), None)
+    'cr2'
+    >>> standard_error(items_data(framed.cmp.set_design(items=True)), "cr1")
+    Traceback (most recent call last):
+    ...
+    pdcompare._validation.OptionError: `se='cr1'` chooses a clustered standard error, ...
+    """
+    if se is not None:
+        check_option("se", se, SE_TYPES)
+    if not data.clustered:
+        if se is not None:
+            msg = (
+                f"`se={se!r}` chooses a clustered standard error, but this items frame has no "
+                "clusters (its standard error is the plain one over items): leave `se` out, "
+                "or give the clusters with `from_items(..., cluster=...)`."
+            )
+            raise OptionError(msg, keyword="se")
+        return "cr1"
+    if se is None:
+        return "cr2" if data.n_clusters < FEW_CLUSTERS else "cr1"
+    return se
+
+
+def se_meta(data: ItemsData, se_type: str) -> dict[str, Any]:
+    """``se_type`` (its words) and ``se_df`` (the t's df) for the attrs of a clustered frame."""
+    if not data.clustered:
+        return {}
+    df = clustered_df(data.cluster, data.n_clusters, se_type)
+    return {"se_type": SE_WORDS[se_type], "se_df": float(df)}
 
 
 def items_frame(frame: pd.DataFrame, greater_is_better: bool | None = None) -> ItemsData:

@@ -27,7 +27,9 @@ from pdcompare.compare.items import (
     ITEMS_IDENTICAL_SCORES,
     WEIGHTS,
     frame_data,
+    se_meta,
     sided_pairs,
+    standard_error,
 )
 from pdcompare.compare.judges import judged, judged_pairs, judged_ttest
 from pdcompare.compare.margin import check_margin, core_margin, with_margin
@@ -148,7 +150,7 @@ def _items_test(frame, test, a, b, alternative, alpha, correction, design):
     options = {"alternative": alternative, "alpha": alpha, "correction": correction}
     if test == "ttest":
         return _items_ttest(frame, a, b, **options, **design)
-    for keyword in ("by", "weight"):
+    for keyword in ("by", "weight", "se"):
         if keyword in design:
             msg = f"`{keyword}` applies to `ttest` on an items frame, not to `{test}`."
             raise TypeError(msg)
@@ -343,14 +345,19 @@ def ttest(
 
     On an items frame (``from_items``, ``set_design(items=True)``: models
     scored on the same questions) this is the paired test over items, and
-    with clusters its standard error is CR1-clustered,
+    with clusters its standard error is clustered: ``se="cr1"``,
     ``se = sqrt(C/(C−1) · Σ_c (Σ_{i∈c}(d_i − d̄))²)/n`` on ``C − 1`` degrees
     of freedom (inspect_ai's ``stderr(cluster=)``; Miller 2024, "Adding
-    error bars to evals"); the result adds ``se, n_items, n_clusters,
-    design_effect`` (clustered over unclustered variance) and ``corr`` (of
-    the two models' item scores). ``by="task"`` gives a row per pair and
-    task (correction over all rows); ``weight="task"`` weighs every task
-    alike (``se = sqrt(Σ_t se_t²)/T`` on ``Σ_t (C_t − 1)`` degrees of freedom).
+    error bars to evals"), the default from 50 clusters on; ``se="cr2"``,
+    Bell–McCaffrey's ``sqrt(Σ_c (Σ_{i∈c}(d_i − d̄))² / (1 − n_c/n))/n`` on
+    Satterthwaite's degrees of freedom (R's clubSandwich), the default
+    below 50 clusters (CR1 over-rejects with few unequal clusters);
+    ``attrs["pdcompare"]["se_type"]`` names it. The result adds ``se,
+    n_items, n_clusters, design_effect`` (clustered over unclustered
+    variance) and ``corr`` (of the two models' item scores). ``by="task"``
+    gives a row per pair and task (correction over all rows);
+    ``weight="task"`` weighs every task alike (``se = sqrt(Σ_t se_t²)/T`` on
+    the sum of the tasks' degrees of freedom).
 
     Examples
     --------
@@ -583,7 +590,7 @@ def sign_test(
     )
 
 
-def _task_rows(data: ItemsData, i, j, by, weight, alternative, confidence):
+def _task_rows(data: ItemsData, i, j, by, weight, alternative, confidence, se_type="cr1"):
     """``by="task"``: one row per pair and task; ``weight="task"``: the mean of task means."""
     if data.task is None:
         msg = (
@@ -612,6 +619,7 @@ def _task_rows(data: ItemsData, i, j, by, weight, alternative, confidence):
                 alternative=alternative,
                 confidence=confidence,
                 clustered=data.clustered,
+                se_type=se_type,
             )
         )
     if by == "task":
@@ -625,7 +633,8 @@ def _task_rows(data: ItemsData, i, j, by, weight, alternative, confidence):
         statistic = np.where(se == 0, np.where(mean == 0, 0.0, np.sign(mean) * np.inf), mean / se)
     low, high = t_confidence_interval(mean, se, df, confidence, alternative)
     whole = items_core.clustered_paired_ttest(
-        data.values, data.cluster, data.n_clusters, i, j, clustered=data.clustered
+        data.values, data.cluster, data.n_clusters, i, j, clustered=data.clustered,
+        se_type=se_type,
     )
     out = {
         "mean_diff": mean,
@@ -654,9 +663,13 @@ def _items_ttest(
     by: str | None = None,
     weight: str = "item",
     margin: float | None = None,
+    se: str | None = None,
     **design: Any,
 ) -> pd.DataFrame:
-    """The paired t-test over items, CR1-clustered, of every pair asked (:func:`pdcompare.ttest`).
+    """The paired t-test over items, clustered, of every pair asked (:func:`pdcompare.ttest`).
+
+    ``se``: ``"cr2"`` (Bell–McCaffrey, Satterthwaite df; the default below 50
+    clusters), ``"cr1"`` (DESIGN 21's; the default from 50 clusters on).
 
     Examples
     --------
@@ -682,6 +695,7 @@ def _items_ttest(
     estimator, seed = design.pop("estimator", None), design.pop("random_state", 0)
     data = frame_data(frame, design, "ttest")
     judge = judged(frame, data, estimator, "ttest")  # a labelled frame: compare/judges.py
+    se_type = standard_error(data, se)
     i, j, scope, asked, alternative = sided_pairs(data, a, b, alternative)
     if judge is not None:  # "the best" by the corrected means, not the judge's
         i, j, scope = judged_pairs(judge, a, b)
@@ -705,9 +719,12 @@ def _items_ttest(
             confidence=1.0 - alpha,
             clustered=data.clustered,
             margin=core_margin(margin, asked),
+            se_type=se_type,
         )
     else:
-        i, j, out, tasks = _task_rows(data, i, j, by, weight, alternative, 1.0 - alpha)
+        i, j, out, tasks = _task_rows(
+            data, i, j, by, weight, alternative, 1.0 - alpha, se_type
+        )
     warn_pairs(
         data.names,
         i,
@@ -727,6 +744,7 @@ def _items_ttest(
         correction=correction,
         weight=weight,
         by=by,
+        **se_meta(data, se_type),
         **({} if margin is None else {"margin": margin}),
         **({} if judge is None else judge.meta(extra["effective_n"])),
     )

@@ -25,7 +25,14 @@ from pdcompare._validation import (
 )
 from pdcompare.compare._common import check_test_options, refuse_one_dataset, scores_meta
 from pdcompare.compare.calls import comparison
-from pdcompare.compare.items import frame_data, items_frame, within_part
+from pdcompare.compare.items import (
+    SE_WORDS,
+    frame_data,
+    items_frame,
+    se_meta,
+    standard_error,
+    within_part,
+)
 from pdcompare.compare.judges import judged, judged_power
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
@@ -503,9 +510,14 @@ def _items_power(
     alternative: str = "two-sided",
     target: float = 0.8,
     n_samples: int | None = None,
+    se: str | None = None,
     **design: Any,
 ) -> pd.DataFrame:
     """Power of the clustered paired t over items, and the items and clusters it would need.
+
+    ``se``: ``"cr2"`` (Satterthwaite df; the default below 50 clusters) or
+    ``"cr1"`` (``C − 1`` df), as :func:`pdcompare.ttest` on items; the
+    projection to more clusters counts ``C′ − 1`` degrees of freedom.
 
     Columns ``model_1, model_2, sd_diff, n_items, n_clusters, design_effect,
     power, mdd, n_items_needed, n_clusters_needed``. ``n_samples=K′``
@@ -535,9 +547,11 @@ def _items_power(
     estimator = design.pop("estimator", None)
     data = frame_data(frame, design, "power")
     judge = judged(frame, data, estimator, "power")  # a labelled frame: compare/judges.py
+    se_type = standard_error(data, se)
     i, j, scope = data.pairs(a, b)
     out = items_core.clustered_paired_ttest(
-        data.values, data.cluster, data.n_clusters, i, j, clustered=data.clustered
+        data.values, data.cluster, data.n_clusters, i, j, clustered=data.clustered,
+        se_type=se_type,
     )
     se = out["se"]
     sd_diff = out["sd_diff"]
@@ -574,7 +588,8 @@ def _items_power(
         sd_diff = np.sqrt(np.maximum(sd_diff**2 - within, 0.0) + within * scale)
     tail = "two-sided" if alternative == "two-sided" else "greater"
     found = items_core.items_power(
-        delta, se, data.n_items, data.n_clusters, alpha=alpha, alternative=tail, target=target
+        delta, se, data.n_items, data.n_clusters, alpha=alpha, alternative=tail, target=target,
+        df=out["df"],
     )
     meta = scores_meta(
         "power",
@@ -586,6 +601,7 @@ def _items_power(
         target=target,
         n_samples=n_samples,
         **({} if judge is None else judge.meta(extra["effective_n"])),
+        **se_meta(data, se_type),
     )
     columns = {
         "sd_diff": sd_diff,
@@ -625,8 +641,12 @@ def _items_detectable_difference(
     data = items_frame(frame)
     first = data.names.get_indexer(results.column_values(result, "model_1"))
     second = data.names.get_indexer(results.column_values(result, "model_2"))
+    # The family's own standard error (its ``se_type``), else this frame's default.
+    se_type = {words: key for key, words in SE_WORDS.items()}.get(meta.get("se_type"))
+    se_type = standard_error(data, None) if se_type is None else se_type
     out = items_core.clustered_paired_ttest(
-        data.values, data.cluster, data.n_clusters, first, second, clustered=data.clustered
+        data.values, data.cluster, data.n_clusters, first, second, clustered=data.clustered,
+        se_type=se_type,
     )
     n_items, n_clusters = data.n_items, data.n_clusters
     if meta.get("estimator") is not None and "se" in result.columns:  # a judge's, corrected
@@ -637,6 +657,7 @@ def _items_detectable_difference(
     alpha = float(meta.get("alpha", 0.05)) / m
     tail = "two-sided" if meta.get("alternative", "two-sided") == "two-sided" else "greater"
     found = items_core.items_power(
-        0.0, out["se"], n_items, n_clusters, alpha=alpha, alternative=tail, target=target
+        0.0, out["se"], n_items, n_clusters, alpha=alpha, alternative=tail,
+        target=target, df=out.get("df"),
     )
     return np.asarray(found["mdd"], dtype=float)

@@ -27,6 +27,7 @@ from pdcompare._validation import (
 from pdcompare.compare._common import scores_meta, seed_of
 from pdcompare.compare.battles import rating_covariance
 from pdcompare.compare.calls import comparison, frame_function
+from pdcompare.compare.items import SE_WORDS, se_meta, standard_error
 from pdcompare.compare.items import frame_data as items_frame_data
 from pdcompare.compare.judges import judged, judged_covariance
 from pdcompare.inputs.battles import battles_data
@@ -36,8 +37,9 @@ from pdcompare.inputs.design import require_ratio
 from pdcompare.inputs.frames import check_frame
 from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.predictions import predictions_data
+from pdcompare.stats.cr2 import cluster_scales
 from pdcompare.stats.holes import available_case_covariance
-from pdcompare.stats.items import cluster_sums
+from pdcompare.stats.items import cluster_sums, clustered_df
 from pdcompare.stats.predictions import correctness
 from pdcompare.stats.rank_sets import rank_confidence_sets
 
@@ -218,7 +220,7 @@ def runs_covariance(data: Any) -> tuple[np.ndarray, np.ndarray]:
     return mean, np.diag(np.nanvar(values, axis=1, ddof=1) / n)
 
 
-def items_covariance(data: Any) -> tuple[np.ndarray, np.ndarray]:
+def items_covariance(data: Any, se_type: str = "cr1") -> tuple[np.ndarray, np.ndarray]:
     """Mean score over the items and its clustered covariance (DESIGN section 22).
 
     ``C/(C−1) · U Uᵀ / n²`` with ``U_jc`` the sum over cluster ``c``'s items of
@@ -244,6 +246,9 @@ def items_covariance(data: Any) -> tuple[np.ndarray, np.ndarray]:
     c = data.n_clusters
     sums, sizes = cluster_sums(values, data.cluster, c)
     centred = sums - mean[:, None] * sizes[None, :]
+    if se_type == "cr2":  # Bell–McCaffrey: each cluster's sum over sqrt(1 − n_c/n)
+        centred = centred * np.sqrt(cluster_scales(sizes, n, "cr2")[0])
+        return mean, (centred @ centred.T) / n**2
     return mean, c / (c - 1) * (centred @ centred.T) / n**2
 
 
@@ -267,16 +272,21 @@ def _from_scores(frame: pd.DataFrame, y: Any, design: dict[str, Any]) -> Estimat
         estimate, cov = COVARIANCES["battles"][1](battles)
         return Estimates("battles", battles.names, estimate, cov, True, {"unit": "battles"})
     if frame_kind(frame) is FrameKind.ITEMS:
-        estimator = design.pop("estimator", None)
+        estimator, se = design.pop("estimator", None), design.pop("se", None)
         data = items_frame_data(frame, design, "ranks")  # cv= refused as by summary
         judge = judged(frame, data, estimator, "ranks")  # a labelled frame: compare/judges.py
-        estimate, cov = items_covariance(data) if judge is None else (None, None)
-        df = covariance_df("items", data)
-        if judge is not None:
+        meta = {**data.meta(), "design": data.design.to_attrs()}
+        if judge is None:
+            se_type = standard_error(data, se)
+            estimate, cov = items_covariance(data, se_type)
+            meta.update(se_meta(data, se_type))
+            df = covariance_df("items", data)
+            if data.clustered:  # CR2's Satterthwaite df, or C − 1
+                df = clustered_df(data.cluster, data.n_clusters, se_type)
+        else:  # clustered PPI is CR1's (DESIGN section 31)
             estimate, cov, df = judged_covariance(judge)
             df = None if np.isinf(df) else df
-        meta = {**data.meta(), "design": data.design.to_attrs()}
-        meta.update({} if judge is None else judge.meta())
+            meta.update(judge.meta())
         return Estimates(
             "items", data.names, estimate, cov, data.design.greater_is_better, meta, df
         )
@@ -326,6 +336,13 @@ COVARIANCES: dict[str, tuple[str, Callable[..., tuple[np.ndarray, np.ndarray]]]]
 
 #: The covariance's name on a benchmark with holes (each model's mean over its data sets).
 HOLES_COVARIANCE = "across data sets, each pair over the data sets both ran on"
+
+
+def _covariance_name(found: Estimates) -> str:
+    """The covariance's name: "clustered (CR2)" where an items frame's is CR2."""
+    if found.meta.get("se_type") == SE_WORDS["cr2"]:
+        return "clustered (CR2)"
+    return COVARIANCES[found.kind][0]
 
 
 def _truth_column(frame: pd.DataFrame, y: Any) -> Hashable | None:
@@ -401,6 +418,9 @@ def ranks(
         by the human labels, λ tuned), "ppi" (λ = 1), "labels" (the labelled
         items alone), "judge" (the judge alone, uncorrected) or
         "rogan_gladen" (class-balanced binary labels; DESIGN section 31).
+        On an items frame with clusters, ``se="cr2"`` or ``"cr1"`` chooses
+        the clustered covariance (default CR2 below 50 clusters, as
+        :func:`ttest`).
 
     Returns
     -------
@@ -476,7 +496,7 @@ def _rank_table(
         df=found.df,
     )
     extra = dict(found.meta)
-    covariance = extra.pop("covariance", COVARIANCES[found.kind][0])
+    covariance = extra.pop("covariance", _covariance_name(found))
     key = found.estimate if found.greater_is_better else -found.estimate
     order = np.lexsort((np.arange(key.size), -key))
     names = np.asarray(found.names, dtype=object)[order]

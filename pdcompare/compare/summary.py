@@ -17,7 +17,7 @@ from pdcompare.compare.effect_size import (
     magnitude_column,
     thresholds,
 )
-from pdcompare.compare.items import frame_data
+from pdcompare.compare.items import frame_data, se_meta, standard_error
 from pdcompare.compare.judges import JUDGED_COLUMNS, judged, judged_means
 from pdcompare.compare.ranks import benchmark_summary
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
@@ -292,9 +292,11 @@ def summary(
     narrow because CV splits share training data. Missing scores are left
     out model by model (``n_splits`` counts the rest). ``std`` has ddof=1.
     On an items frame (``from_items``) the columns are ``mean, se, ci_low,
-    ci_high, n_items, n_clusters, rank``: ``se`` CR1-clustered when the
-    frame has clusters, the interval t with ``n_clusters − 1`` degrees of
-    freedom, and with several samples per item ``samples_per_item`` and
+    ci_high, n_items, n_clusters, rank``: ``se`` clustered when the
+    frame has clusters (``se="cr2"``, Bell–McCaffrey's CR2 with Satterthwaite
+    degrees of freedom, the default below 50 clusters; ``se="cr1"``, the
+    interval t with ``n_clusters − 1`` degrees of freedom, from 50 on), and
+    with several samples per item ``samples_per_item`` and
     ``within_item_share`` (the share of the variance of the item scores
     that more samples per item would remove).
     With ``interval="wilson"`` on 0/1 items the interval is Wilson's score
@@ -446,13 +448,20 @@ def _with_effect_sizes(
 
 
 def items_summary(
-    frame: pd.DataFrame, ci: float = 0.95, *, interval: str | None = None, **design: Any
+    frame: pd.DataFrame,
+    ci: float = 0.95,
+    *,
+    interval: str | None = None,
+    se: str | None = None,
+    **design: Any,
 ) -> pd.DataFrame:
     """Per model on an items frame: mean, clustered standard error, interval, counts, rank.
 
     See :func:`pdcompare.summary`; the columns are ``mean, se, ci_low,
     ci_high, n_items, n_clusters, rank`` and, with several samples per item,
-    ``samples_per_item`` and ``within_item_share``.
+    ``samples_per_item`` and ``within_item_share``. ``se``: ``"cr2"``
+    (Satterthwaite df; the default below 50 clusters) or ``"cr1"``
+    (``C − 1`` df), named in ``attrs["pdcompare"]["se_type"]``.
 
     Examples
     --------
@@ -468,15 +477,16 @@ def items_summary(
     data = frame_data(frame, design, "summary")
     judge = judged(frame, data, estimator, "summary")  # a labelled frame: compare/judges.py
     values = data.values
+    se_type = standard_error(data, se)
     if judge is None:
         means = values.mean(axis=1)
-        se = items_core.clustered_se(values, data.cluster, data.n_clusters)
+        se = items_core.clustered_se(values, data.cluster, data.n_clusters, se_type)
         if interval == "wilson":
             low, high = _wilson(data, means, ci)
             name = "clustered wilson" if data.clustered else "wilson"
         else:
-            df = np.full(len(means), data.n_clusters - 1.0)
-            low, high = t_confidence_interval(means, se, df, ci, "two-sided")
+            df = items_core.clustered_df(data.cluster, data.n_clusters, se_type)
+            low, high = t_confidence_interval(means, se, np.full(len(means), df), ci, "two-sided")
             name = "clustered t" if data.clustered else "t"
         table: dict[str, Any] = {"mean": means, "se": se, "ci_low": low, "ci_high": high}
     else:
@@ -510,7 +520,7 @@ def items_summary(
         greater_is_better=data.design.greater_is_better,
         models=np.asarray(data.names, dtype=object)[order].tolist(),
         **data.meta(),
-        **({} if judge is None else judge.meta(judged_columns["effective_n"])),
+        **(se_meta(data, se_type) if judge is None else judge.meta(judged_columns["effective_n"])),
     )
     return results.model_result(data.names, table, meta).iloc[order]
 

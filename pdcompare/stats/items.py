@@ -24,11 +24,13 @@ import numpy as np
 from pdcompare.stats import _special as special
 from pdcompare.stats._common import margin_shift, t_confidence_interval, t_pvalue
 from pdcompare.stats._moments import chunks
+from pdcompare.stats.cr2 import cluster_scales
 from pdcompare.stats.power import _power_at, noncentrality
 
 __all__ = [
     "cluster_bootstrap",
     "cluster_sums",
+    "clustered_df",
     "clustered_paired_ttest",
     "clustered_se",
     "discordant_counts",
@@ -82,11 +84,12 @@ def _centred_sums(values, cluster, n_clusters):
     return centred, sizes, means
 
 
-def clustered_se(values, cluster, n_clusters: int) -> np.ndarray:
-    """Standard error of each model's mean score, CR1-clustered (plain without clusters).
+def clustered_se(values, cluster, n_clusters: int, se_type: str = "cr1") -> np.ndarray:
+    """Standard error of each model's mean score, CR1- or CR2-clustered (plain without clusters).
 
-    ``sqrt(C/(C − 1) · Σ_c S̃_c²) / n`` with ``S̃_c`` the centred sum of
-    cluster ``c``; with every item its own cluster this is ``s/√n``.
+    CR1: ``sqrt(C/(C − 1) · Σ_c S̃_c²) / n`` with ``S̃_c`` the centred sum of
+    cluster ``c``; CR2 (``se_type="cr2"``): ``sqrt(Σ_c S̃_c² / (1 − n_c/n)) / n``
+    (:mod:`pdcompare.stats.cr2`). With every item its own cluster both are ``s/√n``.
 
     Examples
     --------
@@ -100,17 +103,37 @@ def clustered_se(values, cluster, n_clusters: int) -> np.ndarray:
     """
     values = np.ascontiguousarray(values, dtype=float)
     n = values.shape[1]
-    centred, _, _ = _centred_sums(values, cluster, n_clusters)
-    c = float(n_clusters)
-    return np.sqrt(c / (c - 1.0) * np.einsum("ij,ij->i", centred, centred)) / n
+    centred, sizes, _ = _centred_sums(values, cluster, n_clusters)
+    if se_type == "cr1" or np.ptp(sizes) == 0:  # equal clusters: CR2 is CR1 exactly
+        c = float(n_clusters)
+        return np.sqrt(c / (c - 1.0) * np.einsum("ij,ij->i", centred, centred)) / n
+    scales, _ = cluster_scales(sizes, n, se_type)
+    return np.sqrt(np.einsum("ij,ij,j->i", centred, centred, scales)) / n
 
 
-def _pair_squares(centred, i, j, values, cluster, n_clusters):
+def clustered_df(cluster, n_clusters: int, se_type: str = "cr1") -> float:
+    """Degrees of freedom of the clustered t: ``C − 1`` (CR1) or Satterthwaite's (CR2).
+
+    Examples
+    --------
+    >>> clustered_df(np.arange(12) // 3, 4, "cr2")  # equal clusters: CR2 is CR1
+    3.0
+    >>> round(clustered_df(np.repeat([0, 1, 2], [2, 2, 8]), 3, "cr2"), 6)
+    1.470588
+    """
+    cluster = np.asarray(cluster, dtype=np.intp)
+    sizes = np.bincount(cluster, minlength=n_clusters)
+    return cluster_scales(sizes, cluster.size, se_type)[1]
+
+
+def _pair_squares(centred, i, j, values, cluster, n_clusters, roots=None):
     """``Σ_c (S̃_ic − S̃_jc)²`` of every pair by one matrix product; accurate where it cancels.
 
     Pairs whose result is tiny beside the models' own sums of squares (nearly
     identical models) are recomputed from their explicit item differences,
-    centred before they are summed by cluster.
+    centred before they are summed by cluster. ``roots`` (CR2's
+    ``1/sqrt(1 − n_c/n)``) weight the clusters' sums when given: ``centred``
+    is then weighted already.
     """
     gram = centred @ centred.T
     diag = np.diag(gram)
@@ -122,6 +145,8 @@ def _pair_squares(centred, i, j, values, cluster, n_clusters):
         diff = values[i[rows]] - values[j[rows]]
         diff -= diff.mean(axis=1, keepdims=True)
         sums, _ = cluster_sums(diff, cluster, n_clusters)
+        if roots is not None:
+            sums *= roots
         squares[rows] = np.einsum("ij,ij->i", sums, sums)
     return np.maximum(squares, 0.0), gram
 
@@ -137,8 +162,9 @@ def clustered_paired_ttest(
     confidence: float = 0.95,
     clustered: bool = True,
     margin: float | None = None,
+    se_type: str = "cr1",
 ) -> dict:
-    """Paired t-test over items of every pair ``(i[k], j[k])``, CR1-clustered.
+    """Paired t-test over items of every pair ``(i[k], j[k])``, CR1- or CR2-clustered.
 
     Parameters
     ----------
@@ -161,6 +187,10 @@ def clustered_paired_ttest(
         Non-inferiority margin with a one-sided ``alternative``: the
         statistic is ``(d̄ + margin) / se`` ("greater") or ``(margin − d̄) / se``
         ("less"), its p-value the upper tail (as ``stats.paired.paired_ttest``).
+    se_type : {"cr1", "cr2"}
+        The clustered variance: CR1 (below) or Bell–McCaffrey's CR2 on
+        Satterthwaite's degrees of freedom (:mod:`pdcompare.stats.cr2`, R's
+        clubSandwich); the same without clusters.
 
     Returns
     -------
@@ -171,10 +201,12 @@ def clustered_paired_ttest(
     Notes
     -----
     ``se = sqrt(C/(C−1) · Σ_c (Σ_{i∈c}(d_i − d̄))²)/n`` and ``t = d̄/se`` on
-    ``C − 1`` degrees of freedom; ``design_effect`` is ``se²`` over the
-    unclustered ``var(d)/n`` and ``corr`` the correlation of the two models'
-    item scores. Identical models give t = 0, p = 1; a constant non-zero
-    difference t = ±inf, p = 0.
+    ``C − 1`` degrees of freedom (CR1); CR2 replaces ``C/(C−1)`` by each
+    cluster's ``1/(1 − n_c/n)`` and ``C − 1`` by Satterthwaite's df, one
+    number for every pair (it depends on the cluster sizes only).
+    ``design_effect`` is ``se²`` over the unclustered ``var(d)/n`` and
+    ``corr`` the correlation of the two models' item scores. Identical
+    models give t = 0, p = 1; a constant non-zero difference t = ±inf, p = 0.
 
     Examples
     --------
@@ -198,8 +230,15 @@ def clustered_paired_ttest(
     j = np.asarray(j, dtype=np.intp).ravel()
     n = values.shape[1]
     c = float(n_clusters)
-    centred, _, means = _centred_sums(values, cluster, n_clusters)
-    squares, gram = _pair_squares(centred, i, j, values, cluster, n_clusters)
+    centred, sizes, means = _centred_sums(values, cluster, n_clusters)
+    # Equal clusters: CR2 is CR1 exactly (1/(1 − 1/C) = C/(C − 1), df C − 1): CR1's arithmetic.
+    cr2 = clustered and se_type == "cr2" and np.ptp(sizes) > 0
+    if cr2:
+        scales, cr2_df = cluster_scales(sizes, n, "cr2")
+        roots = np.sqrt(scales)
+        squares, _ = _pair_squares(centred * roots, i, j, values, cluster, n_clusters, roots)
+    else:
+        squares, gram = _pair_squares(centred, i, j, values, cluster, n_clusters)
     if clustered:
         items = np.arange(n)
         plain, gram = _pair_squares(values - means[:, None], i, j, values, items, n)
@@ -208,7 +247,7 @@ def clustered_paired_ttest(
     diag = np.diag(gram)
     mean_diff = means[i] - means[j]
     with np.errstate(invalid="ignore", divide="ignore"):
-        se = np.sqrt(c / (c - 1.0) * squares) / n
+        se = np.sqrt(squares if cr2 else c / (c - 1.0) * squares) / n
         plain_se = np.sqrt(plain / (n - 1.0) / n)
         design_effect = (se / plain_se) ** 2
         corr = gram[i, j] / np.sqrt(diag[i] * diag[j])
@@ -227,7 +266,7 @@ def clustered_paired_ttest(
     statistic = np.where(flat & ~null, np.copysign(np.inf, shifted), statistic)
     se = np.where(flat, 0.0, se)
     design_effect = np.where(flat, np.nan, design_effect)
-    df = np.full(i.size, c - 1.0)
+    df = np.full(i.size, cr2_df if cr2 else c - 1.0)
     pvalue = t_pvalue(statistic, df, tail)
     low, high = t_confidence_interval(mean_diff, se, df, confidence, alternative)
     return {
@@ -397,6 +436,7 @@ def items_power(
     alpha: float = 0.05,
     alternative: str = "two-sided",
     target: float = 0.8,
+    df=None,
 ) -> dict:
     """Power of the clustered paired t over items, what it detects and what it would need.
 
@@ -405,7 +445,9 @@ def items_power(
     ``delta / se`` on ``C − 1`` degrees of freedom. More clusters of the same
     size shrink ``se`` as ``sqrt(C/C′)``: ``n_clusters_needed`` is the
     smallest ``C′`` reaching ``target`` and ``n_items_needed`` its items
-    (``C′ · n/C``).
+    (``C′ · n/C``). ``df`` (default ``C − 1``) are those of the test at
+    hand (CR2's Satterthwaite df); the projection to ``C′`` clusters uses
+    ``C′ − 1``.
 
     Examples
     --------
@@ -420,7 +462,7 @@ def items_power(
         np.asarray(n_items, dtype=float),
         np.asarray(n_clusters, dtype=float),
     )
-    df = n_clusters - 1.0
+    df = n_clusters - 1.0 if df is None else np.broadcast_to(np.asarray(df, float), delta.shape)
     with np.errstate(invalid="ignore", divide="ignore"):
         lam = np.where(delta == 0, 0.0, delta / se)
     power = np.where(np.isinf(lam), 1.0, _power_at(np.minimum(lam, 1e300), df, alpha, tails))

@@ -176,30 +176,38 @@ def test_the_order_of_the_rows_does_not_matter():
     )
 
 
-def test_items_frames_use_the_clustered_covariance_of_the_paired_t():
-    # Var(a − b) from the rank sets' covariance equals the clustered (CR1) standard error
-    # of the paired t over questions, squared: the same covariance the items ttest uses.
+@pytest.mark.parametrize(("se", "equal"), [("cr1", True), ("cr2", False), (None, False)])
+def test_items_frames_use_the_clustered_covariance_of_the_paired_t(se, equal):
+    # Var(a − b) from the rank sets' covariance equals the clustered (CR1 or CR2) standard
+    # error of the paired t over questions, squared: the same covariance the items ttest
+    # uses, on the same degrees of freedom (C − 1, or CR2's Satterthwaite df).
     rng = np.random.default_rng(4)
+    passage = np.arange(300) // 10 if equal else np.minimum(np.arange(300) ** 2 // 3000, 29)
     rows = []
     for name, p in (("a", 0.8), ("b", 0.74), ("c", 0.6)):
         passage_effect = rng.normal(0, 0.2, 30)
         for item in range(300):
-            chance = np.clip(p + passage_effect[item // 10], 0, 1)
-            rows.append((name, item, item // 10, float(rng.random() < chance)))
+            chance = np.clip(p + passage_effect[passage[item]], 0, 1)
+            rows.append((name, item, passage[item], float(rng.random() < chance)))
     table = pd.DataFrame(rows, columns=["model", "item", "passage", "score"])
     items = pdcompare.from_items(table, cluster="passage")
-    result = items.cmp.ranks(random_state=0)
-    assert result.attrs["pdcompare"]["covariance"] == "clustered (CR1)"
+    result = items.cmp.ranks(random_state=0, se=se)
+    word = "CR1" if se == "cr1" else "CR2"  # 30 clusters: CR2 by default
+    assert result.attrs["pdcompare"]["covariance"] == f"clustered ({word})"
     from pdcompare.compare.rank_sets import estimates_of
 
-    found = estimates_of(items)
+    found = estimates_of(items, se=se)
     cov = pd.DataFrame(found.covariance, index=found.names, columns=found.names)
-    tested = items.cmp.ttest(correction=None)
+    tested = items.cmp.ttest(correction=None, se=se)
     for row in tested.itertuples():
         var = cov.loc[row.model_1, row.model_1] + cov.loc[row.model_2, row.model_2]
         var -= 2 * cov.loc[row.model_1, row.model_2]
         assert np.sqrt(var) == pytest.approx(row.se, rel=1e-10)
-    assert found.df == 30 - 1  # 30 passages
+    assert found.df == pytest.approx(tested["df"].iloc[0], rel=1e-12)
+    if se == "cr1":
+        assert found.df == 30 - 1  # 30 passages
+    else:
+        assert found.df < 30 - 1  # unequal passages: Satterthwaite's df fall below C − 1
 
 
 @pytest.mark.parametrize(("t_value", "separated"), [(2.5, False), (3.1, True)])

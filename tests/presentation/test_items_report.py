@@ -24,11 +24,17 @@ def test_report_names_questions_passages_and_samples():
         "question; higher scores are better." in text
     )
     assert "CV design" not in text
+    # 10 passages: CR2 by default, which on passages of equal size is CR1 (9 df) exactly.
+    assert (
+        "paired t-test over questions, clustered by passage (CR2 standard error, 9 "
+        "Satterthwaite degrees of freedom)" in text
+    )
+    assert "t, clustered by passage, CR2 standard error)" in text
+    cr1 = items_frame().cmp.report(se="cr1")
     assert (
         "paired t-test over questions, clustered by passage (CR1 standard error, 9 degrees "
-        "of freedom)" in text
+        "of freedom)" in cr1
     )
-    assert "t, clustered by passage)" in text
     assert "splits" not in text
 
 
@@ -44,7 +50,7 @@ def test_report_without_clusters_and_with_a_rope():
 def test_plot_of_an_items_frame_draws_clustered_intervals():
     frame = items_frame()
     ax = frame.cmp.plot()
-    assert "t, 40 items clustered in 10 clusters" in ax.get_xlabel()
+    assert "t, 40 items clustered in 10 clusters, CR2 standard error" in ax.get_xlabel()
     summary = frame.cmp.summary()
     assert [t.get_text() for t in ax.get_yticklabels()] == list(summary.index)
     best = ax.collections[0].get_segments()[0]  # the best model first, drawn at the top

@@ -99,12 +99,14 @@ def test_a_gate_on_items_speaks_of_items_and_gives_no_cv_advice():
     items = pdcompare.from_items(long, sample="sample", cluster="passage", task="task")
     text = items.cmp.report(baseline="m0", candidate="m2", margin=0.05)
     result = pdcompare.gate(items, "m2", "m0", margin=0.05)
-    # The numbers are the clustered paired t's (7 = 8 passages - 1 degrees of freedom).
+    # The numbers are the clustered paired t's (7 = 8 passages - 1 degrees of freedom: CR2,
+    # the default below 50 clusters, is CR1 on passages of equal size).
     one_sided = items.cmp.ttest("m2", "m0", alternative="better", margin=0.05, correction=None)
     assert result["ci_low"].iloc[0] == pytest.approx(one_sided["ci_low"].iloc[0], rel=1e-12)
     assert (
-        "Test: paired t-test over items, clustered by passage (CR1 standard error, 7 degrees "
-        "of freedom), on 40 items in 8 passages, in 2 tasks (t0 20, t1 20), pooled by item, "
+        "Test: paired t-test over items, clustered by passage (CR2 standard error, 7 "
+        "Satterthwaite degrees of freedom), on 40 items in 8 passages, in 2 tasks (t0 20, "
+        "t1 20), pooled by item, "
         "answered by both models; 3 samples per item;" in text
     )
     assert "split" not in text

@@ -464,7 +464,10 @@ def _items_interval_words(info: ResultInfo) -> str:
     if judged:
         return f"t; {judged}, {n_items} items"
     if info.clustered:
-        return f"t, {n_items} items clustered in {n_clusters} clusters"
+        kind = str(info.get("se_type", "")).split(" ")[0]  # "CR2" or "CR1" (none when older)
+        return f"t, {n_items} items clustered in {n_clusters} clusters" + (
+            f", {kind} standard error" if kind else ""
+        )
     return f"t over {n_items} items"
 
 

@@ -166,8 +166,39 @@ def interval_kind(info: ResultInfo) -> str:
         clustered = f", clustered by {cluster_noun(info)}" if info.clustered else ""
         return f"t{clustered}; {info.get('estimator_words')}"
     if info.clustered:
-        return f"t, clustered by {cluster_noun(info)}"
+        return f"t, clustered by {cluster_noun(info)}{se_words(info, brief=True)}"
     return f"t over {item_noun(info)}s"
+
+
+def se_words(info: ResultInfo, *, brief: bool = False) -> str:
+    """The clustered standard error in words: "(CR2 standard error, 5.0 Satterthwaite ...)".
+
+    ``brief``: ", CR2 standard error" (inside the interval's parenthesis).
+
+    Results saved before ``se_type`` existed (DESIGN 33) were CR1's.
+
+    Examples
+    --------
+    >>> from pdcompare.results import info_from_meta
+    >>> se_words(info_from_meta({"n_clusters": 12, "clustered": True,
+    ...                          "se_type": "CR2 (Satterthwaite df)", "se_df": 5.04}))
+    ' (CR2 standard error, 5.0 Satterthwaite degrees of freedom)'
+    >>> cr1 = info_from_meta({"n_clusters": 12, "clustered": True, "se_type": "CR1"})
+    >>> se_words(cr1, brief=True)
+    ', CR1 standard error'
+    >>> se_words(info_from_meta({"n_clusters": 12, "clustered": True}))
+    ' (CR1 standard error, 11 degrees of freedom)'
+    """
+    if info.get("se_type", "CR1") != "CR1":
+        if brief:
+            return ", CR2 standard error"
+        df = float(info.get("se_df", float("nan")))
+        df_text = f"{df:.0f}" if abs(df - round(df)) < 1e-9 else f"{df:.1f}"
+        return f" (CR2 standard error, {df_text} Satterthwaite degrees of freedom)"
+    if brief:
+        return ", CR1 standard error" if info.get("se_type") else ""
+    df = int(info.n_clusters or 0) - 1
+    return f" (CR1 standard error, {df} degrees of freedom)"
 
 
 def family_test_name(test: str, info: ResultInfo) -> str:
@@ -178,10 +209,8 @@ def family_test_name(test: str, info: ResultInfo) -> str:
         return f"paired t-test over {item}s{clustered} ({info.get('estimator_words')})"
     if test == "ttest":
         if info.clustered:
-            df = int(info.n_clusters or 0) - 1
-            return (
-                f"paired t-test over {item}s, clustered by {cluster_noun(info)} "
-                f"(CR1 standard error, {df} degrees of freedom)"
+            return f"paired t-test over {item}s, clustered by {cluster_noun(info)}" + se_words(
+                info
             )
         return f"paired t-test over {item}s"
     base = {"wilcoxon": "Wilcoxon signed-rank test", "sign_test": "sign test"}.get(test, test)
