@@ -52,7 +52,6 @@ exclude_patterns = [
     "validity_table.md",  # included by guide/validity.md
     "validity_table_datasets.md",  # included by guide/validity.md
     "validity_table_aggregates.md",  # included by guide/validity.md
-    "guide/judge_agreement_section.md",  # a section for the judges page, pasted there at merge
     "validity_table_binary_intervals.md",  # included by guide/thin_data.md
     "gallery/*.ipynb",
     "gallery/*.py",

@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 
 from pdcompare.compare.aggregates import aggregate, performance_profile, prob_improvement
+from pdcompare.compare.agreement import judge_agreement
 from pdcompare.compare.auc import auc_ci, delong
 from pdcompare.compare.battles import bradley_terry, win_probability
 from pdcompare.compare.bayes import bayes, posterior
@@ -176,3 +177,4 @@ class CompareAccessor:
 
     # watching an evaluation while it runs (items frames)
     sequential = _method(sequential)
+    judge_agreement = _method(judge_agreement)

@@ -13,7 +13,7 @@ numbers come from ``stats/agreement.py``.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -29,6 +29,8 @@ from pdcompare._validation import (
 from pdcompare.compare._common import seed_of
 from pdcompare.inputs.attrs import with_attrs
 from pdcompare.inputs.frames import check_frame
+from pdcompare.inputs.kinds import FrameKind, frame_kind
+from pdcompare.inputs.labels import labelled_cells
 from pdcompare.stats.agreement import LEVELS, MAX_CATEGORIES, agreement
 
 __all__ = ["agreement_frame", "judge_agreement"]
@@ -277,14 +279,16 @@ def judge_agreement(
     ----------
     table : pandas.DataFrame
         One row per graded cell (an item, or a model's answer to an item): a
-        column of human labels and one column of scores per judge, numbers on
-        one scale (fail = 0, pass = 1; or a grade 1 to 5).
+        column of human labels and one column of scores per judge on one
+        scale (fail = 0, pass = 1; a grade 1 to 5); or a labelled items frame.
     human : hashable, default "human"
         The column of human labels, NaN where a row is unlabelled (only
         labelled rows are compared).
     judges : list of hashable, optional
         The judges' score columns; by default every numeric column but
-        ``human`` and ``cluster``.
+        ``human`` and ``cluster``. On a labelled items frame: None (the
+        frame's own judge) or a mapping of names to frames of other judges'
+        scores (models × items, the frame's labels), compared beside it.
     cluster : hashable, optional
         A column of clusters (the item, when the rows are several models'
         answers to the same items; a passage shared by questions): the
@@ -356,9 +360,25 @@ def judge_agreement(
     >>> from sklearn.metrics import cohen_kappa_score
     >>> round(cohen_kappa_score(table["human"], table["judge"]), 4)
     0.7632
+
+    On a labelled items frame (``from_items(..., human=)``) the frame's own
+    scores are the judge, compared with the labels on every labelled
+    model × item cell, the items (or their clusters) resampled whole:
+
+    >>> judged = pd.DataFrame({"model": ["a"] * 4 + ["b"] * 4, "item": list("pqrs") * 2,
+    ...                        "judge": [1, 1, 0, 0, 1, 0, 0, 1],
+    ...                        "human": [1, 0, 0, None, 1, 0, 1, None]})
+    >>> framed = pdcompare.from_items(judged, score="judge", human="human")
+    >>> framed.cmp.judge_agreement(random_state=0)[["n_labelled", "accuracy"]].round(3)
+           n_labelled  accuracy
+    judge
+    judge           6     0.667
     """
     check_frame(table)
     level = check_option("level", level, LEVELS)
+    options = {"level": level, "ci": ci, "n_resamples": n_resamples, "random_state": random_state}
+    if frame_kind(table) is FrameKind.ITEMS:
+        return _items_agreement(table, human, judges, cluster, options)
     if not isinstance(human, Hashable):
         msg = f"`human` must name one column of human labels; got {human!r}."
         raise TypeError(msg)
@@ -388,3 +408,62 @@ def judge_agreement(
         random_state=random_state,
         human_name=human,
     )
+
+
+def _items_agreement(
+    frame: pd.DataFrame, human: Any, judges: Any, cluster: Any, options: dict[str, Any]
+) -> pd.DataFrame:
+    """:func:`judge_agreement` of a labelled items frame: its judge (and others) on its labels.
+
+    The cells are the labelled model × item answers; the bootstrap resamples
+    items whole (the answers to one item share its difficulty), or the
+    frame's clusters when it has them.
+    """
+    if human != "human" or cluster is not None:
+        msg = (
+            "`human` and `cluster` name columns of a table; a labelled items frame keeps its "
+            "labels and clusters in its design: leave them out."
+        )
+        raise TypeError(msg)
+    cells = labelled_cells(frame)
+    names: list[Hashable] = ["judge"]
+    scores = [cells.judge]
+    if judges is not None:
+        if not isinstance(judges, Mapping):
+            msg = (
+                "`judges` on a labelled items frame is a mapping of names to frames of other "
+                f"judges' scores (models x items, like the frame); got {type(judges).__name__}."
+            )
+            raise TypeError(msg)
+        for name, other in judges.items():
+            scores.append(_other_judge(other, name, cells))
+            names.append(name)
+    n_models, n_items = cells.human.shape
+    units = np.arange(n_items) if cells.cluster is None else cells.cluster
+    return agreement_frame(
+        cells.human.ravel(),
+        np.stack([score.ravel() for score in scores]),
+        names,
+        clusters=np.tile(units, n_models),
+        human_name="human labels",
+        **options,
+    )
+
+
+def _other_judge(other: Any, name: Hashable, cells: Any) -> np.ndarray:
+    """Another judge's scores on the labelled cells, refused naming what is missing."""
+    if not isinstance(other, pd.DataFrame):
+        msg = f"`judges`: {name!r} must be a frame of scores (models x items); got {other!r}."
+        raise TypeError(msg)
+    missing_models = cells.models.difference(other.index)
+    missing_items = cells.items.difference(other.columns)
+    if len(missing_models) or len(missing_items):
+        what = list(missing_models[:3]) if len(missing_models) else list(missing_items[:3])
+        kind = "models" if len(missing_models) else "labelled items"
+        msg = (
+            f"`judges`: {name!r} has no scores for the {kind} {what}; give every judge the "
+            "frame's models and labelled items."
+        )
+        raise ValueError(msg)
+    aligned = other.loc[cells.models, cells.items]
+    return np.asarray(pd.DataFrame(aligned).apply(pd.to_numeric, errors="coerce"), dtype=float)

@@ -697,30 +697,22 @@ def _items_ttest(
     judge = judged(frame, data, estimator, "ttest")  # a labelled frame: compare/judges.py
     se_type = standard_error(data, se)
     i, j, scope, asked, alternative = sided_pairs(data, a, b, alternative)
-    if judge is not None:  # "the best" by the corrected means, not the judge's
-        i, j, scope = judged_pairs(judge, a, b)
     tasks = extra = None
-    if judge is not None and (by is not None or weight != "item"):
-        msg = "A labelled items frame's `ttest` pools every item: it takes no `by=`, `weight=`."
-        raise OptionError(msg, keyword="by" if by is not None else "weight")
-    if judge is not None:
+    if judge is not None:  # "the best" by the corrected means, not the judge's
+        if by is not None or weight != "item":
+            msg = "A labelled items frame's `ttest` pools all items: it takes no `by=`, `weight=`."
+            raise OptionError(msg, keyword="by" if by is not None else "weight")
+        i, j, scope = judged_pairs(judge, a, b)
         out, extra = judged_ttest(
             judge, i, j, alternative=alternative, confidence=1.0 - alpha,
             margin=core_margin(margin, asked), random_state=seed,
         )  # fmt: skip
     elif by is None and weight == "item":
         out = items_core.clustered_paired_ttest(
-            data.values,
-            data.cluster,
-            data.n_clusters,
-            i,
-            j,
-            alternative=alternative,
-            confidence=1.0 - alpha,
-            clustered=data.clustered,
-            margin=core_margin(margin, asked),
+            data.values, data.cluster, data.n_clusters, i, j, alternative=alternative,
+            confidence=1.0 - alpha, clustered=data.clustered, margin=core_margin(margin, asked),
             se_type=se_type,
-        )
+        )  # fmt: skip
     else:
         i, j, out, tasks = _task_rows(
             data, i, j, by, weight, alternative, 1.0 - alpha, se_type

@@ -236,3 +236,53 @@ def test_the_result_survives_parquet():
     back = pd.read_parquet(io.BytesIO(buffer.getvalue()))
     assert back.attrs == result.attrs
     assert back.cmp.plot().get_title() == result.cmp.plot().get_title()
+
+
+def _labelled_items(seed=0, clusters=False):
+    rng = np.random.default_rng(seed)
+    models, items = ["a", "b", "c"], [f"q{k}" for k in range(40)]
+    rows = []
+    for model in models:
+        for k, item in enumerate(items):
+            human = float(rng.random() < 0.6)
+            judge = human if rng.random() < 0.85 else 1.0 - human
+            rows.append({"model": model, "item": item, "judge": judge,
+                         "human": human if k < 25 else np.nan, "topic": f"t{k % 8}"})
+    table = pd.DataFrame(rows)
+    framed = pdcompare.from_items(table, score="judge", human="human",
+                                  cluster="topic" if clusters else None)
+    return table, framed
+
+
+@pytest.mark.parametrize("clusters", [False, True])
+def test_a_labelled_items_frame_agrees_as_its_table_of_labelled_cells(clusters):
+    table, framed = _labelled_items(clusters=clusters)
+    mine = framed.cmp.judge_agreement(random_state=3, n_resamples=500)
+    # The reference: the same cells as a table, the item (or its topic) resampled whole
+    # (the interval's draws differ with the cluster codes, so only the estimates are compared).
+    cells = table.dropna(subset=["human"])  # model by model, items in order: the frame's order
+    unit = "topic" if clusters else "item"
+    reference = pdcompare.judge_agreement(cells[["human", "judge", unit]], cluster=unit,
+                                          random_state=3, n_resamples=500)
+    cols = ["n_labelled", "accuracy", "kappa", "tpr", "tnr", "alpha"]
+    assert_allclose(mine[cols].to_numpy(float), reference[cols].to_numpy(float), rtol=1e-12)
+    assert int(mine["n_labelled"].iloc[0]) == 3 * 25
+    # κ against scikit-learn on the flattened labelled cells
+    assert_allclose(mine["kappa"].iloc[0], cohen_kappa_score(cells["human"], cells["judge"]),
+                    rtol=1e-12)
+
+
+def test_other_judges_of_a_labelled_items_frame_are_compared_beside_its_own():
+    table, framed = _labelled_items()
+    other = table.pivot_table(index="model", columns="item", values="human", dropna=False)
+    other = other.reindex(columns=framed.columns).fillna(0.0)
+    result = framed.cmp.judge_agreement(judges={"perfect": other}, random_state=0,
+                                        n_resamples=200)
+    assert list(result.index) == ["judge", "perfect"]
+    assert result.loc["perfect", "kappa"] == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="'short' has no scores for the models"):
+        framed.cmp.judge_agreement(judges={"short": other.iloc[:2]})
+    with pytest.raises(TypeError, match="mapping of names to frames"):
+        framed.cmp.judge_agreement(judges=["x"])
+    with pytest.raises(TypeError, match="keeps its labels and clusters in its design"):
+        framed.cmp.judge_agreement(cluster="topic")

@@ -105,6 +105,7 @@ FRAME_CALLS = {
 
 PUBLIC = [
     *FRAME_CALLS, "matrix", "posterior", "plot", "style", "report", "top_set", "to_rliable",
+    "judge_agreement",
 ]  # fmt: skip
 
 
