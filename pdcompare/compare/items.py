@@ -20,11 +20,13 @@ import pandas as pd
 from pdcompare._validation import (
     OptionError,
     check_option,
+    warn,
 )
 from pdcompare.compare._common import (
     raw_alternative,
 )
 from pdcompare.inputs.items import ItemsData, items_data
+from pdcompare.inputs.labels import has_labels
 from pdcompare.stats.cr2 import SE_TYPES
 from pdcompare.stats.items import clustered_df
 
@@ -124,9 +126,25 @@ def _design_keywords(design: dict[str, Any], test: str) -> bool | None:
     return greater_is_better
 
 
+#: The comparisons that correct a labelled items frame's judge with its human labels.
+JUDGED_TESTS = ("ttest", "summary", "ranks", "power")
+
+
 def frame_data(frame: pd.DataFrame, design: dict[str, Any], test: str) -> ItemsData:
-    """The items frame's arrays for ``test``, its design keywords checked (no CV design)."""
-    return items_frame(frame, _design_keywords(design, test))
+    """The items frame's arrays for ``test``, its design keywords checked (no CV design).
+
+    On a labelled items frame a test that does not correct the judge says it
+    reads the judge's scores alone.
+    """
+    data = items_frame(frame, _design_keywords(design, test))
+    if test not in JUDGED_TESTS and has_labels(frame):
+        warn(
+            f"`{test}` on a labelled items frame compares the judge's scores alone, "
+            "uncorrected (biased as the judge is); `ttest`, `summary`, `ranks`, `top_set`, "
+            "`power`, `gate` and `report()` correct them with the human labels.",
+            keyword="estimator",
+        )
+    return data
 
 
 def prediction_keywords(options: dict[str, Any], test: str, statistic: str) -> dict[str, Any]:

@@ -100,6 +100,11 @@ def _stored_labels(frame: pd.DataFrame) -> tuple[Any, Any]:
     return items, labels
 
 
+def has_labels(frame: pd.DataFrame) -> bool:
+    """Whether an items frame keeps human labels (a labelled items frame, DESIGN section 31)."""
+    return _stored_labels(frame)[1] is not None
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, np.generic):
         value = value.item()

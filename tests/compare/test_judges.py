@@ -307,6 +307,23 @@ def test_best_is_chosen_by_the_corrected_means_and_other_frames_refuse_estimator
         framed.cmp.wilcoxon(estimator="ppi")
 
 
+def test_a_test_that_does_not_correct_the_judge_says_it_reads_the_judge_alone():
+    human, judge = _simulated(m=3, seed=4)
+    framed = _frame(judge, human)
+    plain = pd.DataFrame(framed.to_numpy(), index=framed.index, columns=framed.columns)
+    plain = plain.cmp.set_design(items=True)
+    for test in ("wilcoxon", "sign_test", "equivalence", "bootstrap_diff"):
+        options = {"rope": 0.05} if test == "equivalence" else {}
+        options |= {"random_state": 0} if test == "bootstrap_diff" else {}
+        with pytest.warns(pdcompare.PdcompareWarning, match=f"`{test}` on a labelled items "
+                          "frame compares the judge's scores alone, uncorrected"):
+            mine = getattr(framed.cmp, test)(**options)
+        # the judge's scores alone: the same numbers as the unlabelled frame of them
+        reference = getattr(plain.cmp, test)(**options)
+        pd.testing.assert_frame_equal(mine.reset_index(drop=True),
+                                      reference.reset_index(drop=True), check_like=True)
+
+
 def test_an_arrow_table_with_labels_is_refused_naming_the_conversion():
     pa = pytest.importorskip("pyarrow")
     table = pa.table({"model": ["a", "b"] * 2, "item": ["q1", "q1", "q2", "q2"],
