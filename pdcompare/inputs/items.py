@@ -620,7 +620,14 @@ def set_items_design(
     2
     """
     check_frame(frame)
-    kept = kept_labels(frame) if human is None and task is None else None
+    kept = kept_labels(frame) if human is None else None
+    if kept is not None and task is not None:
+        msg = (
+            "`task=` relabels the items as (task, item), so this labelled frame's human labels "
+            "would no longer match them: pass `human=` again (models x (task, item) columns), "
+            "or set the tasks in `from_items(..., task=, human=)`."
+        )
+        raise ValueError(msg)
     framed = _set_items_design(
         frame, cluster=cluster, task=task, greater_is_better=greater_is_better
     )

@@ -324,6 +324,14 @@ def test_a_test_that_does_not_correct_the_judge_says_it_reads_the_judge_alone():
                                       reference.reset_index(drop=True), check_like=True)
 
 
+def test_tasks_set_on_a_labelled_frame_are_refused_rather_than_drop_the_labels():
+    human, judge = _simulated(m=2, n=20, big_n=40, seed=5)
+    framed = _frame(judge, human)
+    tasks = {item: "t1" if k % 2 else "t2" for k, item in enumerate(framed.columns)}
+    with pytest.raises(ValueError, match="would no longer match them: pass `human=` again"):
+        framed.cmp.set_design(items=True, task=tasks)
+
+
 def test_an_arrow_table_with_labels_is_refused_naming_the_conversion():
     pa = pytest.importorskip("pyarrow")
     table = pa.table({"model": ["a", "b"] * 2, "item": ["q1", "q1", "q2", "q2"],
