@@ -14,13 +14,13 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import special
 
 from pdcompare._validation import OptionError, check_fraction
 from pdcompare.compare.battles import battles_pairwise
 from pdcompare.compare.margin import check_margin, gate_outcome
 from pdcompare.inputs.battles import battles_data
 from pdcompare.results import result_meta
+from pdcompare.stats import _special as special  # scipy.special on first use
 
 
 def battles_gate(
