@@ -20,7 +20,6 @@ from pdcompare.cli.options import (
     fraction,
     one_line,
 )
-from pdcompare.compare.battles_gate import battles_gate
 from pdcompare.compare.gate import GATE_TESTS, gate, gate_test
 from pdcompare.inputs.battles import from_battles
 from pdcompare.inputs.files import read_frame, read_table
@@ -230,7 +229,7 @@ def _battles_result(args: argparse.Namespace) -> pd.DataFrame:
         model_b=args.model_b_col or "model_b",
         winner=args.winner_col or "winner",
     )
-    return battles_gate(
+    return gate(
         battles, args.candidate, args.baseline, margin=args.margin, alpha=args.alpha,
         ties=args.ties or "half",
     )  # fmt: skip

@@ -325,11 +325,36 @@ def per_dataset_fields(
     return fields
 
 
+def integer_counts(values: Any) -> Any:
+    """Whole counts as integers: int64, nullable Int64 where one is NaN, float if one is inf.
+
+    A count that no sample size reaches (``n_repeats`` when ``delta <= mdd_limit``)
+    stays ``inf``, which no integer dtype holds: that column keeps floats.
+
+    Examples
+    --------
+    >>> integer_counts(np.array([3.0, 4.0])).dtype, integer_counts([1.0, np.nan]).dtype
+    (dtype('int64'), Int64Dtype())
+    >>> integer_counts([2.0, np.inf])
+    array([ 2., inf])
+    """
+    values = np.asarray(values, dtype=float)
+    missing = np.isnan(values)
+    if np.isinf(values).any():
+        return values
+    if missing.any():
+        out = pd.array(np.where(missing, 0, values).astype(np.int64), dtype="Int64")
+        out[missing] = pd.NA
+        return out
+    return values.astype(np.int64)
+
+
 def count_columns(out: dict[str, Any], names: Iterable[str] = ("wins", "losses", "ties")) -> dict:
     """``out`` with its count columns as integers: int64, or nullable Int64 where one is NaN.
 
     A pair left NaN by ``nan_policy="propagate"`` keeps a missing count
-    (``<NA>``), never a float.
+    (``<NA>``), never a float; a count that is ``inf`` (never reached) keeps
+    its column float (:func:`integer_counts`).
 
     Examples
     --------
@@ -340,12 +365,5 @@ def count_columns(out: dict[str, Any], names: Iterable[str] = ("wins", "losses",
     """
     converted = dict(out)
     for name in names:
-        values = np.asarray(out[name], dtype=float)
-        if np.isnan(values).any():
-            converted[name] = pd.array(
-                np.where(np.isnan(values), 0, values).astype(np.int64), dtype="Int64"
-            )
-            converted[name][np.isnan(values)] = pd.NA
-        else:
-            converted[name] = values.astype(np.int64)
+        converted[name] = integer_counts(out[name])
     return converted

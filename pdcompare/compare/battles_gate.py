@@ -14,14 +14,13 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import special
 
 from pdcompare._validation import OptionError, check_fraction
 from pdcompare.compare.battles import battles_pairwise
-from pdcompare.compare.gate import _outcome
-from pdcompare.compare.margin import check_margin
+from pdcompare.compare.margin import check_margin, gate_outcome
 from pdcompare.inputs.battles import battles_data
 from pdcompare.results import result_meta
+from pdcompare.stats import _special as special  # scipy.special on first use
 
 
 def battles_gate(
@@ -99,7 +98,7 @@ def battles_gate(
             "ci_high": [high],
             "pvalue": [p_inferior],
             "pvalue_worse": [p_worse],
-            "outcome": [_outcome(low, high, margin, True)],
+            "outcome": [gate_outcome(low, high, margin, True)],
         }
     )
     result.attrs["pdcompare"] = result_meta(

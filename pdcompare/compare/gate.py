@@ -26,21 +26,20 @@ from pdcompare._validation import (
     warnings_once,
 )
 from pdcompare.compare.auc import delong
+from pdcompare.compare.battles_gate import battles_gate
 from pdcompare.compare.calls import comparison
-from pdcompare.compare.margin import check_margin
+from pdcompare.compare.margin import OUTCOMES, check_margin, gate_outcome  # noqa: F401 (gate.OUTCOMES)
 from pdcompare.compare.paired import corrected_ttest, ttest
 from pdcompare.compare.registry import gate_tests
 from pdcompare.compare.unpaired import welch_ttest
 from pdcompare.inputs.attrs import with_attrs
 from pdcompare.inputs.data import scores_data, validated_once
-from pdcompare.inputs.kinds import frame_kind
+from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.results import column_values, result_meta
 from pdcompare.stats.spending import SPENDING, critical_values, upper_tail
 
 #: The tests a gate can rest on (those that take ``margin=``): the registry's ``gates`` rows.
 GATE_TESTS = gate_tests()
-#: The outcomes of a gate, in the order of the command line's exit codes 0, 1, 2.
-OUTCOMES = ("non-inferior", "worse", "inconclusive")
 
 _FUNCTIONS = {
     "corrected_ttest": corrected_ttest,
@@ -115,8 +114,11 @@ def gate(
     ----------
     frame : pandas.DataFrame
         A scores frame (models x CV splits), a runs frame (``paired=False``:
-        models x seeds) or a predictions frame of scores (a truth column and
-        one column of probabilities per model).
+        models x seeds), an items frame, a predictions frame of scores (a
+        truth column and one column of probabilities per model) or a battles
+        frame (``from_battles``: the Bradley–Terry rating difference, the
+        margin in rating points, ``ties=`` as in ``bradley_terry``; see
+        :func:`~pdcompare.compare.battles_gate.battles_gate`).
     candidate, baseline : model name
         The model that would be released and the one it replaces.
     margin : float
@@ -208,6 +210,8 @@ def gate(
     if alpha >= 0.5:
         msg = f"`alpha` must be below 0.5 for a one-sided gate; got {alpha!r}."
         raise OptionError(msg, keyword="alpha")
+    if frame_kind(frame) is FrameKind.BATTLES:
+        return _battles(frame, candidate, baseline, margin, alpha, test, y, look, design)
     level = look_level(alpha, spending, look)
     if candidate == baseline:
         msg = f"`candidate` and `baseline` are the same model ({candidate!r})."
@@ -251,7 +255,7 @@ def gate(
             "missing or there are too few splits (see the warnings)."
         )
         raise ValueError(msg)
-    outcome = _outcome(low, high, margin, greater_is_better)
+    outcome = gate_outcome(low, high, margin, greater_is_better)
     row = {
         "candidate": [candidate],
         "baseline": [baseline],
@@ -338,17 +342,27 @@ _ITEMS_KEYS = (
 )  # fmt: skip
 
 
+def _battles(frame, candidate, baseline, margin, alpha, test, y, look, design) -> pd.DataFrame:
+    """The gate of a battles frame: :func:`battles_gate`, with the keywords it takes."""
+    if test not in (None, "bradley_terry_z"):
+        msg = (
+            f"`test={test!r}` does not fit a battles frame, whose gate rests on the "
+            "Bradley–Terry rating difference: leave out `test` (or pass 'bradley_terry_z')."
+        )
+        raise OptionError(msg, keyword="test")
+    given = {"y": y, "look": look, **{key: True for key in design if key != "ties"}}
+    for keyword, value in given.items():
+        if value is not None:
+            msg = (
+                f"`{keyword}=` does not apply to a battles frame; its gate takes `margin` (in "
+                f"rating points), `alpha` and `ties`. Leave out `{keyword}=`."
+            )
+            raise OptionError(msg, keyword=keyword)
+    return battles_gate(
+        frame, candidate, baseline, margin=margin, alpha=alpha, ties=design.get("ties", "half")
+    )
+
+
 def _first(result: pd.DataFrame, name: str) -> float:
     """The value of column ``name`` in the one row of a pair result."""
     return float(column_values(result, name)[0])
-
-
-def _outcome(low: float, high: float, margin: float, greater_is_better: bool) -> str:
-    """The outcome from the two one-sided bounds of candidate − baseline."""
-    if greater_is_better:
-        shown_not_worse, shown_worse = low > -margin, high < 0
-    else:
-        shown_not_worse, shown_worse = high < margin, low > 0
-    if shown_not_worse:
-        return "non-inferior"
-    return "worse" if shown_worse else "inconclusive"

@@ -5,7 +5,10 @@ of non-inferiority, H0: model_1 is worse than model_2 by at least ``margin``
 (in the units of the score). Every test that takes ``margin=`` checks it
 here, shifts its statistic in one place of the core
 (:func:`~pdcompare.stats._common.margin_shift`) and adds the ``margin``
-column here, so they agree on the words, the sign and the column.
+column here, so they agree on the words, the sign and the column. The outcome of a
+release gate from its two one-sided bounds and its margin is read here too
+(:func:`gate_outcome`), for the gates of every frame kind (``gate.py``,
+``battles_gate.py``).
 """
 
 from __future__ import annotations
@@ -68,3 +71,26 @@ def with_margin(columns: dict[str, Any], margin: float | None, n_rows: int) -> d
     if margin is None:
         return columns
     return {**columns, "margin": np.full(n_rows, margin)}
+
+
+#: The outcomes of a gate, in the order of the command line's exit codes 0, 1, 2.
+OUTCOMES = ("non-inferior", "worse", "inconclusive")
+
+
+def gate_outcome(low: float, high: float, margin: float, greater_is_better: bool) -> str:
+    """The outcome of a gate from the two one-sided bounds of candidate − baseline.
+
+    Examples
+    --------
+    >>> gate_outcome(-0.004, 0.002, 0.01, True), gate_outcome(-0.03, -0.02, 0.01, True)
+    ('non-inferior', 'worse')
+    >>> gate_outcome(-0.02, 0.01, 0.01, True)
+    'inconclusive'
+    """
+    if greater_is_better:
+        shown_not_worse, shown_worse = low > -margin, high < 0
+    else:
+        shown_not_worse, shown_worse = high < margin, low > 0
+    if shown_not_worse:
+        return OUTCOMES[0]
+    return OUTCOMES[1] if shown_worse else OUTCOMES[2]

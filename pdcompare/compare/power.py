@@ -23,7 +23,12 @@ from pdcompare._validation import (
     check_positive_int,
     warn,
 )
-from pdcompare.compare._common import check_test_options, refuse_one_dataset, scores_meta
+from pdcompare.compare._common import (
+    check_test_options,
+    integer_counts,
+    refuse_one_dataset,
+    scores_meta,
+)
 from pdcompare.compare.calls import comparison
 from pdcompare.compare.items import (
     SE_WORDS,
@@ -157,7 +162,8 @@ def power(
       k-fold (``n = k·r``) whose power for ``delta`` reaches ``target``;
       with a ``test_size``, ``n_train``/``n_test`` or shuffle-split design,
       ``r`` counts multiples of the current number of splits; ``inf`` when
-      no ``r`` can;
+      no ``r`` can (the counts are integers; a column with an ``inf`` keeps
+      floats, which alone hold it);
     * ``mdd_limit`` = (z_{1−alpha/2} + z_target) · sd_diff · sqrt(n_test/n_train)
       (one-sided: z_{1−alpha}): the floor that the correction puts under
       every design with this training size. ``n_repeats`` is ``inf`` exactly
@@ -192,7 +198,7 @@ def power(
     >>> res = scores.cmp.power("rbf", "linear", delta=0.04)
     >>> res[["sd_diff", "n_splits", "power", "mdd", "n_repeats", "mdd_limit"]].round(3)
        sd_diff  n_splits  power    mdd  n_repeats  mdd_limit
-    0    0.038     100.0  0.844  0.038        5.0      0.036
+    0    0.038       100  0.844  0.038          5      0.036
 
     These 10 x 10 splits find a difference of 0.04 with probability 0.84
     (5 repeats would do for 0.8); no number of repeats finds 0.036 or less.
@@ -238,18 +244,18 @@ def power(
     options = {"test_train_ratio": ratio, "alpha": alpha, "alternative": tail}
     columns: dict[str, Any] = {
         "sd_diff": sd_diff,
-        ("n_datasets" if benchmark else "n_splits"): count,
+        ("n_datasets" if benchmark else "n_splits"): integer_counts(count),
         "power": core.power(delta, sd_diff, count, **options),
         "mdd": core.min_detectable_difference(sd_diff, count, target=target, **options),
     }
     if benchmark:
-        columns["n_datasets_needed"] = core.repeats_needed(
-            delta, sd_diff, unit=1, target=target, **options
+        columns["n_datasets_needed"] = integer_counts(
+            core.repeats_needed(delta, sd_diff, unit=1, target=target, **options)
         )
     else:
         unit = data.design.n_folds or data.values.shape[1]
-        columns["n_repeats"] = core.repeats_needed(
-            delta, sd_diff, unit=unit, target=target, **options
+        columns["n_repeats"] = integer_counts(
+            core.repeats_needed(delta, sd_diff, unit=unit, target=target, **options)
         )
         columns["mdd_limit"] = core.mdd_limit(sd_diff, target=target, **options)
     fields: dict[str, Any] = {
@@ -302,7 +308,9 @@ def _runs_power(data, a, b, delta, alpha, alternative, target, design) -> pd.Dat
         "n_runs_2": n_2.astype(int),
         "power": welch_power(delta, sd_1, sd_2, n_1, n_2, **options),
         "mdd": welch_mdd(sd_1, sd_2, n_1, n_2, target=target, **options),
-        "n_runs_needed": runs_needed(delta, sd_1, sd_2, target=target, **options),
+        "n_runs_needed": integer_counts(
+            np.ceil(runs_needed(delta, sd_1, sd_2, target=target, **options))
+        ),
     }
     fields: dict[str, Any] = {
         "alternative": tail,
@@ -610,12 +618,14 @@ def _items_power(
         "design_effect": out["design_effect"],
         "power": found["power"],
         "mdd": found["mdd"],
-        "n_items_needed": found["n_items_needed"],
-        "n_clusters_needed": found["n_clusters_needed"],
+        "n_items_needed": integer_counts(np.ceil(found["n_items_needed"])),
+        "n_clusters_needed": integer_counts(np.ceil(found["n_clusters_needed"])),
         **extra,
     }
     if judge is not None:  # more items judged alone do not shrink se: labels do
-        columns["n_items_needed"] = columns["n_clusters_needed"] = np.full(len(i), np.nan)
+        missing = integer_counts(np.full(len(i), np.nan))
+        columns["n_items_needed"] = columns["n_clusters_needed"] = missing
+        columns["n_labels_needed"] = integer_counts(np.ceil(columns["n_labels_needed"]))
     return results.pair_result(data.names, i, j, columns, meta)
 
 

@@ -286,7 +286,7 @@ TESTS: tuple[Comparison, ...] = (
         overlap_sensitive=True, own_picture=True,
     ),
     Comparison(
-        "gate", (K.SCORES, K.RUNS, K.PREDICTIONS, K.ITEMS), "gate",
+        "gate", (K.SCORES, K.RUNS, K.PREDICTIONS, K.ITEMS, K.BATTLES), "gate",
         ("candidate", "baseline", "test", "mean_diff", "margin", "ci_low", "ci_high", "pvalue",
          "pvalue_worse", "outcome"),
         # One candidate against one baseline, by two one-sided tests: no family to correct.

@@ -21,7 +21,7 @@ import pandas as pd
 
 from pdcompare import results
 from pdcompare._validation import OptionError, check_fraction, check_positive_int
-from pdcompare.compare._common import scores_meta
+from pdcompare.compare._common import integer_counts, scores_meta
 from pdcompare.compare.calls import comparison
 from pdcompare.inputs.attrs import ATTRS_KEY
 from pdcompare.inputs.items import ItemsData, items_data
@@ -302,7 +302,7 @@ def result_frame(
         "cs_low": last[1],
         "cs_high": last[2],
         "decision": DECISIONS[read["code"]],
-        "decided_at": np.where(read["code"] > 0, read["at"], np.nan),
+        "decided_at": integer_counts(np.where(read["code"] > 0, read["at"], np.nan)),
     }
     if engine.boundary == "evalue":
         columns["evalue"] = read["e"]
@@ -381,7 +381,7 @@ def sequential(
     >>> res = wide.cmp.set_design(items=True).cmp.sequential()
     >>> res[["model_1", "model_2", "decision", "decided_at"]]
       model_1 model_2 decision  decided_at
-    0       a       b   better        64.0
+    0       a       b   better          64
     """
     alpha, margin, boundary, planned_n, correction, min_n = check_options(
         alpha, margin, boundary, planned_n, correction, min_n

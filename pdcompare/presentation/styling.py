@@ -29,7 +29,7 @@ from pdcompare.presentation.labels import (
     method_label,
     rope_text,
 )
-from pdcompare.presentation.shown import check_top, is_matrix, top_pairs
+from pdcompare.presentation.shown import DEFAULT_TOP, check_top, is_matrix, top_models, top_pairs
 from pdcompare.results import result_info
 
 #: Columns that hold p-values: tiny values print as ``<0.001``.
@@ -316,19 +316,24 @@ def caption(frame: pd.DataFrame) -> str | None:
     return "; ".join(parts)
 
 
-def _top_rows(frame: pd.DataFrame, top: int | None) -> pd.DataFrame:
-    """The rows (and, for a matrix, columns) of the best ``top`` models; all when None."""
+def _top_rows(frame: pd.DataFrame, top: int | None) -> tuple[pd.DataFrame, str]:
+    """The rows (and, for a matrix, columns) of the best ``top`` models, and the note saying so.
+
+    Without ``top`` every row, except a matrix of more than :data:`DEFAULT_TOP`
+    models: its best 20 rows and columns (a 60 x 60 matrix is unreadable),
+    with the note ("best 20 of 60 models") the caption carries.
+    """
     top = check_top(top)
-    if top is None:
-        return frame
+    if top is None and not (is_matrix(frame) and frame.shape[0] > DEFAULT_TOP):
+        return frame, ""
     if {"model_1", "model_2"} <= set(frame.columns):
-        return top_pairs(frame, top)[0]
+        return top_pairs(frame, top)
     models = [m for m in result_info(frame).models if m in frame.index]
-    shown = (models or list(frame.index))[:top]
+    shown, note = top_models(models or list(frame.index), top)
     if is_matrix(frame):
-        return frame.loc[shown, shown]
+        return frame.loc[shown, shown], note
     keep = set(shown)
-    return frame.loc[[m for m in frame.index if m in keep]]
+    return frame.loc[[m for m in frame.index if m in keep]], note
 
 
 def _unique_labels(frame: pd.DataFrame) -> pd.DataFrame:
@@ -391,7 +396,9 @@ def style(
         Show the best ``top`` models only: the comparisons among them (one
         model's comparisons with its best ``top`` opponents), the first
         ``top`` rows of a summary, the first ``top`` rows and columns of a
-        matrix. By default every row.
+        matrix. By default every row, except that a matrix of more than 20
+        models shows the best 20 (rows and columns); the caption then says
+        how many of how many models it shows.
     caption : str, optional
         The table's caption; by default the test, the direction (higher or
         lower is better), the correction and alpha
@@ -466,7 +473,7 @@ def style(
     if caption is not None and not isinstance(caption, str):
         msg = f"`caption` must be a string or None; got {caption!r}."
         raise TypeError(msg)
-    frame = _top_rows(_unique_labels(frame), top)
+    frame, note = _top_rows(_unique_labels(frame), top)
     styler = _result_styler_class()(frame)
     # Kept so that `to_latex` can switch the escaping from HTML to LaTeX.
     styler._pdcompare_formatters = column_formatters(frame, precision)
@@ -474,6 +481,9 @@ def style(
     styler._pdcompare_blank = list(frame.index) if is_matrix(frame) else []
     styler._escape("html")
     text = _default_caption(frame) if caption is None else caption
+    if note and caption is None and top is None:
+        # the models left out are said, and how to show them
+        text = f"{text}; {note} (top= shows more)" if text else note.capitalize()
     if text:
         styler = styler.set_caption(text)
     numeric = [

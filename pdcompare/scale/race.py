@@ -347,10 +347,14 @@ class _Race(BaseSearchCV):
         best = pd.array(
             [int(b) if b >= 0 else pd.NA for b in state["best_at_drop"]], dtype="Int64"
         )
+        # a split count: printed as one (<NA> for a candidate still running)
+        dropped = pd.array(
+            [pd.NA if np.isnan(k) else int(k) for k in state["dropped_at"]], dtype="Int64"
+        )
         frame = pd.DataFrame(
             {
                 "params": list(self.cv_results_["params"]),
-                "dropped_at": state["dropped_at"],
+                "dropped_at": dropped,
                 "best_at_drop": best,
                 "pvalue": state["pvalue"],
                 "pvalue_adj": state["pvalue_adj"],

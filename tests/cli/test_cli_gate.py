@@ -189,6 +189,32 @@ def test_battles_file(tmp_path):
     assert result["outcome"].iloc[0] == "non-inferior"
 
 
+@pytest.mark.parametrize(("baseline", "margin", "ties"), [("m01", 60, "half"),
+                                                           ("m02", 20, "davidson")])
+def test_the_library_gate_of_a_battles_frame_is_the_command_lines(tmp_path, baseline, margin,
+                                                                    ties):
+    from frames import simulated_battles
+
+    path = tmp_path / "battles.csv"
+    raw = simulated_battles([0.0, 0.1, 0.5], 3000)
+    raw.to_csv(path, index=False)
+    done = run(path, "--battles", "--candidate", "m00", "--baseline", baseline,
+               "--margin", margin, "--ties", ties)  # fmt: skip
+    battles = pdcompare.from_battles(raw)
+    result = pdcompare.gate(battles, "m00", baseline, margin=margin, ties=ties)
+    assert battles.cmp.gate("m00", baseline, margin=margin, ties=ties).equals(result)
+    outcome = result["outcome"].iloc[0]
+    assert done.returncode == ("non-inferior", "worse", "inconclusive").index(outcome)
+    row = result.iloc[0]
+    bounds = f"lower {row['ci_low']:.4f}, upper {row['ci_high']:+.4f}"
+    assert f"is {row['mean_diff']:.4f}; one-sided 95% bounds: {bounds}" in done.stdout
+    assert row["test"] == "bradley_terry_z"
+    with pytest.raises(ValueError, match=r"`cv=` does not apply to a battles frame"):
+        pdcompare.gate(battles, "m00", baseline, margin=margin, cv=5)
+    with pytest.raises(ValueError, match=r"`test='ttest'` does not fit a battles frame"):
+        pdcompare.gate(battles, "m00", baseline, margin=margin, test="ttest")
+
+
 def test_cv_splits_without_their_design_exit_3_naming_the_options(tmp_path):
     path = tmp_path / "scores.csv"
     gate_scores(-0.005).to_csv(path)

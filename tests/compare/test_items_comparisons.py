@@ -167,6 +167,9 @@ def test_power_columns_and_n_samples():
         "model_1", "model_2", "sd_diff", "n_items", "n_clusters", "design_effect", "power",
         "mdd", "n_items_needed", "n_clusters_needed",
     ]  # fmt: skip
+    # counts print as integers (section 35): items and clusters needed are whole numbers
+    counts = ("n_items", "n_items_needed", "n_clusters_needed")
+    assert all(out[c].dtype == np.int64 for c in counts)
     se = frame.cmp.ttest("m0", "m1")["se"].iloc[0]
     lam, df = 0.05 / se, 19
     crit = stats.t.ppf(0.975, df)

@@ -202,3 +202,30 @@ def test_pair_positions_are_pandas_get_indexer(names, labels):
             index.get_indexer(wanted)
         with pytest.raises(pd.errors.InvalidIndexError):
             _positions(index, wanted)
+
+
+def test_counts_are_integers():
+    # Counts print as integers (section 35): the splits or data sets, and the repeats or
+    # data sets needed, whole numbers (checked by the noncentral t in the tests above).
+    scores = load_grid_search_scores()
+    res = scores.cmp.power("rbf", "linear", delta=0.04)
+    assert res["n_splits"].dtype == np.int64
+    assert res["n_repeats"].dtype == np.int64
+    assert "100.0" not in res.to_string()
+    assert res["n_repeats"].iloc[0] == 5
+    # no number of repeats finds a difference at or below the floor: inf, which only floats hold
+    never = scores.cmp.power(delta=0.001)
+    assert np.isinf(never["n_repeats"]).all()
+    assert never["n_splits"].dtype == np.int64
+    bench = scores_frame().rename_axis(columns="dataset")
+    res = bench.cmp.power(delta=0.02)
+    assert res.columns.tolist() == BENCHMARK_COLUMNS
+    assert res["n_datasets"].dtype == np.int64
+    assert res["n_datasets_needed"].dtype == np.int64
+    # a pair with a missing score keeps a missing count, not a float
+    holed = scores_frame()
+    holed.iloc[1, 2] = np.nan
+    with pytest.warns(PdcompareWarning):
+        res = holed.cmp.power(delta=0.02, cv=15)
+    assert res["n_splits"].dtype == "Int64"
+    assert res["n_splits"].isna().sum() == 1

@@ -35,6 +35,9 @@ def test_columns_and_numbers_are_welchs_noncentral_t():
     # The mdd is the difference of power 0.8 with these runs; n_runs_needed the least runs.
     again = frame.cmp.power("net0", "net1", delta=float(row["mdd"]))
     assert again["power"].iloc[0] == pytest.approx(0.8, abs=1e-6)
+    # counts print as integers (section 35): the runs needed is a whole number of runs
+    assert result["n_runs_needed"].dtype == np.int64
+    assert result["n_runs_1"].dtype == np.int64
 
 
 @pytest.mark.parametrize("keyword", ["cv", "test_size", "n_train", "n_test"])

@@ -89,7 +89,10 @@ def test_equivalent_within_the_margin_and_continue_without_it():
     assert res.loc[0, "decided_at"] == first
     plain = pdcompare.sequential(_items(rows))
     assert plain.loc[0, "decision"] == "continue"
-    assert np.isnan(plain.loc[0, "decided_at"])
+    assert pd.isna(plain.loc[0, "decided_at"])
+    # a unit count: an integer column, missing (not NaN) while the pair continues
+    assert res["decided_at"].dtype == np.int64
+    assert plain["decided_at"].dtype == "Int64"
 
 
 def test_clustered_units_in_order_of_first_appearance():

@@ -103,8 +103,10 @@ def _registry_call(test, kind):
             "runs": gate_runs(0.01),
             "predictions": frame_of("scored_predictions"),
         }.get(kind, frame)
-        args = ("m0", "m1") if kind == "items" else ("candidate", "baseline")
-        options["margin"] = 0.02
+        args = {"items": ("m0", "m1"), "battles": ("m00", "m01")}.get(
+            kind, ("candidate", "baseline")
+        )
+        options["margin"] = 20 if kind == "battles" else 0.02  # rating points on battles
         if kind == "scores":
             options["cv"] = 10
     if test.name == "pareto":

@@ -315,3 +315,25 @@ def test_a_pvalue_matrix_highlights_its_significant_cells_and_is_compact_at_twen
     assert "padding: 1px 3px" in html
     few = scores.iloc[:4].cmp.pairwise().cmp.matrix().cmp.style().to_html()
     assert "padding: 1px 3px" not in few
+
+
+def test_a_matrix_of_sixty_models_shows_the_best_twenty_and_says_so():
+    from frames import scores_with_model_effects
+
+    scores = scores_with_model_effects(60, 10, 0).cmp.set_design(cv=10)
+    matrix = scores.cmp.pairwise().cmp.matrix()
+    styler = matrix.cmp.style()
+    # the best 20 by the result's order (best first), rows and columns alike
+    best = matrix.attrs["pdcompare"]["models"][:20]
+    assert styler.data.index.tolist() == best
+    assert styler.data.columns.tolist() == best
+    assert styler.caption.endswith("; best 20 of 60 models (top= shows more)")
+    html = styler.to_html()
+    assert html.count("<tr>") == 21  # a header and 20 rows
+    every = matrix.cmp.style(top=60)
+    assert every.data.shape == (60, 60)
+    assert "best" not in every.caption
+    # 20 models: all of them, no note
+    twenty = scores.iloc[:20].cmp.pairwise().cmp.matrix().cmp.style()
+    assert twenty.data.shape == (20, 20)
+    assert "of 20 models" not in twenty.caption
