@@ -130,7 +130,8 @@ def test_the_intervals_plot_names_the_estimand():
     ax = draw_intervals(estimand_frame("pass^k", 2).cmp.summary())
     assert (
         ax.get_xlabel()
-        == "pass^2, 6 attempts each, 95% CI\n(t, 40 items clustered in 10 clusters)"
+        == "pass^2, 6 attempts each, 95% CI\n"
+        "(t, 40 items clustered in 10 clusters, CR2 standard error)"
     )
     assert ax.get_title() == "pass^2 per model"
     plt.close("all")

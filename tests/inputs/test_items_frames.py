@@ -305,7 +305,7 @@ def test_concat_items_keeps_clusters_within_their_task():
         dev = x[k] - x[k].mean()
         sums = np.bincount(data.cluster, weights=dev)
         se = np.sqrt(24 / 23 * (sums**2).sum()) / x.shape[1]
-        assert_allclose(joined.cmp.summary().loc[joined.index[k], "se"], se)
+        assert_allclose(joined.cmp.summary(se="cr1").loc[joined.index[k], "se"], se)
 
 
 def test_concat_items_refusals():
