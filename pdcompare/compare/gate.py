@@ -118,7 +118,7 @@ def gate(
         truth column and one column of probabilities per model) or a battles
         frame (``from_battles``: the Bradley–Terry rating difference, the
         margin in rating points, ``ties=`` as in ``bradley_terry``; see
-        :func:`~pdcompare.compare.battles_gate.battles_gate`).
+        ``pdcompare.compare.battles_gate.battles_gate``).
     candidate, baseline : model name
         The model that would be released and the one it replaces.
     margin : float
