@@ -20,6 +20,7 @@ and columns in sorted order where the pandas path keeps the table's order.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -117,6 +118,21 @@ def item_cells(
     >>> cells.sort_values("model")[["model", "mean", "count"]].to_numpy().tolist()
     [['a', 0.5, 2], ['b', 1.0, 1]]
     """
+    frame, cells = _cells_query(table, model, item, score, sample, cluster, task)
+    clusters = _clusters(frame, item, cluster, task)
+    return _collect(cells), clusters
+
+
+def _cells_query(
+    table: Any,
+    model: Hashable,
+    item: Hashable,
+    score: Hashable,
+    sample: Hashable | None,
+    cluster: Hashable | None,
+    task: Hashable | None,
+) -> tuple[Any, Any]:
+    """The narwhals frame of ``table`` and its (lazy, where it is) per-cell reduction."""
     nw = _narwhals()
     frame, schema = _frame(table)
     keys = {"model": model, "item": item, "score": score, "sample": sample}
@@ -140,11 +156,95 @@ def item_cells(
     text = [c for c in by if isinstance(schema[c], nw.Categorical | nw.Enum)]
     if text:  # categories as text: pandas then gets labels, not a categorical of the cells
         cells = cells.with_columns([nw.col(c).cast(nw.String) for c in text])
-    clusters = None
-    if cluster is not None:
-        keyed = [*([task] if task is not None else []), item]
-        clusters = _collect(frame.select([*keyed, cluster]).unique().sort(keyed))
-    return _collect(cells), clusters
+    return frame, cells
+
+
+def _clusters(
+    frame: Any, item: Hashable, cluster: Hashable | None, task: Hashable | None
+) -> pd.DataFrame | None:
+    """The distinct ``[task,] item, cluster`` rows of a table (None without ``cluster``)."""
+    if cluster is None:
+        return None
+    keyed = [*([task] if task is not None else []), item]
+    return _collect(frame.select([*keyed, cluster]).unique().sort(keyed))
+
+
+@dataclass(frozen=True)
+class CodedCells:
+    """The cells of an items table as numbers: model and item codes (sorted labels), stats.
+
+    What :func:`coded_cells` hands to ``from_items``: only these arrays and the
+    distinct labels leave the engine, not a frame of the cells' labels.
+    """
+
+    model_codes: np.ndarray
+    item_codes: np.ndarray
+    models: pd.Index
+    items: pd.Index
+    mean: np.ndarray
+    count: np.ndarray
+    var: np.ndarray
+    rows: np.ndarray
+    clusters: pd.DataFrame | None
+
+
+def coded_cells(
+    table: Any,
+    *,
+    model: Hashable,
+    item: Hashable,
+    score: Hashable,
+    sample: Hashable | None = None,
+    cluster: Hashable | None = None,
+) -> CodedCells:
+    """Per-cell mean, count and variance of an items table (one task), keyed by codes.
+
+    The reduction is collected once; the models and items are numbered in
+    the engine (dense ranks, so the codes follow the sorted labels) and only
+    the numbers and the distinct labels are converted: for 10⁷ cells, no
+    pandas frame of 10⁷ labels to factorize.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> table = pa.table({"model": ["b", "b", "a"], "item": ["q", "q", "r"],
+    ...                   "score": [1.0, 0.0, 1.0]})
+    >>> cells = coded_cells(table, model="model", item="item", score="score")
+    >>> order = cells.model_codes.argsort()  # the cells come in no order
+    >>> cells.models.tolist(), cells.model_codes[order].tolist(), cells.mean[order].tolist()
+    (['a', 'b'], [0, 1], [1.0, 0.5])
+    """
+    nw = _narwhals()
+    frame, lazy = _cells_query(table, model, item, score, sample, cluster, None)
+    clusters = _clusters(frame, item, cluster, None)
+    cells = lazy.collect() if isinstance(lazy, nw.LazyFrame) else lazy
+    coded = cells.select(
+        (nw.col(model).rank("dense") - 1).cast(nw.Int64).alias("__model__"),
+        (nw.col(item).rank("dense") - 1).cast(nw.Int64).alias("__item__"),
+        nw.col("mean").cast(nw.Float64).fill_null(float("nan")),
+        nw.col("count").cast(nw.Int64),
+        nw.col("var").cast(nw.Float64).fill_null(float("nan")),
+        nw.col("rows").cast(nw.Int64),
+    )
+
+    def labels(column: Hashable) -> pd.Index:
+        distinct = cells.select(column).unique().sort(column).to_pandas()[column]
+        return pd.Index(distinct, name=column)
+
+    def numbers(column: str, dtype: Any) -> np.ndarray:
+        return np.asarray(coded[column].to_numpy(), dtype=dtype)
+
+    return CodedCells(
+        model_codes=numbers("__model__", np.int64),
+        item_codes=numbers("__item__", np.int64),
+        models=labels(model),
+        items=labels(item),
+        mean=numbers("mean", float),
+        count=numbers("count", np.int64),
+        var=numbers("var", float),
+        rows=numbers("rows", np.int64),
+        clusters=clusters,
+    )
 
 
 def in_order(codes: np.ndarray, labels: pd.Index) -> tuple[np.ndarray, pd.Index]:
