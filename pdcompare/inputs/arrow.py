@@ -1,16 +1,18 @@
 """Arrow in: polars (eager or lazy), pyarrow and DuckDB tables reduced inside their engine.
 
 The table readers (``from_items``, ``from_long``, ``from_battles``,
-``from_mlflow``) take these tables through narwhals (``pip install
+``from_predictions``, ``from_mlflow``) take these tables through narwhals (``pip install
 pdcompare[arrow]``; imported here on first use, never by ``import
 pdcompare``). Each reduces the rows to what its frame needs inside the
 engine that holds them, and only that reduction is collected and handed to
 pandas:
 
 - items: per model x item (x task) the mean score, the number of samples and
-  their variance (ddof 1), and the distinct (item, cluster) pairs;
+  their variance (ddof 1), and the distinct (item, cluster) pairs; of one
+  task, the cells leave the engine as numbers (model and item codes by
+  Arrow's dictionary encoding, :func:`coded_cells`), not as a frame of labels;
 - battles: the number of battles per (model_a, model_b, winner);
-- long tables (one row per cell already): the key and score columns.
+- long tables (one row per cell already, predictions): the named columns.
 
 Models and items come out sorted (an engine keeps no row order to take
 "first appearance" from), so a frame read from a polars table has its rows
@@ -199,10 +201,10 @@ def coded_cells(
 ) -> CodedCells:
     """Per-cell mean, count and variance of an items table (one task), keyed by codes.
 
-    The reduction is collected once; the models and items are numbered in
-    the engine (dense ranks, so the codes follow the sorted labels) and only
-    the numbers and the distinct labels are converted: for 10⁷ cells, no
-    pandas frame of 10⁷ labels to factorize.
+    The reduction is collected once; the models and items are numbered by
+    Arrow's dictionary encoding of the collected columns (codes renumbered to
+    follow the sorted labels), and only the numbers and the distinct labels
+    are converted: for 10⁷ cells, no pandas frame of 10⁷ labels to factorize.
 
     Examples
     --------
@@ -218,33 +220,47 @@ def coded_cells(
     frame, lazy = _cells_query(table, model, item, score, sample, cluster, None)
     clusters = _clusters(frame, item, cluster, None)
     cells = lazy.collect() if isinstance(lazy, nw.LazyFrame) else lazy
-    coded = cells.select(
-        (nw.col(model).rank("dense") - 1).cast(nw.Int64).alias("__model__"),
-        (nw.col(item).rank("dense") - 1).cast(nw.Int64).alias("__item__"),
+    stats = cells.select(
         nw.col("mean").cast(nw.Float64).fill_null(float("nan")),
         nw.col("count").cast(nw.Int64),
         nw.col("var").cast(nw.Float64).fill_null(float("nan")),
         nw.col("rows").cast(nw.Int64),
     )
-
-    def labels(column: Hashable) -> pd.Index:
-        distinct = cells.select(column).unique().sort(column).to_pandas()[column]
-        return pd.Index(distinct, name=column)
+    model_codes, models = _encoded(cells[model])
+    item_codes, items = _encoded(cells[item])
 
     def numbers(column: str, dtype: Any) -> np.ndarray:
-        return np.asarray(coded[column].to_numpy(), dtype=dtype)
+        return np.asarray(stats[column].to_numpy(), dtype=dtype)
 
     return CodedCells(
-        model_codes=numbers("__model__", np.int64),
-        item_codes=numbers("__item__", np.int64),
-        models=labels(model),
-        items=labels(item),
+        model_codes=model_codes,
+        item_codes=item_codes,
+        models=models.rename(model),
+        items=items.rename(item),
         mean=numbers("mean", float),
         count=numbers("count", np.int64),
         var=numbers("var", float),
         rows=numbers("rows", np.int64),
         clusters=clusters,
     )
+
+
+def _encoded(column: Any) -> tuple[np.ndarray, pd.Index]:
+    """Codes of a key column and its distinct labels, sorted: Arrow's dictionary encoding.
+
+    A hash pass in C++ over the column (no Python object per row, no sort of
+    the rows); only the distinct labels become pandas labels.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    values = column.to_arrow()
+    if isinstance(values, pa.ChunkedArray):
+        values = values.combine_chunks()
+    encoded = pc.dictionary_encode(values)
+    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+    labels = pd.Index(encoded.dictionary.to_pandas())
+    return in_order(codes, labels)
 
 
 def in_order(codes: np.ndarray, labels: pd.Index) -> tuple[np.ndarray, pd.Index]:
