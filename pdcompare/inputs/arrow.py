@@ -133,8 +133,13 @@ def _cells_query(
     sample: Hashable | None,
     cluster: Hashable | None,
     task: Hashable | None,
+    as_text: bool = True,
 ) -> tuple[Any, Any]:
-    """The narwhals frame of ``table`` and its (lazy, where it is) per-cell reduction."""
+    """The narwhals frame of ``table`` and its (lazy, where it is) per-cell reduction.
+
+    ``as_text``: categorical keys cast to text (for pandas); without it they
+    stay categorical (Arrow dictionaries, their codes read as they are).
+    """
     nw = _narwhals()
     frame, schema = _frame(table)
     keys = {"model": model, "item": item, "score": score, "sample": sample}
@@ -156,7 +161,7 @@ def _cells_query(
         .drop_nulls(subset=by)
     )
     text = [c for c in by if isinstance(schema[c], nw.Categorical | nw.Enum)]
-    if text:  # categories as text: pandas then gets labels, not a categorical of the cells
+    if text and as_text:  # categories as text: pandas gets labels, not a categorical of cells
         cells = cells.with_columns([nw.col(c).cast(nw.String) for c in text])
     return frame, cells
 
@@ -217,7 +222,7 @@ def coded_cells(
     (['a', 'b'], [0, 1], [1.0, 0.5])
     """
     nw = _narwhals()
-    frame, lazy = _cells_query(table, model, item, score, sample, cluster, None)
+    frame, lazy = _cells_query(table, model, item, score, sample, cluster, None, as_text=False)
     clusters = _clusters(frame, item, cluster, None)
     cells = lazy.collect() if isinstance(lazy, nw.LazyFrame) else lazy
     stats = cells.select(
@@ -257,9 +262,14 @@ def _encoded(column: Any) -> tuple[np.ndarray, pd.Index]:
     values = column.to_arrow()
     if isinstance(values, pa.ChunkedArray):
         values = values.combine_chunks()
-    encoded = pc.dictionary_encode(values)
+    # a categorical column is encoded already: its codes are read as they are
+    encoded = values if pa.types.is_dictionary(values.type) else pc.dictionary_encode(values)
     codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
     labels = pd.Index(encoded.dictionary.to_pandas())
+    used = np.bincount(codes, minlength=len(labels)) > 0
+    if not used.all():  # categories no cell has: not labels of the frame
+        codes = (np.cumsum(used) - 1)[codes]
+        labels = labels[used]
     return in_order(codes, labels)
 
 

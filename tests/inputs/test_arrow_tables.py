@@ -227,3 +227,24 @@ def test_categorical_models_and_a_lazy_scan_of_one_task(monkeypatch, tmp_path):
     assert frame.index.dtype != "category"
     expected = pdcompare.from_items(table, sample="epoch").loc[frame.index, frame.columns]
     assert_allclose(frame.to_numpy(), expected.to_numpy(), rtol=0, atol=1e-12)
+
+
+def test_categories_no_row_has_are_not_models():
+    table = pd.DataFrame(
+        {"model": ["b", "b", "a", "a"], "item": [1, 2, 1, 2], "score": [1.0, 0.0, 1.0, 1.0]}
+    )
+    expected = pdcompare.from_items(table).sort_index()
+    enum = pl.from_pandas(table).with_columns(pl.col("model").cast(pl.Enum(["z", "b", "a"])))
+    dictionary = pa.table(
+        {
+            "model": pa.DictionaryArray.from_arrays(
+                pa.array([1, 1, 2, 2], pa.int32()), pa.array(["z", "b", "a"])
+            ),
+            "item": [1, 2, 1, 2],
+            "score": [1.0, 0.0, 1.0, 1.0],
+        }
+    )
+    for source in (enum, enum.lazy(), dictionary):
+        got = pdcompare.from_items(source)
+        assert got.index.tolist() == ["a", "b"]  # sorted labels; "z" has no row
+        assert_allclose(got.to_numpy(), expected.to_numpy(), rtol=0, atol=0)
