@@ -254,7 +254,8 @@ def _encoded(column: Any) -> tuple[np.ndarray, pd.Index]:
     """Codes of a key column and its distinct labels, sorted: Arrow's dictionary encoding.
 
     A hash pass in C++ over the column (no Python object per row, no sort of
-    the rows); only the distinct labels become pandas labels.
+    the rows; dense integer ids are their own codes, offset); only the
+    distinct labels become pandas labels.
     """
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -262,6 +263,14 @@ def _encoded(column: Any) -> tuple[np.ndarray, pd.Index]:
     values = column.to_arrow()
     if isinstance(values, pa.ChunkedArray):
         values = values.combine_chunks()
+    if pa.types.is_integer(values.type) and len(values) and values.null_count == 0:
+        ids = values.to_numpy()
+        low, high = int(ids.min()), int(ids.max())
+        if high - low < 4 * len(ids):  # dense integer ids: their offsets are the codes
+            used = np.bincount(ids - low, minlength=high - low + 1) > 0
+            codes = (np.cumsum(used) - 1)[ids - low]
+            labels = np.arange(low, high + 1, dtype=ids.dtype)[used]
+            return codes, pd.Index(labels)
     # a categorical column is encoded already: its codes are read as they are
     encoded = values if pa.types.is_dictionary(values.type) else pc.dictionary_encode(values)
     codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)

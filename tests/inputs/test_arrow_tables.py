@@ -248,3 +248,23 @@ def test_categories_no_row_has_are_not_models():
         got = pdcompare.from_items(source)
         assert got.index.tolist() == ["a", "b"]  # sorted labels; "z" has no row
         assert_allclose(got.to_numpy(), expected.to_numpy(), rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("ids", [[-3, 0, 7, 2], [10**12, 5, -3, 40], [4, 4, 6, 5]])
+def test_integer_items_dense_or_sparse_give_the_pandas_frame(ids):
+    # dense integer ids are their own codes (offset), sparse ones are dictionary-encoded
+    rng = np.random.default_rng(7)
+    items = np.repeat(ids, 3)
+    table = pd.DataFrame(
+        {
+            "model": np.tile(["b", "a", "c"], len(ids)),
+            "item": items,
+            "score": rng.random(items.size).round(4),
+            "epoch": np.arange(items.size),
+        }
+    )
+    expected = pdcompare.from_items(table, sample="epoch")
+    got = pdcompare.from_items(pa.Table.from_pandas(table), sample="epoch")
+    assert got.columns.tolist() == sorted(set(ids))
+    got = got.loc[expected.index, expected.columns]
+    assert_allclose(got.to_numpy(), expected.to_numpy(), rtol=0, atol=1e-12)
