@@ -64,6 +64,7 @@ from pdcompare.inputs.items_concat import concat_items
 from pdcompare.inputs.lighteval import from_lighteval
 from pdcompare.inputs.lm_eval import from_lm_eval
 from pdcompare.inputs.mlflow_runs import from_mlflow
+from pdcompare.inputs.predictions_long import from_predictions
 from pdcompare.inputs.promptfoo import from_promptfoo
 from pdcompare.inputs.rliable import from_rliable, to_rliable
 from pdcompare.inputs.search import from_search
@@ -108,6 +109,7 @@ __all__ = [
     "from_lm_eval",
     "from_long",
     "from_mlflow",
+    "from_predictions",
     "from_promptfoo",
     "from_rliable",
     "from_search",

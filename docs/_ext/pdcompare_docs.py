@@ -29,11 +29,13 @@ API_SECTIONS = [
     (
         "Building a frame",
         "Scores frames (models x splits) from a fitted search, from estimators run on the "
-        "same splits, or from any frame; benchmark frames (models x data sets) from a long "
-        "table; items frames (models x questions) from inspect_ai logs and "
-        "lm-evaluation-harness samples files; the bundled data sets.",
+        "same splits, or from any frame; benchmark frames (models x data sets) and "
+        "predictions frames (the truth and one column per model) from a long table; items "
+        "frames (models x questions) from inspect_ai logs and lm-evaluation-harness samples "
+        "files; the bundled data sets.",
         [
             "from_search", "cv_scores", "scores", "set_design", "from_long", "from_items", "means",
+            "from_predictions",
             "datasets",
             "datasets.load_benchmark",
             "from_inspect", "from_lm_eval", "concat_items", "datasets.load_eval_items",

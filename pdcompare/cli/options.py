@@ -438,6 +438,17 @@ OPTIONS = (
         "items",
     ),
     Option(
+        ("--instances",),
+        {
+            "metavar": "FILE",
+            "help": "with --format swebench: the split's instance ids (a text file, one per "
+            "line; a JSON list; or the instance_id column of a CSV or parquet file), so that "
+            "every instance a submission did not resolve counts 0",
+        },
+        "items",
+        "instances",
+    ),
+    Option(
         ("--y",),
         {
             "metavar": "COLUMN",

@@ -103,8 +103,13 @@ def load_file(args: argparse.Namespace) -> tuple[pd.DataFrame, str]:
         title = "Bundled data: the scikit-learn grid-search example (4 SVC kernels, ROC AUC)"
         return load_grid_search_scores(), title
     title = f"File: {args.source}"
+    instances = getattr(args, "instances", None)
     if getattr(args, "format", None) is not None:  # a tool's results (inputs/files.py)
-        return read_results(args.source, args.format, metric=args.metric), title
+        frame = read_results(args.source, args.format, metric=args.metric, instances=instances)
+        return frame, title
+    if instances is not None:
+        msg = "--instances applies to --format swebench only; add --format swebench"
+        raise ValueError(msg)
     passk = [f"--{name}" for name in ("estimand", "k") if getattr(args, name, None) is not None]
     if passk and not args.items:
         msg = f"{' and '.join(passk)} {'is an option' if len(passk) == 1 else 'are options'} of "

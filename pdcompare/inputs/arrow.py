@@ -1,16 +1,18 @@
 """Arrow in: polars (eager or lazy), pyarrow and DuckDB tables reduced inside their engine.
 
 The table readers (``from_items``, ``from_long``, ``from_battles``,
-``from_mlflow``) take these tables through narwhals (``pip install
+``from_predictions``, ``from_mlflow``) take these tables through narwhals (``pip install
 pdcompare[arrow]``; imported here on first use, never by ``import
 pdcompare``). Each reduces the rows to what its frame needs inside the
 engine that holds them, and only that reduction is collected and handed to
 pandas:
 
 - items: per model x item (x task) the mean score, the number of samples and
-  their variance (ddof 1), and the distinct (item, cluster) pairs;
+  their variance (ddof 1), and the distinct (item, cluster) pairs; of one
+  task, the cells leave the engine as numbers (model and item codes by
+  Arrow's dictionary encoding, :func:`coded_cells`), not as a frame of labels;
 - battles: the number of battles per (model_a, model_b, winner);
-- long tables (one row per cell already): the key and score columns.
+- long tables (one row per cell already, predictions): the named columns.
 
 Models and items come out sorted (an engine keeps no row order to take
 "first appearance" from), so a frame read from a polars table has its rows
@@ -20,6 +22,7 @@ and columns in sorted order where the pandas path keeps the table's order.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -121,6 +124,28 @@ def item_cells(
     >>> cells.sort_values("model")[["model", "mean", "count"]].to_numpy().tolist()
     [['a', 0.5, 2], ['b', 1.0, 1]]
     """
+    frame, cells = _cells_query(table, model, item, score, sample, cluster, task, binary=binary)
+    clusters = _clusters(frame, item, cluster, task)
+    return _collect(cells), clusters
+
+
+def _cells_query(
+    table: Any,
+    model: Hashable,
+    item: Hashable,
+    score: Hashable,
+    sample: Hashable | None,
+    cluster: Hashable | None,
+    task: Hashable | None,
+    as_text: bool = True,
+    binary: bool = False,
+) -> tuple[Any, Any]:
+    """The narwhals frame of ``table`` and its (lazy, where it is) per-cell reduction.
+
+    ``as_text``: categorical keys cast to text (for pandas); without it they
+    stay categorical (Arrow dictionaries, their codes read as they are).
+    ``binary``: also count each cell's scores that are not 0 or 1 (``off``).
+    """
     nw = _narwhals()
     frame, schema = _frame(table)
     keys = {"model": model, "item": item, "score": score, "sample": sample}
@@ -148,13 +173,125 @@ def item_cells(
         .drop_nulls(subset=by)
     )
     text = [c for c in by if isinstance(schema[c], nw.Categorical | nw.Enum)]
-    if text:  # categories as text: pandas then gets labels, not a categorical of the cells
+    if text and as_text:  # categories as text: pandas gets labels, not a categorical of cells
         cells = cells.with_columns([nw.col(c).cast(nw.String) for c in text])
-    clusters = None
-    if cluster is not None:
-        keyed = [*([task] if task is not None else []), item]
-        clusters = _collect(frame.select([*keyed, cluster]).unique().sort(keyed))
-    return _collect(cells), clusters
+    return frame, cells
+
+
+def _clusters(
+    frame: Any, item: Hashable, cluster: Hashable | None, task: Hashable | None
+) -> pd.DataFrame | None:
+    """The distinct ``[task,] item, cluster`` rows of a table (None without ``cluster``)."""
+    if cluster is None:
+        return None
+    keyed = [*([task] if task is not None else []), item]
+    return _collect(frame.select([*keyed, cluster]).unique().sort(keyed))
+
+
+@dataclass(frozen=True)
+class CodedCells:
+    """The cells of an items table as numbers: model and item codes (sorted labels), stats.
+
+    What :func:`coded_cells` hands to ``from_items``: only these arrays and the
+    distinct labels leave the engine, not a frame of the cells' labels.
+    """
+
+    model_codes: np.ndarray
+    item_codes: np.ndarray
+    models: pd.Index
+    items: pd.Index
+    mean: np.ndarray
+    count: np.ndarray
+    var: np.ndarray
+    rows: np.ndarray
+    clusters: pd.DataFrame | None
+
+
+def coded_cells(
+    table: Any,
+    *,
+    model: Hashable,
+    item: Hashable,
+    score: Hashable,
+    sample: Hashable | None = None,
+    cluster: Hashable | None = None,
+) -> CodedCells:
+    """Per-cell mean, count and variance of an items table (one task), keyed by codes.
+
+    The reduction is collected once; the models and items are numbered by
+    Arrow's dictionary encoding of the collected columns (codes renumbered to
+    follow the sorted labels), and only the numbers and the distinct labels
+    are converted: for 10⁷ cells, no pandas frame of 10⁷ labels to factorize.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> table = pa.table({"model": ["b", "b", "a"], "item": ["q", "q", "r"],
+    ...                   "score": [1.0, 0.0, 1.0]})
+    >>> cells = coded_cells(table, model="model", item="item", score="score")
+    >>> order = cells.model_codes.argsort()  # the cells come in no order
+    >>> cells.models.tolist(), cells.model_codes[order].tolist(), cells.mean[order].tolist()
+    (['a', 'b'], [0, 1], [1.0, 0.5])
+    """
+    nw = _narwhals()
+    frame, lazy = _cells_query(table, model, item, score, sample, cluster, None, as_text=False)
+    clusters = _clusters(frame, item, cluster, None)
+    cells = lazy.collect() if isinstance(lazy, nw.LazyFrame) else lazy
+    stats = cells.select(
+        nw.col("mean").cast(nw.Float64).fill_null(float("nan")),
+        nw.col("count").cast(nw.Int64),
+        nw.col("var").cast(nw.Float64).fill_null(float("nan")),
+        nw.col("rows").cast(nw.Int64),
+    )
+    model_codes, models = _encoded(cells[model])
+    item_codes, items = _encoded(cells[item])
+
+    def numbers(column: str, dtype: Any) -> np.ndarray:
+        return np.asarray(stats[column].to_numpy(), dtype=dtype)
+
+    return CodedCells(
+        model_codes=model_codes,
+        item_codes=item_codes,
+        models=models.rename(model),
+        items=items.rename(item),
+        mean=numbers("mean", float),
+        count=numbers("count", np.int64),
+        var=numbers("var", float),
+        rows=numbers("rows", np.int64),
+        clusters=clusters,
+    )
+
+
+def _encoded(column: Any) -> tuple[np.ndarray, pd.Index]:
+    """Codes of a key column and its distinct labels, sorted: Arrow's dictionary encoding.
+
+    A hash pass in C++ over the column (no Python object per row, no sort of
+    the rows; dense integer ids are their own codes, offset); only the
+    distinct labels become pandas labels.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    values = column.to_arrow()
+    if isinstance(values, pa.ChunkedArray):
+        values = values.combine_chunks()
+    if pa.types.is_integer(values.type) and len(values) and values.null_count == 0:
+        ids = values.to_numpy()
+        low, high = int(ids.min()), int(ids.max())
+        if high - low < 4 * len(ids):  # dense integer ids: their offsets are the codes
+            used = np.bincount(ids - low, minlength=high - low + 1) > 0
+            codes = (np.cumsum(used) - 1)[ids - low]
+            labels = np.arange(low, high + 1, dtype=ids.dtype)[used]
+            return codes, pd.Index(labels)
+    # a categorical column is encoded already: its codes are read as they are
+    encoded = values if pa.types.is_dictionary(values.type) else pc.dictionary_encode(values)
+    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+    labels = pd.Index(encoded.dictionary.to_pandas())
+    used = np.bincount(codes, minlength=len(labels)) > 0
+    if not used.all():  # categories no cell has: not labels of the frame
+        codes = (np.cumsum(used) - 1)[codes]
+        labels = labels[used]
+    return in_order(codes, labels)
 
 
 def in_order(codes: np.ndarray, labels: pd.Index) -> tuple[np.ndarray, pd.Index]:

@@ -298,10 +298,56 @@ def result_format(path: str | Path) -> str | None:
     return None
 
 
-def read_results(path: str | Path, fmt: str | None, *, metric: str | None = None) -> pd.DataFrame:
+def instance_ids(path: str | Path) -> list[str]:
+    """The instance ids of a SWE-bench split from a file (the command line's ``--instances``).
+
+    A text file of ids (one per line, or separated by spaces), a JSON list of
+    ids (or of records with an ``instance_id``), or the ``instance_id`` column
+    of a CSV or parquet file (the split as the dataset publishes it).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "ids.json"
+    >>> _ = path.write_text('[{"instance_id": "a__b-1"}, {"instance_id": "a__b-2"}]')
+    >>> instance_ids(path)
+    ['a__b-1', 'a__b-2']
+    """
+    path = Path(path)
+    if not path.is_file():
+        msg = f"--instances: cannot read {str(path)!r}: no such file"
+        raise FileNotFoundError(msg)
+    suffix = path.suffix.lower()
+    if suffix in (".csv", ".parquet", ".pq"):
+        table = read_table(path)
+        if "instance_id" not in table.columns:
+            msg = (
+                f"--instances: {str(path)!r} has no column 'instance_id'; its columns are "
+                f"{', '.join(map(repr, list(table.columns)[:10]))}"
+            )
+            raise ValueError(msg)
+        return [str(i) for i in table["instance_id"]]
+    text = path.read_text(encoding="utf-8")
+    if suffix == ".json":
+        entries = json.loads(text)
+        if not isinstance(entries, list):
+            msg = f"--instances: {str(path)!r} is not a JSON list of instance ids"
+            raise ValueError(msg)
+        return [str(e["instance_id"]) if isinstance(e, dict) else str(e) for e in entries]
+    return text.split()
+
+
+def read_results(
+    path: str | Path,
+    fmt: str | None,
+    *,
+    metric: str | None = None,
+    instances: str | Path | None = None,
+) -> pd.DataFrame:
     """The frame of an evaluation-results file or folder, by ``format`` (or recognised).
 
-    The command line's ``--format`` (with ``--metric``) ends here: one reader
+    The command line's ``--format`` (with ``--metric``, and ``--instances``
+    for SWE-bench: a file of the split's instance ids) ends here: one reader
     per format, called with the path; ``fmt`` None or "auto" recognises it
     (:func:`result_format`).
     """
@@ -319,11 +365,15 @@ def read_results(path: str | Path, fmt: str | None, *, metric: str | None = None
                 f"format with --format ({', '.join(RESULT_FORMATS)})"
             )
             raise ValueError(msg)
+    if instances is not None and fmt != "swebench":
+        msg = f"--instances applies to --format swebench only; this is --format {fmt}"
+        raise ValueError(msg)
+    ids = instance_ids(instances) if instances is not None else None
     readers = {
         "eee": lambda p: from_eee(p, metric=metric),
         "helm": lambda p: from_helm(p, metric=metric),
         "lighteval": lambda p: from_lighteval(p, metric=metric),
-        "swebench": lambda p: from_swebench(p),
+        "swebench": lambda p: from_swebench(p, instances=ids),
         "promptfoo": lambda p: from_promptfoo(p, score=metric or "score"),
     }
     if fmt not in readers:

@@ -23,6 +23,7 @@ import pandas as pd
 
 from pdcompare.inputs._readers import check_same_items
 from pdcompare.inputs.items import from_items
+from pdcompare.inputs.sources import with_source
 
 __all__ = ["from_inspect"]
 
@@ -327,9 +328,17 @@ def _log_table(log: _Log, model: str, scorer: str | None, cluster: str | None) -
 
 
 def _inspect_table(
-    logs: Any, scorer: str | None = None, *, model: Any = None, cluster: str | None = None
+    logs: Any,
+    scorer: str | None = None,
+    *,
+    model: Any = None,
+    cluster: str | None = None,
+    chosen: dict[str, str] | None = None,
 ) -> pd.DataFrame:
-    """The long table ``model, task, item, epoch, score`` (and ``cluster``) of inspect_ai logs."""
+    """The long table ``model, task, item, epoch, score`` (and ``cluster``) of inspect_ai logs.
+
+    ``chosen``, when given, is filled with each log's name -> the scorer read.
+    """
     for keyword, value in (("scorer", scorer), ("cluster", cluster)):
         if value is not None and not isinstance(value, str):
             what = "a scorer's name" if keyword == "scorer" else "a key of sample.metadata"
@@ -352,6 +361,8 @@ def _inspect_table(
             raise ValueError(msg)
         seen[name, task] = log.name
         table = _log_table(log, name, scorer, cluster)
+        if chosen is not None:
+            chosen[log.name] = _scorer(log, scorer)
         covered[name, task] = (log.name, set(table["item"]))
         tables.append(table)
     check_same_items(
@@ -450,9 +461,21 @@ def from_inspect(
     mockllm/a  0.5000        3               2.0
     mockllm/b  0.1667        3               2.0
     """
-    table = _inspect_table(logs, scorer, model=model, cluster=cluster)
+    chosen: dict[str, str] = {}
+    table = _inspect_table(logs, scorer, model=model, cluster=cluster, chosen=chosen)
     several = not (table["task"] == table["task"].iloc[0]).all()
-    return from_items(
+    scorers = set(chosen.values())
+    source = {
+        "format": "inspect",
+        "files": list(chosen),
+        "model": "model=" if model is not None else "eval.model",
+        "item": "sample id",
+        "sample": "epoch",
+        "task": "eval.task",
+        "metric": scorers.pop() if len(scorers) == 1 else chosen,
+        "cluster": f"metadata.{cluster}" if cluster is not None else None,
+    }
+    frame = from_items(
         table if several else table.drop(columns="task"),
         model="model",
         item="item",
@@ -461,3 +484,4 @@ def from_inspect(
         cluster="cluster" if cluster is not None else None,
         task="task" if several else None,
     )
+    return with_source(frame, source)

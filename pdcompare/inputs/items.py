@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from pdcompare._validation import check_option, warn
-from pdcompare.inputs.arrow import in_order, is_native, item_cells
+from pdcompare.inputs.arrow import CodedCells, coded_cells, in_order, is_native, item_cells
 from pdcompare.inputs.attrs import pdcompare_attrs
 from pdcompare.inputs.design import Design
 from pdcompare.inputs.frames import check_frame
@@ -474,6 +474,9 @@ def _renumber(codes: np.ndarray, labels: Any) -> tuple[np.ndarray, pd.Index]:
 def _from_engine(table: Any, keys: dict[str, Any], options: dict[str, Any]) -> pd.DataFrame:
     """``from_items`` on a polars, pyarrow or DuckDB table, reduced in its engine."""
     binary = options.get("estimand", "mean") != "mean"
+    if keys["task"] is None and not binary:  # one task: codes and numbers (inputs/arrow.py)
+        named = {k: keys[k] for k in ("model", "item", "score", "sample", "cluster")}
+        return _from_coded(coded_cells(table, **named), keys, options)
     cells, clusters = item_cells(table, **keys, binary=binary)
     if binary:  # pass@k, pass^k: the engine counted the scores that are not 0/1
         check_binary_cells(cells, keys, options["estimand"])
@@ -486,6 +489,25 @@ def _from_engine(table: Any, keys: dict[str, Any], options: dict[str, Any]) -> p
         )  # fmt: skip
     cells = cells.loc[cells["count"] > 0]
     return _from_cells(cells, clusters, **keys, **options, sort=True)
+
+
+def _from_coded(cells: CodedCells, keys: dict[str, Any], options: dict[str, Any]) -> pd.DataFrame:
+    """``from_items`` of an engine's coded cells (one task)."""
+    check_option("nan_policy", options["nan_policy"], ITEMS_NAN_POLICIES)
+    unscored = cells.rows - cells.count
+    if unscored.any():  # as on a pandas table: counted, refused or left out with a warning
+        first = int(np.flatnonzero(unscored)[0])
+        _missing_scores(
+            int(unscored.sum()), cells.models[cells.model_codes[first]],
+            cells.items[cells.item_codes[first]], keys["score"], options["nan_policy"],
+        )  # fmt: skip
+    stats = (cells.model_codes, cells.item_codes, cells.mean, cells.count, cells.var)
+    if not cells.count.all():
+        scored = cells.count > 0
+        stats = tuple(array[scored] for array in stats)
+    return _from_codes(
+        *stats, models=cells.models, items=cells.items, clusters=cells.clusters, **keys, **options
+    )
 
 
 def _from_dask(table: Any, **keys: Any) -> pd.DataFrame:
@@ -533,30 +555,53 @@ def _from_dask(table: Any, **keys: Any) -> pd.DataFrame:
 
 def _from_cells(cells: pd.DataFrame, clusters: pd.DataFrame | None, **keys: Any) -> pd.DataFrame:
     """The items frame of per-cell ``mean, count, var`` (a dask or Arrow engine's reduction)."""
-    model, item = keys["model"], keys["item"]
-    sample, cluster, task = keys["sample"], keys["cluster"], keys["task"]
-    greater_is_better = _check_bool("greater_is_better", keys["greater_is_better"])
+    _check_bool("greater_is_better", keys["greater_is_better"])
     check_option("nan_policy", keys["nan_policy"], ITEMS_NAN_POLICIES)
-    if sample is None and (cells["count"] > 1).any():
-        first = cells.loc[cells["count"] > 1].iloc[0]
-        msg = (
-            f"Model {first[model]!r} has {int(first['count'])} rows for item "
-            f"{first[item]!r}. Repeated rows of one item are samples (epochs) of it: pass "
-            "`sample=` with the column that numbers them, so that the item's mean is its score."
-        )
-        raise ValueError(msg)
-    model_codes, models = pd.factorize(cells[model])
-    item_codes, items, _, _ = _item_keys(cells, item, task)
+    model_codes, models = pd.factorize(cells[keys["model"]])
+    item_codes, items, _, _ = _item_keys(cells, keys["item"], keys["task"])
     if keys.get("sort"):  # an engine's cells have no order: models and items sorted
         model_codes, models = in_order(model_codes, pd.Index(models))
         item_codes, items = in_order(item_codes, items)
+    return _from_codes(
+        model_codes, item_codes, cells["mean"].to_numpy(dtype=float),
+        cells["count"].to_numpy(dtype=np.int64),
+        cells["var"].to_numpy(dtype=float, na_value=np.nan),
+        models=pd.Index(models), items=items, clusters=clusters, **keys,
+    )  # fmt: skip
+
+
+def _from_codes(
+    model_codes: np.ndarray,
+    item_codes: np.ndarray,
+    mean: np.ndarray,
+    count: np.ndarray,
+    var: np.ndarray,
+    *,
+    models: pd.Index,
+    items: pd.Index,
+    clusters: pd.DataFrame | None,
+    **keys: Any,
+) -> pd.DataFrame:
+    """The items frame of per-cell ``mean, count, var`` keyed by model and item codes."""
+    model, item = keys["model"], keys["item"]
+    sample, cluster, task = keys["sample"], keys["cluster"], keys["task"]
+    greater_is_better = _check_bool("greater_is_better", keys["greater_is_better"])
+    if sample is None and (count > 1).any():
+        first = int(np.flatnonzero(count > 1)[0])
+        msg = (
+            f"Model {models[model_codes[first]]!r} has {int(count[first])} rows for item "
+            f"{items[item_codes[first]]!r}. Repeated rows of one item are samples (epochs) of "
+            "it: pass `sample=` with the column that numbers them, so that the item's mean is "
+            "its score."
+        )
+        raise ValueError(msg)
     m, n = len(models), len(items)
     means = np.full((m, n), np.nan)
     counts = np.zeros((m, n), dtype=np.int64)
     within = np.full((m, n), np.nan)
-    means[model_codes, item_codes] = cells["mean"].to_numpy(dtype=float)
-    counts[model_codes, item_codes] = cells["count"].to_numpy(dtype=np.int64)
-    within[model_codes, item_codes] = cells["var"].to_numpy(dtype=float, na_value=np.nan)
+    means[model_codes, item_codes] = mean
+    counts[model_codes, item_codes] = count
+    within[model_codes, item_codes] = var
     cluster_codes = cluster_labels = None
     if clusters is not None:
         if task is not None:

@@ -116,11 +116,11 @@ def _items_frame(
             "cluster_name": cluster_name,
             "item_name": item_name,
             "task_name": task_name,
-            "samples": samples,
+            # counts as ints: JSON's numbers all the same, and Python shares its small ints
+            # (a list of 10^7 counts holds 10^7 pointers, not 10^7 new float objects)
+            "samples": _as_counts(samples),
             # NaN (a cell of one sample) as None: JSON has no NaN, and None compares equal
-            "within_var": None
-            if within_var is None
-            else np.where(np.isnan(within_var), None, within_var),
+            "within_var": _without_nan(within_var),
         }
     )
     stored.view = ItemsDesign(
@@ -139,6 +139,20 @@ def _items_frame(
     )
     design = Design(greater_is_better=bool(greater_is_better), source="items", items=True)
     return with_attrs(frame, {**(meta or {}), "design": design.to_attrs(), "items": stored})
+
+
+def _without_nan(values: np.ndarray | None) -> np.ndarray | None:
+    """NaN as None (JSON has no NaN); without a NaN the float array itself (no objects)."""
+    if values is None or not np.isnan(values).any():
+        return values
+    return np.where(np.isnan(values), None, values)
+
+
+def _as_counts(samples: np.ndarray | None) -> np.ndarray | None:
+    """Sample counts as int64 where they are whole numbers (read back as floats)."""
+    if samples is None or not np.array_equal(samples, np.round(samples)):
+        return samples
+    return samples.astype(np.int64)
 
 
 def _labels(labels: list) -> pd.Index:

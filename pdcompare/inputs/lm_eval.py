@@ -24,7 +24,7 @@ import pandas as pd
 
 from pdcompare.inputs._readers import check_same_items
 from pdcompare.inputs.items import from_items
-from pdcompare.inputs.sources import read_jsonl
+from pdcompare.inputs.sources import read_jsonl, with_source
 
 __all__ = ["from_lm_eval"]
 
@@ -232,8 +232,12 @@ def _score(path: Path, name: str, value: Any) -> float:
 
 def _read_file(
     path: Path, metric: Metric, read: dict[Path, Any]
-) -> tuple[str, str, pd.DataFrame, bool | None]:
-    """One samples file as (model, task, its ``doc_id``/``score`` table, higher is better)."""
+) -> tuple[str, str, pd.DataFrame, bool | None, str]:
+    """One samples file: model, task, its ``doc_id``/``score`` table, higher is better, metric.
+
+    The metric read is named as lm-evaluation-harness does, ``"metric,filter"``
+    (without a filter, its name alone).
+    """
     task, date = _task_and_date(path)
     records = _records(path)
     results = _results_beside(path, date, read)
@@ -269,7 +273,8 @@ def _read_file(
         raise ValueError(msg)
     model = str(results["model_name"]) if results else path.parent.name
     higher = results.get("higher_is_better", {}).get(task, {}).get(name)
-    return model, task, table, None if higher is None else bool(higher)
+    key = name if filt == _NO_FILTER else f"{name},{filt}"
+    return model, task, table, None if higher is None else bool(higher), key
 
 
 def _check_metric(metric: Any) -> None:
@@ -298,9 +303,14 @@ def _check_metric(metric: Any) -> None:
 
 
 def _lm_eval_table(
-    paths: str | Path | Iterable[str | Path], metric: Metric = None
+    paths: str | Path | Iterable[str | Path],
+    metric: Metric = None,
+    chosen: dict[str, str] | None = None,
 ) -> tuple[pd.DataFrame, bool]:
-    """The long table ``model, task, doc_id, score`` of samples files, and higher is better."""
+    """The long table ``model, task, doc_id, score`` of samples files, and higher is better.
+
+    ``chosen``, when given, is filled with each file -> the metric read.
+    """
     _check_metric(metric)
     tables = []
     seen: dict[tuple[str, str], Path] = {}
@@ -308,7 +318,9 @@ def _lm_eval_table(
     read: dict[Path, Any] = {}
     directions: dict[bool, str] = {}
     for path in _samples_files(paths):
-        model, task, table, higher = _read_file(path, metric, read)
+        model, task, table, higher, key = _read_file(path, metric, read)
+        if chosen is not None:
+            chosen[str(path)] = key
         if (model, task) in seen:
             msg = (
                 f"two samples files for model {model!r} and task {task!r}: "
@@ -409,9 +421,19 @@ def from_lm_eval(
     org/small    0.50
     dtype: float64
     """
-    table, higher = _lm_eval_table(paths, metric)
+    chosen: dict[str, str] = {}
+    table, higher = _lm_eval_table(paths, metric, chosen)
     several = not (table["task"] == table["task"].iloc[0]).all()
-    return from_items(
+    metrics = set(chosen.values())
+    source = {
+        "format": "lm-eval",
+        "files": list(chosen),
+        "model": "results_<date>.json model_name (else the folder's name)",
+        "item": "doc_id",
+        "task": "samples_<task>_<date>.jsonl",
+        "metric": metrics.pop() if len(metrics) == 1 else chosen,
+    }
+    frame = from_items(
         table if several else table.drop(columns="task"),
         model="model",
         item="doc_id",
@@ -419,3 +441,4 @@ def from_lm_eval(
         task="task" if several else None,
         greater_is_better=higher,
     )
+    return with_source(frame, source)

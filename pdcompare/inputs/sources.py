@@ -1,6 +1,7 @@
 """What the readers of evaluation files share: finding files, reading JSON, and the record.
 
 Each reader (``from_eee``, ``from_helm``, ``from_lighteval``, ``from_swebench``,
+``from_inspect``, ``from_lm_eval``,
 ``from_promptfoo``, ``from_mlflow``) records in ``attrs["pdcompare"]["source"]``
 what it read and what it chose (the format, the files, and which field gave
 the model, the item, the sample, the task and the metric), and in

@@ -1,10 +1,12 @@
 """The command line on evaluation results of other tools (``--format``) and parquet item files."""
 
+import json
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
+import pdcompare
 from pdcompare.cli import main
 from pdcompare.inputs.files import result_format
 
@@ -85,3 +87,41 @@ def test_parquet_items_file_reads_through_the_lazy_scan_as_the_csv(capsys, tmp_p
     assert code == 0, err
     summary = from_csv.split("Pairwise")[0].splitlines()[1:]
     assert from_parquet.split("Pairwise")[0].splitlines()[1:] == summary
+
+
+@pytest.mark.parametrize("kind", ["txt", "json", "csv"])
+def test_format_swebench_reads_the_split_from_instances(capsys, tmp_path, kind):
+    # The fixture's 6 ids plus 4 that no submission resolved: each mean is over 10 items
+    ids = (DATA / "swebench" / "instances.txt").read_text().split()
+    ids += [f"astropy__astropy-{k}" for k in range(4)]
+    path = tmp_path / f"split.{kind}"
+    if kind == "txt":
+        path.write_text("\n".join(ids) + "\n")
+    elif kind == "json":
+        path.write_text(json.dumps([{"instance_id": i, "repo": "x"} for i in ids]))
+    else:
+        pd.DataFrame({"repo": "x", "instance_id": ids}).to_csv(path, index=False)
+    evaluation = DATA / "swebench" / "evaluation"
+    code, out, err = call(capsys, evaluation, "--format", "swebench", "--instances", path)
+    assert code == 0, err
+    assert "--instances not given" not in err
+    # resolved 3, 2 and 1 of the 10 (written out), as the library reads them with instances=
+    expected = pdcompare.from_swebench(evaluation, instances=ids).mean(axis=1)
+    assert expected.round(12).tolist() == [0.1, 0.2, 0.3]
+    assert "20240620_sweagent_claude3.5sonnet 0.3000" in out
+    assert "20231010_rag_claude2              0.1000" in out
+    assert "Data: 3 models x 10 items" in out
+
+
+def test_instances_without_swebench_is_one_line(capsys, tmp_path):
+    ids = tmp_path / "ids.txt"
+    ids.write_text("a\n")
+    code, _, err = call(capsys, DATA / "eee" / "instance", "--format", "eee", "--instances", ids)
+    assert code == 2
+    assert "--instances applies to --format swebench only" in err
+    code, _, err = call(
+        capsys, DATA / "swebench" / "evaluation", "--format", "swebench", "--instances",
+        tmp_path / "missing.txt",
+    )  # fmt: skip
+    assert code == 2
+    assert "missing.txt" in err

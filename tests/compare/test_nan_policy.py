@@ -95,5 +95,5 @@ def test_the_cases_cover_every_public_function_with_nan_policy():
     skipped = {"hierarchical", "confidence_set", "diebold_mariano"}  # slow or time-ordered
     assert public - skipped - {test.name for test in CASES} <= {
         "pairwise", "per_dataset", "posterior", "report", "select", "summary", "means", "scores",
-        "from_items",
+        "from_items", "from_predictions",
     }

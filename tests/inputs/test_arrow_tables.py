@@ -185,3 +185,86 @@ def test_any_table_gives_the_pandas_frame_through_polars(data, n_models, n_items
             assert getattr(ours, name) is None
         else:
             assert_allclose(getattr(ours, name), getattr(theirs, name), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("engine", list(ENGINES))
+def test_one_task_equals_the_pandas_path_through_the_coded_cells(engine):
+    # Without `task=` the engine numbers the models and items itself (arrow.coded_cells)
+    table = item_table(seed=5).query("task == 'arc'").drop(columns="task")
+    keys = {"sample": "epoch", "cluster": "cluster"}
+    expected = pdcompare.from_items(table, **keys)
+    got = pdcompare.from_items(ENGINES[engine](table), **keys)
+    assert got.index.tolist() == sorted(expected.index)
+    assert got.columns.tolist() == sorted(expected.columns)
+    got = got.loc[expected.index, expected.columns]
+    assert_allclose(got.to_numpy(), expected.to_numpy(), rtol=0, atol=1e-12)
+    ours, theirs = items_data(got), items_data(expected)
+    for name in ("samples", "within_var"):
+        assert_allclose(getattr(ours, name), getattr(theirs, name), rtol=0, atol=1e-12)
+    assert_allclose(
+        got.cmp.summary()["se"].sort_index(),
+        expected.cmp.summary()["se"].sort_index(),
+        rtol=1e-12,
+    )  # the clustered standard errors: the same clusters
+
+
+def test_categorical_models_and_a_lazy_scan_of_one_task(monkeypatch, tmp_path):
+    table = item_table(n=4000).query("task == 'gsm8k'").drop(columns=["task", "cluster"])
+    path = tmp_path / "rows.parquet"
+    pl.from_pandas(table).with_columns(pl.col("model").cast(pl.Categorical)).write_parquet(path)
+    heights = []
+    original = nw.LazyFrame.collect
+
+    def collect(self, *args, **kwargs):
+        out = original(self, *args, **kwargs)
+        heights.append(out.shape[0])
+        return out
+
+    monkeypatch.setattr(nw.LazyFrame, "collect", collect)
+    frame = pdcompare.from_items(pl.scan_parquet(path), sample="epoch")
+    assert heights == [frame.size]  # one collect, of the per-cell reduction
+    assert frame.index.tolist() == ["m-a", "m-b", "m-c", "m-d"]  # labels, not categories
+    assert frame.index.dtype != "category"
+    expected = pdcompare.from_items(table, sample="epoch").loc[frame.index, frame.columns]
+    assert_allclose(frame.to_numpy(), expected.to_numpy(), rtol=0, atol=1e-12)
+
+
+def test_categories_no_row_has_are_not_models():
+    table = pd.DataFrame(
+        {"model": ["b", "b", "a", "a"], "item": [1, 2, 1, 2], "score": [1.0, 0.0, 1.0, 1.0]}
+    )
+    expected = pdcompare.from_items(table).sort_index()
+    enum = pl.from_pandas(table).with_columns(pl.col("model").cast(pl.Enum(["z", "b", "a"])))
+    dictionary = pa.table(
+        {
+            "model": pa.DictionaryArray.from_arrays(
+                pa.array([1, 1, 2, 2], pa.int32()), pa.array(["z", "b", "a"])
+            ),
+            "item": [1, 2, 1, 2],
+            "score": [1.0, 0.0, 1.0, 1.0],
+        }
+    )
+    for source in (enum, enum.lazy(), dictionary):
+        got = pdcompare.from_items(source)
+        assert got.index.tolist() == ["a", "b"]  # sorted labels; "z" has no row
+        assert_allclose(got.to_numpy(), expected.to_numpy(), rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("ids", [[-3, 0, 7, 2], [10**12, 5, -3, 40], [4, 4, 6, 5]])
+def test_integer_items_dense_or_sparse_give_the_pandas_frame(ids):
+    # dense integer ids are their own codes (offset), sparse ones are dictionary-encoded
+    rng = np.random.default_rng(7)
+    items = np.repeat(ids, 3)
+    table = pd.DataFrame(
+        {
+            "model": np.tile(["b", "a", "c"], len(ids)),
+            "item": items,
+            "score": rng.random(items.size).round(4),
+            "epoch": np.arange(items.size),
+        }
+    )
+    expected = pdcompare.from_items(table, sample="epoch")
+    got = pdcompare.from_items(pa.Table.from_pandas(table), sample="epoch")
+    assert got.columns.tolist() == sorted(set(ids))
+    got = got.loc[expected.index, expected.columns]
+    assert_allclose(got.to_numpy(), expected.to_numpy(), rtol=0, atol=1e-12)

@@ -91,9 +91,18 @@ def test_a_text_metric_is_refused(runs):
         pdcompare.from_mlflow(runs, model="model", metric="accuracy")
 
 
-def test_a_polars_frame_of_runs_gives_the_same_frame(runs):
+@pytest.mark.parametrize("engine", ["polars", "polars-lazy", "pyarrow", "duckdb"])
+def test_a_table_of_runs_in_any_engine_gives_the_same_frame(runs, engine):
     pl = pytest.importorskip("polars")
+    pa = pytest.importorskip("pyarrow")
+    duckdb = pytest.importorskip("duckdb")
     pytest.importorskip("narwhals")
+    table = {
+        "polars": lambda: pl.from_pandas(runs),
+        "polars-lazy": lambda: pl.from_pandas(runs).lazy(),
+        "pyarrow": lambda: pa.Table.from_pandas(runs, preserve_index=False),
+        "duckdb": lambda: duckdb.from_arrow(pa.Table.from_pandas(runs, preserve_index=False)),
+    }[engine]()
     expected = pdcompare.from_mlflow(runs, model="model", metric="accuracy")
-    got = pdcompare.from_mlflow(pl.from_pandas(runs), model="model", metric="accuracy")
-    pd.testing.assert_frame_equal(got, expected)
+    got = pdcompare.from_mlflow(table, model="model", metric="accuracy")
+    pd.testing.assert_frame_equal(got, expected, check_exact=False, rtol=0, atol=1e-12)
