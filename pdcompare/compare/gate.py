@@ -113,12 +113,8 @@ def gate(
     Parameters
     ----------
     frame : pandas.DataFrame
-        A scores frame (models x CV splits), a runs frame (``paired=False``:
-        models x seeds), an items frame, a predictions frame of scores (a
-        truth column and one column of probabilities per model) or a battles
-        frame (``from_battles``: the Bradley–Terry rating difference, the
-        margin in rating points, ``ties=`` as in ``bradley_terry``; see
-        ``pdcompare.compare.battles_gate.battles_gate``).
+        A scores, runs (``paired=False``), items, predictions (of scores) or
+        battles frame (``from_battles``: see Notes).
     candidate, baseline : model name
         The model that would be released and the one it replaces.
     margin : float
@@ -180,6 +176,12 @@ def gate(
     "Inconclusive" is not a pass: the evaluation is too small to tell a
     regression of the margin's size from none (Wellek 2010; the FDA's
     non-inferiority guidance, 2016).
+
+    A scores frame is models x CV splits, a runs frame models x seeds, a
+    predictions frame a truth column and one column of probabilities per
+    model. On a battles frame the gate reads the Bradley–Terry rating
+    difference, the margin in rating points, ``ties=`` as in
+    ``bradley_terry`` (``pdcompare.compare.battles_gate.battles_gate``).
 
     Examples
     --------

@@ -76,7 +76,7 @@ class Monitor:
     ...     _ = monitor.update(rows.iloc[start:start + 100])
     >>> monitor.state()[["model_1", "model_2", "n_items", "decision", "decided_at"]]
       model_1 model_2  n_items decision  decided_at
-    0       a       b      300   better        55.0
+    0       a       b      300   better          55
     """
 
     def __init__(

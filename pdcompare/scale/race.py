@@ -453,7 +453,7 @@ class RaceSearchCV(_Race):
     >>> search.best_params_
     {'max_depth': 8}
     >>> search.race_["dropped_at"].tolist()  # depth 1 left after 5 splits, depth 2 after 6
-    [5.0, 6.0, nan, nan]
+    [5, 6, <NA>, <NA>]
     """
 
     _parameter_constraints: ClassVar[dict] = {
@@ -562,7 +562,7 @@ class RaceRandomizedSearchCV(_Race):
     >>> search = RaceRandomizedSearchCV(LogisticRegression(), {"C": loguniform(1e-6, 100)},
     ...                                 n_iter=8, cv=10, random_state=1).fit(X, y)
     >>> search.race_["dropped_at"].tolist()  # four small C left at the first look
-    [nan, nan, 5.0, nan, 5.0, 5.0, 5.0, nan]
+    [<NA>, <NA>, 5, <NA>, 5, 5, 5, <NA>]
     """
 
     _parameter_constraints: ClassVar[dict] = {

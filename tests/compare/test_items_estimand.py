@@ -131,7 +131,7 @@ def test_the_intervals_plot_names_the_estimand():
     assert (
         ax.get_xlabel()
         == "pass^2, 6 attempts each, 95% CI\n"
-        "(t, 40 items clustered in 10 clusters, CR2 standard error)"
+        "(t (CR2), 40 items in 10 clusters)"
     )
     assert ax.get_title() == "pass^2 per model"
     plt.close("all")

@@ -50,7 +50,7 @@ def test_report_without_clusters_and_with_a_rope():
 def test_plot_of_an_items_frame_draws_clustered_intervals():
     frame = items_frame()
     ax = frame.cmp.plot()
-    assert "t, 40 items clustered in 10 clusters, CR2 standard error" in ax.get_xlabel()
+    assert "t (CR2), 40 items in 10 clusters" in ax.get_xlabel()
     summary = frame.cmp.summary()
     assert [t.get_text() for t in ax.get_yticklabels()] == list(summary.index)
     best = ax.collections[0].get_segments()[0]  # the best model first, drawn at the top

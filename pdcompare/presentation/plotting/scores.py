@@ -465,9 +465,8 @@ def _items_interval_words(info: ResultInfo) -> str:
         return f"t; {judged}, {n_items} items"
     if info.clustered:
         kind = str(info.get("se_type", "")).split(" ")[0]  # "CR2" or "CR1" (none when older)
-        return f"t, {n_items} items clustered in {n_clusters} clusters" + (
-            f", {kind} standard error" if kind else ""
-        )
+        # short: it shares a line with the axis label of each panel
+        return f"t{f' ({kind})' if kind else ''}, {n_items} items in {n_clusters} clusters"
     return f"t over {n_items} items"
 
 
