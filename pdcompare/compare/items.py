@@ -165,17 +165,30 @@ def sided_pairs(data: ItemsData, a: Any, b: Any, alternative: str):
     return i, j, scope, alternative, raw_alternative(alternative, data.design.greater_is_better)
 
 
-def binary_items(data: ItemsData, test: str) -> np.ndarray:
-    """The 0/1 scores of independent, once-answered items, or a ValueError saying what is not."""
+def first_graded(data: ItemsData) -> str | None:
+    """The first score that is not 0 or 1, in words ("model 'a' scores item 'q3' 0.5"), or None.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> framed = pd.DataFrame([[1, 0.5]], index=["a"], columns=["q1", "q2"]).cmp.set_design(
+    ...     items=True)
+    >>> first_graded(items_frame(framed))
+    "model 'a' scores item 'q2' 0.5"
+    """
     values = data.values
     graded = (values != 0.0) & (values != 1.0)
-    problem = None
-    if graded.any():
-        row, col = np.argwhere(graded)[0]
-        problem = (
-            f"model {data.names[row]!r} scores item {data.splits[col]!r} "
-            f"{values[row, col]:g} (graded scores, or means of several samples)"
-        )
+    if not graded.any():
+        return None
+    row, col = np.argwhere(graded)[0]
+    return f"model {data.names[row]!r} scores item {data.splits[col]!r} {values[row, col]:g}"
+
+
+def binary_items(data: ItemsData, test: str) -> np.ndarray:
+    """The 0/1 scores of independent, once-answered items, or a ValueError saying what is not."""
+    problem = first_graded(data)
+    if problem is not None:
+        problem += " (graded scores, or means of several samples)"
     elif data.clustered:
         problem = f"the items come in {data.n_clusters} clusters"
     elif data.samples is not None:
@@ -187,7 +200,7 @@ def binary_items(data: ItemsData, test: str) -> np.ndarray:
             "`permutation_test` (sign flips of whole clusters) or `ttest` (clustered)."
         )
         raise ValueError(msg)
-    return values.astype(np.int8)
+    return data.values.astype(np.int8)
 
 
 def within_part(data: ItemsData, i, j) -> np.ndarray:

@@ -18,7 +18,7 @@ from pdcompare._validation import (
 )
 from pdcompare.compare._common import check_test_options, raw_alternative, scores_meta, warn_pairs
 from pdcompare.compare.calls import comparison
-from pdcompare.compare.items import binary_items, frame_data
+from pdcompare.compare.items import binary_items, first_graded, frame_data
 from pdcompare.inputs.attrs import with_attrs
 from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.predictions import label_blocks
@@ -662,14 +662,11 @@ def _items_mcnemar(
 
 def _refuse_graded(data: Any, interval: str) -> None:
     """Refuse scores other than 0 and 1 for an interval of paired proportions, naming the fix."""
-    values = data.values
-    graded = (values != 0.0) & (values != 1.0)
-    if graded.any():
-        row, col = np.argwhere(graded)[0]
+    graded = first_graded(data)
+    if graded is not None:
         msg = (
             f"`mcnemar` with `interval={interval!r}` (an interval of the difference of two "
-            f"proportions) needs 0/1 scores, but model {data.names[row]!r} scores item "
-            f"{data.splits[col]!r} {values[row, col]:g} (graded scores, or means of several "
+            f"proportions) needs 0/1 scores, but {graded} (graded scores, or means of several "
             "samples): use `permutation_test` or `ttest` to test them and `bootstrap_diff` "
             "for an interval of their mean difference."
         )

@@ -17,7 +17,7 @@ from pdcompare.compare.effect_size import (
     magnitude_column,
     thresholds,
 )
-from pdcompare.compare.items import frame_data, se_meta, standard_error
+from pdcompare.compare.items import first_graded, frame_data, se_meta, standard_error
 from pdcompare.compare.judges import JUDGED_COLUMNS, judged, judged_means
 from pdcompare.compare.ranks import benchmark_summary
 from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
@@ -532,14 +532,11 @@ def _wilson(data: Any, means: np.ndarray, ci: float):
     standard error the summary shows.
     """
     values = data.values
-    graded = (values != 0.0) & (values != 1.0)
-    if graded.any():
-        row, col = np.argwhere(graded)[0]
+    graded = first_graded(data)
+    if graded is not None:
         msg = (
             f"`interval='wilson'` is an interval of a proportion and needs 0/1 scores, but "
-            f"model {data.names[row]!r} scores item {data.splits[col]!r} "
-            f"{values[row, col]:g}: leave `interval` out for the (clustered) t interval of "
-            "graded scores."
+            f"{graded}: leave `interval` out for the (clustered) t interval of graded scores."
         )
         raise ValueError(msg)
     if data.clustered:
