@@ -172,11 +172,16 @@ def friedman(
     kept = data.drop_incomplete(nan_policy, "friedman", keep)
     values = data.values[:, kept] if nan_policy == "omit" else data.values
     out = core(values, greater_is_better=data.design.greater_is_better, nan_policy="propagate")
+    tie = "Every data set is a complete tie of all models: Friedman's statistic is 0/0"
+    return _friedman_result(out, data, nan_policy, tie)
+
+
+def _friedman_result(
+    out: dict[str, Any], data: BenchmarkData, nan_policy: str, tie: str, **extra: Any
+) -> pd.DataFrame:
+    """The one-row result frame of ``friedman`` (or its tests with holes) and its attrs."""
     if out["degenerate"]:
-        warn(
-            "Every data set is a complete tie of all models: Friedman's statistic is 0/0; "
-            "reported as statistic 0 and p-value 1."
-        )
+        warn(f"{tie}; reported as statistic 0 and p-value 1.")
     frame = pd.DataFrame({name: [out[name]] for name in FRIEDMAN_COLUMNS})
     for name in ("df", "f_df1", "f_df2"):
         if float(frame[name].iloc[0]).is_integer():
@@ -189,6 +194,7 @@ def friedman(
         models=data.ranked_names,
         **data.meta(),
     )
+    meta.update(extra)
     return with_attrs(frame, meta)
 
 
@@ -241,25 +247,11 @@ def _friedman_with_holes(data: BenchmarkData, nan_policy: str) -> pd.DataFrame:
     else:
         out = holes.skillings_mack(data.values, greater_is_better=gib)
         out.update(f_statistic=np.nan, f_df1=np.nan, f_df2=np.nan, f_pvalue=np.nan)
-    if out["degenerate"]:
-        warn(
-            f"Every data set is a complete tie of its models: the {method} statistic is 0/0; "
-            "reported as statistic 0 and p-value 1."
-        )
-    frame = pd.DataFrame({name: [out[name]] for name in FRIEDMAN_COLUMNS})
-    for name in ("df", "f_df1", "f_df2"):
-        if float(frame[name].iloc[0]).is_integer():
-            frame[name] = frame[name].astype(np.int64)
-    meta = results.result_meta(
-        "friedman",
-        nan_policy=nan_policy,
-        design=data.design.to_attrs(),
-        greater_is_better=gib,
-        models=data.ranked_names,
-        **data.meta(),
-    )
-    meta.update(method=method, n_datasets=int(out["n_datasets"]), **hole_meta(data))
-    return with_attrs(frame, meta)
+    tie = f"Every data set is a complete tie of its models: the {method} statistic is 0/0"
+    return _friedman_result(
+        out, data, nan_policy, tie,
+        method=method, n_datasets=int(out["n_datasets"]), **hole_meta(data),
+    )  # fmt: skip
 
 
 def rank_test(
