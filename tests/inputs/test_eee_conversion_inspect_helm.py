@@ -6,8 +6,10 @@ The conversions follow EEE's own instance-level converters field by field
 - inspect_ai: ``every_eval_ever/converters/inspect/instance_level_adapter.py``
   and ``adapter.py`` at commit eb3513c88ab29e1f868f3321fde8385cf83c1647
   (``InspectInstanceLevelDataAdapter.convert_instance_level_logs``): one record
-  per sample and epoch; ``model_id`` the log's model path with the sample
-  output's model name (``mockllm/good``), ``evaluation_name``
+  per sample and epoch; ``model_id`` the id ``extract_model_info_from_model_path``
+  (``inspect/utils.py`` at ea45d77e73ccd314a96bc5e4c5d502e463186ea9) gives the
+  log's model path with the sample output's model name: a provider its map does
+  not know (``mockllm``) keeps the path (``mockllm/good``); ``evaluation_name``
   ``eval.task_display_name or eval.task``, ``sample_id`` ``str(sample.id)``,
   ``metadata.epoch`` ``str(sample.epoch)``; ``evaluation.score`` from
   ``_resolve_evaluation_score``: the log's reduction of the sample's first
