@@ -21,28 +21,56 @@
   (``--one``), the two taking turns: its wall time, the CPU time of all its
   threads, and the growth of its peak resident size (``VmHWM``).
 
-  Measured here (2 cores shared with other jobs; ``nice -n 10``), 10⁸ rows,
-  fastest of 2 runs each, two runs of the benchmark each way:
+  ``from_items`` collects a polars lazy frame with polars' streaming engine
+  (``collect(engine="streaming")``, polars >= 1.23: the rows are read in
+  batches), and the floor is collected with the same engine.
 
-  ============================  ==========  =========  ===========  ===========
-  10⁸ rows                      wall        CPU        peak         polars peak
-  ============================  ==========  =========  ===========  ===========
-  before (main at 2fcd934)      2.65x 1.98x 2.02x 1.64x +2364 +2365  +1776 +1798
-  after (coded cells)           1.38x 1.61x 1.36x 1.44x +2185 +2328  +1738 +1786
-  ============================  ==========  =========  ===========  ===========
+  Measured here (2 cores shared with other jobs; ``nice -n 15``), fresh
+  processes, fastest time of 2 or 3 runs each, peaks (growth of ``VmHWM``, MiB)
+  of every run:
 
-  (peaks in MiB). After: 4.2 to 8.1 s against polars' 2.6 to 5.8 s, far
-  under 60 s; 1.4x to 1.6x polars, at or just above section 32's 1.5x.
-  Before, the collected cells became a pandas frame of 10⁷ labels that was
-  factorized and copied (2.0x to 2.65x). Section 32's memory bound, 2 x 229
-  MiB (means, counts, variances) + 28 MiB (a row group) = 486 MiB, is below
-  what polars' own group-by of the file takes (+1.7 to +1.8 GiB); from_items
-  adds 0.45 to 0.55 GiB to it (0.57 to 0.59 before): the metadata section 34
-  asks to be JSON-able, 10⁷ within-item variances as a list of Python floats
-  (~0.3 GiB) and 10⁷ counts as a list of (shared, small) ints. 10⁷ rows (the
-  quick run): 1.58x wall, 1.31x CPU, +462 MiB against polars' +245 MiB.
+  ==============================  ========  ======================  ========================
+  polars 2.1 (installed)          rows      from_items              polars' group-by
+  ==============================  ========  ======================  ========================
+  before (arrow.py of a210094)    10⁷       0.74 s, +425 to +446    0.50 s, +245 to +264
+  after (streaming engine)        10⁷       0.86 s, +428 to +449    0.56 s, +243 to +249
+  before                          10⁸       8.5 s, +1968 to +2167   5.8 s, +1760 to +1798
+  after                           10⁸       9.2 s, +2162 to +2252   5.8 s, +1783 (twice)
+  ==============================  ========  ======================  ========================
+
+  In polars 2.1 ``collect()``'s default engine ("auto") already ran as the
+  streaming one (the floor: same time and peak with either; forced
+  ``engine="in-memory"`` it takes 33 s and +9054 MiB at 10⁸), so the change
+  moves nothing here: the differences above are run-to-run spread (the before
+  code measured four times at 10⁸: +1968, +1994, +2128, +2167). It matters in
+  polars 1.23 to 1.x, whose default is the in-memory engine (polars 1.33.1 in
+  a throwaway venv, the same pdcompare and numpy; polars' group-by collected
+  as from_items is, by the default engine before and the streaming one after):
+
+  ==============================  ========  ======================  ========================
+  polars 1.33.1                   rows      from_items              polars' group-by
+  ==============================  ========  ======================  ========================
+  before (default engine)         10⁷       1.91 s, +1323 +1333     1.75 s, +1176 +1185
+  after (streaming engine)        10⁷       1.22 s, +577 +606       0.94 s, +430 +437
+  before (default engine)         10⁸       49.0 s, +12462          28.3 s, +11148
+  after (streaming engine)        10⁸       12.1 s, +4705 +4753     10.5 s, +3165 +3178
+  ==============================  ========  ======================  ========================
+
+  Section 32's memory bound, 2 x 229 MiB (means, counts, variances) + 28 MiB
+  (a row group) = 486 MiB at 10⁸ rows, stays out of reach: polars' own
+  streaming group-by of the file takes +1.7 to +1.8 GiB (polars 2.1) by
+  itself, its table of 10⁷ cells with their running means and variances, not
+  the rows (without the variance, +1.3 GiB); from_items adds 0.2 to 0.5 GiB
+  to it: the metadata section 34 asks to be JSON-able, 10⁷ within-item
+  variances as a list of Python floats (~0.3 GiB) and 10⁷ counts as a list of
+  (shared, small) ints. Time: 1.4x to 1.6x polars' group-by at 10⁸ (earlier
+  runs: 4.2 to 8.1 s against 2.6 to 5.8 s), far under section 32's 60 s, at or
+  just above its 1.5x. 10⁷ rows (the quick run): about 1.5x, +420 to +450 MiB
+  against polars' +240 to +250 MiB.
   (Peaks are ``VmHWM``: ``ru_maxrss`` inherits the peak of the parent
   process, which wrote the file, and read 650 MiB too low in earlier runs.)
+  Run from a worktree with ``PYTHONPATH=.``: the runs import the pdcompare
+  that the parent imported, which is otherwise the one installed in the venv.
 
 Timings on a loaded machine vary (the same code moved 1.4x to 1.7x between
 runs); the ratio is the figure.
@@ -241,7 +269,13 @@ def write_parquet(
             writer.write_table(table, row_group_size=2**20)
 
 
-def polars_floor(path: Path):
+def polars_floor(path: Path, engine: str = "streaming"):
+    """polars' own lazy group-by of the file to per-cell means, counts and variances.
+
+    ``engine``: polars' ``collect(engine=...)``; ``"streaming"``, as ``from_items``
+    collects a polars lazy frame (``"auto"`` is the streaming engine in polars 2 and
+    the in-memory one in polars 1).
+    """
     import polars as pl
 
     return (
@@ -252,7 +286,7 @@ def polars_floor(path: Path):
             pl.len().alias("count"),
             pl.col("score").var(ddof=1).alias("var"),
         )
-        .collect()
+        .collect(engine=engine)
     )
 
 
@@ -295,8 +329,8 @@ def one_run(engine: str, path: Path) -> dict[str, float]:
     start = time.perf_counter()
     if engine == "pdcompare":
         out = pdcompare.from_items(pl.scan_parquet(path), sample="sample")
-    else:
-        out = polars_floor(path)
+    else:  # "polars": its streaming engine, or "polars-<engine>"
+        out = polars_floor(path, engine.partition("-")[2] or "streaming")
     seconds = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_SELF)
     peak = high_water_mib()

@@ -5,7 +5,8 @@ The table readers (``from_items``, ``from_long``, ``from_battles``,
 pdcompare[arrow]``; imported here on first use, never by ``import
 pdcompare``). Each reduces the rows to what its frame needs inside the
 engine that holds them, and only that reduction is collected and handed to
-pandas:
+pandas (a polars lazy frame by polars' streaming engine, which reads the rows
+in batches):
 
 - items: per model x item (x task) the mean score, the number of samples and
   their variance (ddof 1), and the distinct (item, cluster) pairs; of one
@@ -86,12 +87,30 @@ def _require_numbers(schema: Mapping[str, Any], column: Hashable) -> None:
         raise TypeError(msg)
 
 
+def _collected(frame: Any) -> Any:
+    """A lazy frame collected (an eager one as it is); polars' by its streaming engine.
+
+    The streaming engine (polars >= 1.23) reads the rows in batches, never all at once.
+    """
+    nw = _narwhals()
+    if not isinstance(frame, nw.LazyFrame):
+        return frame
+    if frame.implementation is nw.Implementation.POLARS and _polars_streams():
+        return frame.collect(engine="streaming")
+    return frame.collect()
+
+
+def _polars_streams() -> bool:
+    """Whether the installed polars has the streaming engine (``engine="streaming"``, 1.23)."""
+    import polars
+
+    major, minor = (int(part) for part in polars.__version__.split(".")[:2])
+    return (major, minor) >= (1, 23)
+
+
 def _collect(frame: Any) -> pd.DataFrame:
     """The (reduced) frame as pandas: a lazy frame is collected here, and only here."""
-    nw = _narwhals()
-    if isinstance(frame, nw.LazyFrame):
-        frame = frame.collect()
-    return frame.to_pandas()
+    return _collected(frame).to_pandas()
 
 
 def item_cells(
@@ -236,7 +255,7 @@ def coded_cells(
     nw = _narwhals()
     frame, lazy = _cells_query(table, model, item, score, sample, cluster, None, as_text=False)
     clusters = _clusters(frame, item, cluster, None)
-    cells = lazy.collect() if isinstance(lazy, nw.LazyFrame) else lazy
+    cells = _collected(lazy)
     stats = cells.select(
         nw.col("mean").cast(nw.Float64).fill_null(float("nan")),
         nw.col("count").cast(nw.Int64),
