@@ -94,7 +94,7 @@ def frames(draw):
 
 
 ALLOWED = (ValueError, TypeError, KeyError)
-NAMED = ("`", "model", "column", "split", "frame", "label", "data set", "prediction")
+NAMED = ("`", "model", "column", "split", "frame", "label", "data set", "prediction", "battle")
 
 CALLS = {
     "scores": {},
@@ -185,8 +185,8 @@ def test_malformed_frames_get_a_result_or_a_clear_error(name, frame):
         plt.close("all")
     if message is not None:
         # pdcompare's messages name what is wrong: a keyword in backticks, a model, a
-        # column, a split or the frame; pandas' own ("[nan] not in index") do not.
-        assert any(word in message for word in NAMED), f"{name}: {message}"
+        # column, a split or the frame (any case); pandas' own ("[nan] not in index") do not.
+        assert any(word in message.lower() for word in NAMED), f"{name}: {message}"
     pd.testing.assert_frame_equal(frame, before)
     assert frame.attrs == attrs
 
@@ -262,6 +262,6 @@ def test_malformed_marked_frames_get_a_result_or_a_clear_error(name, frame):
         raised_in = traceback.extract_tb(error.__traceback__)[-1].filename
         assert os.sep + "pdcompare" + os.sep in raised_in, f"{name}: {message} ({raised_in})"
     if message is not None:
-        assert any(word in message for word in NAMED), f"{name}: {message}"
+        assert any(word in message.lower() for word in NAMED), f"{name}: {message}"
     pd.testing.assert_frame_equal(frame, before)
     assert frame.attrs == attrs
