@@ -36,6 +36,13 @@ normal draws (Σ̂ taken as known, as before), on the leaderboard with ties
 (θ above) and on one where all ten models are equal (θ_j = 0.80), where the
 sets are tight and no method with 10 splits is exactly at 95 %.
 
+And a leaderboard of an evaluation (an items frame): the ten models answer 200
+questions in 20 passages, 0/1, question i of passage c right when a_j − p_c −
+q_i − e_ji > 0 (p_c, q_i ~ N(0, 1/2), e_ji ~ N(0, 1), so θ_j = Φ(a_j/√2) as
+above); ``from_items(cluster="passage")`` and ``ranks()`` with the frame's
+default clustered covariance (CR2 below 50 clusters) and studentised draws on
+19 degrees of freedom; with ties (θ above) and all ten equal (θ_j = 0.80).
+
 Monte Carlo standard errors are √(p (1 − p) / reps). Every leaderboard has its
 own seed (``numpy.random.SeedSequence(seed).spawn``).
 """
@@ -59,6 +66,9 @@ COVERAGE = 0.95
 N_SPLITS = 10
 SIGMA = 0.02
 RHO = 1 / N_SPLITS
+# The items leaderboards: passages (clusters) of questions, below CR2's 50 clusters.
+N_PASSAGES = 20
+PER_PASSAGE = 10
 
 
 def true_rank_bounds(theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -123,6 +133,56 @@ def cv_coverage(
     return float(covers), float(np.all(low <= low_true) & np.all(high >= high_true))
 
 
+def items_leaderboard(rng: np.random.Generator, theta: np.ndarray) -> pd.DataFrame:
+    """An items frame: 0/1 answers to questions in passages, clustered by passage.
+
+    Model j answers question i of passage c right when a_j − p_c − q_i − e_ji > 0,
+    p_c ~ N(0, 1/2), q_i ~ N(0, 1/2), e_ji ~ N(0, 1): its true accuracy is Φ(a_j / √2).
+    """
+    m, n = theta.size, N_PASSAGES * PER_PASSAGE
+    a = special.ndtri(theta) * np.sqrt(2.0)
+    passage = np.repeat(np.arange(N_PASSAGES), PER_PASSAGE)
+    difficulty = np.sqrt(0.5) * (rng.standard_normal(N_PASSAGES)[passage] + rng.standard_normal(n))
+    right = a[:, None] - difficulty[None, :] - rng.standard_normal((m, n)) > 0
+    long = pd.DataFrame(
+        {
+            "model": np.repeat([f"M{j}" for j in range(m)], n),
+            "item": np.tile(np.arange(n), m),
+            "passage": np.tile(passage, m),
+            "score": right.ravel().astype(float),
+        }
+    )
+    return pdcompare.from_items(long, cluster="passage")
+
+
+def items_coverage(
+    seed: np.random.SeedSequence, theta: np.ndarray, n_draws: int, stream: int
+) -> float:
+    """Joint coverage of ``ranks()`` on one clustered items leaderboard (CR2, C − 1 df).
+
+    Its random numbers come from the leaderboard's own seed (``generate_state``),
+    whatever was spawned from it before, so these columns join the others' run.
+    """
+    state = seed.generate_state(6)  # [0], [1]: the other columns'; stream 0 or 1 here
+    rng = np.random.default_rng(int(state[2 + stream]))
+    frame = items_leaderboard(rng, theta)
+    low_true, high_true = true_rank_bounds(theta)
+    names = [f"M{j}" for j in range(theta.size)]
+    sets = frame.cmp.ranks(n_draws=n_draws, random_state=int(state[4 + stream])).loc[names]
+    return float(
+        np.all(sets["rank_low"].to_numpy() <= low_true)
+        & np.all(sets["rank_high"].to_numpy() >= high_true)
+    )
+
+
+def items_replicate(seed: np.random.SeedSequence, n_draws: int) -> dict[str, float]:
+    """One leaderboard's clustered items columns (with ties; all ten equal)."""
+    return {
+        "items_ties": items_coverage(seed, THETA, n_draws, 0),
+        "items_equal": items_coverage(seed, np.full(THETA.size, 0.80), n_draws, 1),
+    }
+
+
 def replicate(seed: np.random.SeedSequence, n_draws: int) -> dict[str, float]:
     """One leaderboard: which sets covered."""
     frame = leaderboard(seed)
@@ -158,6 +218,7 @@ def replicate(seed: np.random.SeedSequence, n_draws: int) -> dict[str, float]:
         "chain_size": float(len(chain)),
         "width_simultaneous": float((simultaneous["rank_high"] - simultaneous["rank_low"]).mean()),
         "width_marginal": float((marginal["rank_high"] - marginal["rank_low"]).mean()),
+        **items_replicate(seed, n_draws),
     }
 
 
@@ -207,6 +268,15 @@ def ranks_markdown(table: pd.DataFrame, seed: int, seconds: float) -> str:
         f"{rate(table['cv_equal_studentised'].mean())} |",
         f"| normal (Σ̂ taken as known) | {rate(table['cv_ties_normal'].mean())} | "
         f"{rate(table['cv_equal_normal'].mean())} |",
+        "",
+        f"Joint coverage of `ranks()` on {reps} items leaderboards of 10 models x "
+        f"{N_PASSAGES * PER_PASSAGE} questions in {N_PASSAGES} passages (clustered, CR2, "
+        f"studentised draws on {N_PASSAGES - 1} degrees of freedom):",
+        "",
+        "| items frame | ties and near ties | all ten equal |",
+        "| --- | --- | --- |",
+        f"| `from_items(cluster=)`, `ranks()` | {rate(table['items_ties'].mean())} | "
+        f"{rate(table['items_equal'].mean())} |",
     ]
     return "\n".join(lines) + "\n"
 

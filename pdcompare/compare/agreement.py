@@ -87,7 +87,7 @@ def _judge_columns(table: pd.DataFrame, human: Hashable, judges: Any, cluster: A
         return found
     columns = [judges] if isinstance(judges, str) or not isinstance(judges, Sequence) else judges
     for column in columns:
-        if column not in table.columns:
+        if not isinstance(column, Hashable) or column not in table.columns:
             msg = (
                 f"`judges`: the table has no column {column!r} (its columns are "
                 f"{_shown(table.columns)}); pass `judges=` the judges' score columns."
@@ -388,7 +388,7 @@ def judge_agreement(
             f"{_shown(table.columns)}); pass `human=` the column of human labels."
         )
         raise ValueError(msg)
-    if cluster is not None and cluster not in table.columns:
+    if cluster is not None and not (isinstance(cluster, Hashable) and cluster in table.columns):
         msg = (
             f"`cluster`: the table has no column {cluster!r} (its columns are "
             f"{_shown(table.columns)}); pass `cluster=` the column of clusters, or None."

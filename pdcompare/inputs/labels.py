@@ -27,6 +27,7 @@ from pdcompare._validation import OptionError, check_option
 from pdcompare.inputs.attrs import ATTRS_KEY, shared, with_attrs
 from pdcompare.inputs.frames import check_frame
 from pdcompare.inputs.items_design import _aligned, _labels, _positions, _stored_design
+from pdcompare.inputs.long import require_columns
 
 __all__ = [
     "ESTIMATORS", "LABEL_DESIGNS", "JudgedArrays", "LabelledCells", "judged_arrays",
@@ -230,7 +231,7 @@ def _human_of_table(
     table: pd.DataFrame, frame: pd.DataFrame, keys: dict[str, Any], human: Hashable
 ) -> np.ndarray:
     """The mean human label of each cell (models x items of ``frame``; NaN where none)."""
-    if human not in table.columns:
+    if not isinstance(human, Hashable) or human not in table.columns:
         msg = f"`human`: the table has no column {human!r}; columns are {list(table.columns)}."
         raise ValueError(msg)
     values = pd.to_numeric(table[human], errors="coerce")
@@ -255,8 +256,15 @@ def _human_of_table(
 
 def _unscored_labels(table: pd.DataFrame, keys: dict[str, Any], human: Hashable) -> None:
     """Refuse rows labelled by people but not scored by the judge, naming the first."""
-    if human not in table.columns:
+    if not isinstance(human, Hashable) or human not in table.columns:
         msg = f"`human`: the table has no column {human!r}; columns are {list(table.columns)}."
+        raise ValueError(msg)
+    require_columns(table, {k: keys[k] for k in ("model", "item", "score")})
+    if human == keys["score"]:
+        msg = (
+            f"`human` names the score column {human!r}: the human labels would be the judge's "
+            "own scores; pass `human=` the column of people's labels (NaN where unlabelled)."
+        )
         raise ValueError(msg)
     unscored = table[human].notna() & table[keys["score"]].isna()
     if unscored.any():
@@ -273,7 +281,7 @@ def _strata_of_table(table: pd.DataFrame, frame: pd.DataFrame, keys: dict, strat
     """``strata=`` as a column of the table: a Series from item to its stratum."""
     if isinstance(strata, Mapping | pd.Series) or strata is None:
         return strata
-    if strata not in table.columns:
+    if not isinstance(strata, Hashable) or strata not in table.columns:
         msg = f"`strata`: the table has no column {strata!r}; columns are {list(table.columns)}."
         raise ValueError(msg)
     by = [*([keys["task"]] if keys["task"] is not None else []), keys["item"]]

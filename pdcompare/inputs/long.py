@@ -30,7 +30,8 @@ def require_columns(table: pd.DataFrame, keys: Mapping[str, Hashable]) -> None:
 Pass `split=` with the name of the column.
     """
     for keyword, column in keys.items():
-        if column is not None and column not in table.columns:
+        absent = not isinstance(column, Hashable) or column not in table.columns
+        if column is not None and absent:
             shown = ", ".join(repr(c) for c in list(table.columns)[:10])
             msg = (
                 f"`{keyword}`: the table has no column {column!r}; its columns are {shown}. "

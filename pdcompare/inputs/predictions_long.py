@@ -101,6 +101,10 @@ def from_predictions(
             f"got {type(table).__name__}."
         )
         raise TypeError(msg)
+    for keyword, column in keys.items():  # all four are needed (require_columns skips None)
+        if column is None:
+            msg = f"`{keyword}` must name a column of the table; got None."
+            raise ValueError(msg)
     require_columns(table, keys)
     if len({model, row, prediction, y}) < 4:
         msg = (
