@@ -24,7 +24,7 @@ from pdcompare.inputs.attrs import pdcompare_attrs, with_attrs
 from pdcompare.inputs.benchmark import BenchmarkData
 from pdcompare.inputs.data import scores_data
 from pdcompare.inputs.design import resolve_design
-from pdcompare.inputs.items import set_items_design
+from pdcompare.inputs.items_set_design import set_items_design
 from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.inputs.scores import scores_frame, validate_scores
 from pdcompare.stats import items as items_core

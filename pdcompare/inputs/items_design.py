@@ -7,8 +7,9 @@ each cell and their variance within the item) is a dict of JSON-able lists in
 (not copied) by the frames pandas derives; read back as an
 :class:`ItemsDesign` aligned to the frame's labels (selecting models or items
 keeps it right) and, with the validated scores, as :class:`ItemsData`. The
-readers that build items frames (``from_items``, ``set_design(items=True)``)
-are in :mod:`pdcompare.inputs.items`.
+readers that build items frames are :mod:`pdcompare.inputs.items`
+(``from_items``) and :mod:`pdcompare.inputs.items_set_design`
+(``set_design(items=True)``).
 """
 
 from __future__ import annotations
