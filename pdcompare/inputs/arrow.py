@@ -18,6 +18,11 @@ in batches):
 Models and items come out sorted (an engine keeps no row order to take
 "first appearance" from), so a frame read from a polars table has its rows
 and columns in sorted order where the pandas path keeps the table's order.
+
+A polars lazy frame of one task (the mean of its samples, text models) is
+not grouped here: :mod:`pdcompare.inputs.polars_stream` streams its rows in
+batches into dense per-cell arrays, a fraction of the memory of a group-by
+in the engine.
 """
 
 from __future__ import annotations

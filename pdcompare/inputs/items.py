@@ -37,6 +37,7 @@ from pdcompare.inputs.items_design import (
 )
 from pdcompare.inputs.labels import judged_items
 from pdcompare.inputs.long import require_columns
+from pdcompare.inputs.polars_stream import DenseCells, streamed_cells, streams
 
 __all__ = ["ITEMS_NAN_POLICIES", "ItemsData", "ItemsDesign", "from_items", "items_data"]
 
@@ -241,7 +242,8 @@ def from_items(
     if sample is None and (counts > 1).any():
         where = np.argwhere(counts > 1)[0]
         msg = (
-            f"Model {models[where[0]]!r} has {int(counts[where[0], where[1]])} rows for item "
+            f"Model {_label(models, where[0])!r} has {int(counts[where[0], where[1]])} rows "
+            "for item "
             f"{_label(items, where[1])!r} ({int((counts > 1).sum())} repeated model-item cells). "
             "Repeated rows of one item are samples (epochs) of it: pass `sample=` with the "
             "column that numbers them, so that the item's mean is its score."
@@ -316,8 +318,10 @@ def _missing_scores(count: int, model: Any, item: Any, score: Any, nan_policy: s
     warn(f"`nan_policy='omit'`: {said}; left them out.")
 
 
-def _label(items: pd.Index, position: int) -> Any:
-    return items[int(position)]
+def _label(labels: pd.Index, position: int) -> Any:
+    """The label at ``position``, a numpy number as a Python one (``0``, not ``np.int64(0)``)."""
+    value = labels[int(position)]
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def _item_keys(
@@ -379,8 +383,14 @@ def _finish(
     nan_policy: str,
     several_samples: bool,
     attempts: dict[str, Any] | None = None,
+    binomial: bool = False,
 ) -> pd.DataFrame:
-    """Check the cells (missing items, one item, one cluster) and build the frame."""
+    """Check the cells (missing items, one item, one cluster) and build the frame.
+
+    ``means``, ``counts`` and ``within`` are the caller's own new arrays (the
+    frame holds ``means`` without a copy); ``binomial``: every score was 0 or 1
+    and ``within`` is None (the variances follow from the means).
+    """
     if len(models) == 0 or len(items) == 0:
         msg = "The table has no scored rows: an items frame needs models, items and scores."
         raise ValueError(msg)
@@ -437,7 +447,7 @@ def _finish(
             raise ValueError(msg)
     samples = None
     if several_samples and (counts != 1).any():
-        samples = counts.astype(float)
+        samples = counts if counts.dtype == float else counts.astype(float)
     return _items_frame(
         means,
         models,
@@ -451,6 +461,8 @@ def _finish(
         within_var=within if samples is not None else None,
         greater_is_better=greater_is_better,
         estimand=estimand,
+        binomial=binomial and within is None,
+        owned=True,
     )
 
 
@@ -463,7 +475,11 @@ def _renumber(codes: np.ndarray, labels: Any) -> tuple[np.ndarray, pd.Index]:
 def _from_engine(table: Any, keys: dict[str, Any], options: dict[str, Any]) -> pd.DataFrame:
     """``from_items`` on a polars, pyarrow or DuckDB table, reduced in its engine."""
     binary = options.get("estimand", "mean") != "mean"
-    if keys["task"] is None and not binary:  # one task: codes and numbers (inputs/arrow.py)
+    one_task = keys["task"] is None and not binary
+    if one_task and streams(table, model=keys["model"], item=keys["item"]):  # polars_stream.py
+        named = {k: keys[k] for k in ("model", "item", "score", "sample", "cluster")}
+        return _from_dense(streamed_cells(table, **named), keys, options)
+    if one_task:  # codes and numbers (inputs/arrow.py)
         named = {k: keys[k] for k in ("model", "item", "score", "sample", "cluster")}
         return _from_coded(coded_cells(table, **named), keys, options)
     cells, clusters = item_cells(table, **keys, binary=binary)
@@ -487,8 +503,8 @@ def _from_coded(cells: CodedCells, keys: dict[str, Any], options: dict[str, Any]
     if unscored.any():  # as on a pandas table: counted, refused or left out with a warning
         first = int(np.flatnonzero(unscored)[0])
         _missing_scores(
-            int(unscored.sum()), cells.models[cells.model_codes[first]],
-            cells.items[cells.item_codes[first]], keys["score"], options["nan_policy"],
+            int(unscored.sum()), _label(cells.models, cells.model_codes[first]),
+            _label(cells.items, cells.item_codes[first]), keys["score"], options["nan_policy"],
         )  # fmt: skip
     stats = (cells.model_codes, cells.item_codes, cells.mean, cells.count, cells.var)
     if not cells.count.all():
@@ -497,6 +513,21 @@ def _from_coded(cells: CodedCells, keys: dict[str, Any], options: dict[str, Any]
     return _from_codes(
         *stats, models=cells.models, items=cells.items, clusters=cells.clusters, **keys, **options
     )
+
+
+def _from_dense(cells: DenseCells, keys: dict[str, Any], options: dict[str, Any]) -> pd.DataFrame:
+    """``from_items`` of a polars lazy frame's streamed cells (one task, models x items)."""
+    check_option("nan_policy", options["nan_policy"], ITEMS_NAN_POLICIES)
+    if cells.missing is not None:  # as on a pandas table: counted, refused or left out
+        first = np.unravel_index(int(np.flatnonzero(cells.missing)[0]), cells.missing.shape)
+        _missing_scores(
+            int(cells.missing.sum()), _label(cells.models, first[0]),
+            _label(cells.items, first[1]), keys["score"], options["nan_policy"],
+        )  # fmt: skip
+    return _from_grid(
+        cells.mean, cells.count, cells.var, models=cells.models, items=cells.items,
+        clusters=cells.clusters, binomial=cells.var is None, **keys, **options,
+    )  # fmt: skip
 
 
 def _from_dask(table: Any, **keys: Any) -> pd.DataFrame:
@@ -572,18 +603,6 @@ def _from_codes(
     **keys: Any,
 ) -> pd.DataFrame:
     """The items frame of per-cell ``mean, count, var`` keyed by model and item codes."""
-    model, item = keys["model"], keys["item"]
-    sample, cluster, task = keys["sample"], keys["cluster"], keys["task"]
-    greater_is_better = _check_bool("greater_is_better", keys["greater_is_better"])
-    if sample is None and (count > 1).any():
-        first = int(np.flatnonzero(count > 1)[0])
-        msg = (
-            f"Model {models[model_codes[first]]!r} has {int(count[first])} rows for item "
-            f"{items[item_codes[first]]!r}. Repeated rows of one item are samples (epochs) of "
-            "it: pass `sample=` with the column that numbers them, so that the item's mean is "
-            "its score."
-        )
-        raise ValueError(msg)
     m, n = len(models), len(items)
     means = np.full((m, n), np.nan)
     counts = np.zeros((m, n), dtype=np.int64)
@@ -591,6 +610,34 @@ def _from_codes(
     means[model_codes, item_codes] = mean
     counts[model_codes, item_codes] = count
     within[model_codes, item_codes] = var
+    return _from_grid(means, counts, within, models=models, items=items, clusters=clusters, **keys)
+
+
+def _from_grid(
+    means: np.ndarray,
+    counts: np.ndarray,
+    within: np.ndarray | None,
+    *,
+    models: pd.Index,
+    items: pd.Index,
+    clusters: pd.DataFrame | None,
+    binomial: bool = False,
+    **keys: Any,
+) -> pd.DataFrame:
+    """The items frame of models x items ``means, counts, within`` (variances) arrays."""
+    model, item = keys["model"], keys["item"]
+    sample, cluster, task = keys["sample"], keys["cluster"], keys["task"]
+    greater_is_better = _check_bool("greater_is_better", keys["greater_is_better"])
+    if sample is None and (counts > 1).any():
+        row, column = np.unravel_index(int(np.flatnonzero(counts > 1)[0]), counts.shape)
+        msg = (
+            f"Model {_label(models, row)!r} has {int(counts[row, column])} rows for item "
+            f"{_label(items, column)!r}. Repeated rows of one item are samples (epochs) of "
+            "it: pass `sample=` with the column that numbers them, so that the item's mean is "
+            "its score."
+        )
+        raise ValueError(msg)
+    n = len(items)
     cluster_codes = cluster_labels = None
     if clusters is not None:
         if task is not None:
@@ -617,4 +664,5 @@ def _from_codes(
         nan_policy=keys["nan_policy"],
         several_samples=sample is not None,
         attempts={"estimand": keys.get("estimand", "mean"), "k": keys.get("k"), "sample": sample},
+        binomial=binomial,
     )

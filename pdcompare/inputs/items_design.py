@@ -47,9 +47,16 @@ class ItemsDesign:
     cluster_name, item_name, task_name : str or None
         The names of the columns they came from, for the words of a report.
     samples : numpy.ndarray or None
-        Samples of each cell (models x items), None when every cell has one.
+        Samples of each cell (models x items), None when every cell has one
+        (a read-only broadcast of one number when every cell has as many).
     within_var : numpy.ndarray or None
-        Variance (ddof 1) of each cell's samples (NaN where a cell has one).
+        Variance (ddof 1) of each cell's samples (NaN where a cell has one);
+        None when ``binomial``.
+    binomial : bool
+        Whether every sample was scored 0 or 1: a cell's variance is then
+        ``samples / (samples - 1) * mean * (1 - mean)`` of the frame's own
+        mean, computed where it is read (:func:`within_variance`) rather than
+        stored beside it.
     estimand : str
         What each cell holds: ``"mean"`` (the mean of its samples), or the
         unbiased ``"pass@k"`` or ``"pass^k"`` of its attempts (DESIGN section 33).
@@ -72,6 +79,7 @@ class ItemsDesign:
     estimand: str = "mean"
     k: int | None = None
     attempts: np.ndarray | None = None
+    binomial: bool = False
 
     def __deepcopy__(self, memo: dict) -> ItemsDesign:
         return self
@@ -102,8 +110,17 @@ def _items_frame(
     greater_is_better: bool,
     meta: dict[str, Any] | None = None,
     estimand: dict[str, Any] | None = None,
+    binomial: bool = False,
+    owned: bool = False,
 ) -> pd.DataFrame:
-    frame = pd.DataFrame(values, index=models, columns=items)
+    """The items frame of ``values`` with its design in attrs.
+
+    ``owned``: ``values`` is the caller's own new array, held without a copy;
+    ``binomial``: see :class:`ItemsDesign`.
+    """
+    frame = pd.DataFrame(values, index=models, columns=items, copy=not owned)
+    binomial = binomial and samples is not None and within_var is None
+    samples, stored_samples = _samples(samples, values.shape)
     # pass@k / pass^k (inputs/items_attempts.py): the estimand, k, the attempts per cell
     # and the items left out; nothing is stored for the mean, so that frame is unchanged.
     estimand = estimand or {}
@@ -117,11 +134,9 @@ def _items_frame(
             "cluster_name": cluster_name,
             "item_name": item_name,
             "task_name": task_name,
-            # counts as ints: JSON's numbers all the same, and Python shares its small ints
-            # (a list of 10^7 counts holds 10^7 pointers, not 10^7 new float objects)
-            "samples": _as_counts(samples),
+            "samples": stored_samples,
             # NaN (a cell of one sample) as None: JSON has no NaN, and None compares equal
-            "within_var": _without_nan(within_var),
+            "within_var": "binomial" if binomial else _without_nan(within_var),
         }
     )
     stored.view = ItemsDesign(
@@ -137,6 +152,7 @@ def _items_frame(
         estimand=estimand.get("estimand", "mean"),
         k=estimand.get("k"),
         attempts=_read_only(estimand.get("attempts")),
+        binomial=binomial,
     )
     design = Design(greater_is_better=bool(greater_is_better), source="items", items=True)
     return with_attrs(frame, {**(meta or {}), "design": design.to_attrs(), "items": stored})
@@ -149,11 +165,42 @@ def _without_nan(values: np.ndarray | None) -> np.ndarray | None:
     return np.where(np.isnan(values), None, values)
 
 
-def _as_counts(samples: np.ndarray | None) -> np.ndarray | None:
-    """Sample counts as int64 where they are whole numbers (read back as floats)."""
-    if samples is None or not np.array_equal(samples, np.round(samples)):
-        return samples
-    return samples.astype(np.int64)
+def _samples(samples: np.ndarray | None, shape: tuple[int, ...]) -> tuple[Any, Any]:
+    """The design's samples and their stored form: ``{"fill": n}`` when every cell has n.
+
+    Otherwise the counts as ints where they are whole numbers (JSON's numbers all
+    the same, and Python shares its small ints: a list of 10^7 counts holds 10^7
+    pointers, not 10^7 new float objects).
+    """
+    if samples is None or not samples.size:
+        return samples, samples
+    first = float(samples.flat[0])
+    if samples.min() == first == samples.max():  # every cell alike: one number, no array
+        count = int(first) if first.is_integer() else first
+        return np.broadcast_to(first, shape), {"fill": count}
+    if np.array_equal(samples, np.round(samples)):
+        return samples, samples.astype(np.int64)
+    return samples, samples
+
+
+def within_variance(
+    info: ItemsDesign, values: np.ndarray, samples: np.ndarray | None, within: np.ndarray | None
+) -> np.ndarray | None:
+    """The within-item variances of a design's cells, aligned as ``values`` and ``samples``.
+
+    ``within`` (the stored ones, aligned) as they are; of a ``binomial`` design
+    (0/1 scores) computed from the cells' means (the frame's values).
+
+    Examples
+    --------
+    >>> info = ItemsDesign(models=pd.Index(["a"]), items=pd.Index([0, 1]), binomial=True)
+    >>> within_variance(info, np.array([[0.5, 1.0]]), np.array([[4.0, 1.0]]), None).tolist()
+    [[0.3333333333333333, nan]]
+    """
+    if not info.binomial or samples is None:
+        return within
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(samples > 1, samples / (samples - 1) * values * (1 - values), np.nan)
 
 
 def _labels(labels: list) -> pd.Index:
@@ -175,9 +222,15 @@ def _stored_design(stored: Any, frame: pd.DataFrame) -> ItemsDesign:
     if not isinstance(stored, Mapping) or "models" not in stored:
         return ItemsDesign(models=frame.index, items=frame.columns)
 
+    shape = (len(stored["models"]), len(stored["items"]))
+
     def array(key: str, dtype: Any) -> np.ndarray | None:
         value = stored.get(key)
-        return None if value is None else _read_only(np.array(value, dtype=dtype))
+        if value is None or value == "binomial":
+            return None
+        if isinstance(value, Mapping):  # {"fill": n}: every cell alike
+            return np.broadcast_to(np.asarray(value["fill"], dtype=dtype), shape)
+        return _read_only(np.array(value, dtype=dtype))
 
     labels = stored.get("cluster_labels")
     return ItemsDesign(
@@ -193,6 +246,7 @@ def _stored_design(stored: Any, frame: pd.DataFrame) -> ItemsDesign:
         estimand=stored.get("estimand", "mean"),
         k=stored.get("k"),
         attempts=array("attempts", np.int64),
+        binomial=stored.get("within_var") == "binomial",
     )
 
 
@@ -335,6 +389,8 @@ def items_data(frame: pd.DataFrame) -> ItemsData:
     rows = _positions(info.models, frame.index, "models")
     columns = _positions(info.items, frame.columns, "items")
     n = values.shape[1]
+    samples = _aligned(info.samples, rows, columns)
+    within = _aligned(info.within_var, rows, columns)
     cluster = _aligned(info.cluster, None, columns)
     clustered = cluster is not None
     if clustered:
@@ -355,8 +411,8 @@ def items_data(frame: pd.DataFrame) -> ItemsData:
         clustered=clustered,
         task=task,
         tasks=None if tasks is None else pd.Index(tasks),
-        samples=_aligned(info.samples, rows, columns),
-        within_var=_aligned(info.within_var, rows, columns),
+        samples=samples,
+        within_var=within_variance(info, values, samples, within),
         info=info,
         attempts=_aligned(info.attempts, rows, columns),
     )

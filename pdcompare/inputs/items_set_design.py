@@ -97,7 +97,7 @@ def _set_items_design(
     """``set_items_design`` without labels."""
     meta = pdcompare_attrs(frame)
     stored_items = meta.pop("items", None)
-    samples, within_var = _kept_samples(frame, stored_items)
+    samples, within_var, binomial = _kept_samples(frame, stored_items)
     estimand = kept_estimand(frame, stored_items)  # pass@k, pass^k: kept as they are
     stored = Design.from_attrs(meta.get("design"))
     gib = stored.greater_is_better if greater_is_better is None else greater_is_better
@@ -161,20 +161,22 @@ def _set_items_design(
         greater_is_better=gib,
         meta={key: value for key, value in meta.items() if key != "design"},
         estimand=estimand,
+        binomial=binomial,
     )
 
 
-def _kept_samples(frame: pd.DataFrame, stored: Any) -> tuple[np.ndarray | None, np.ndarray | None]:
+def _kept_samples(frame: pd.DataFrame, stored: Any) -> tuple[Any, Any, bool]:
     """The sample counts and within-item variances an items frame knows, aligned to it.
 
-    ``set_design(items=True, ...)`` on an items frame keeps them; where they
-    no longer match the frame's labels it refuses rather than drop them.
+    ``set_design(items=True, ...)`` on an items frame keeps them (and whether
+    they are ``binomial``, computed from the means); where they no longer
+    match the frame's labels it refuses rather than drop them.
     """
     if stored is None:
-        return None, None
+        return None, None, False
     stored = _stored_design(stored, frame)
     if stored.samples is None:
-        return None, None
+        return None, None, False
     try:
         rows = _positions(stored.models, frame.index, "models")
         columns = _positions(stored.items, frame.columns, "items")
@@ -187,7 +189,11 @@ def _kept_samples(frame: pd.DataFrame, stored: Any) -> tuple[np.ndarray | None, 
             "cluster=)`, or drop the samples on purpose with `frame.attrs.clear()` first."
         )
         raise ValueError(msg) from None
-    return _aligned(stored.samples, rows, columns), _aligned(stored.within_var, rows, columns)
+    samples, within = (
+        _aligned(stored.samples, rows, columns),
+        _aligned(stored.within_var, rows, columns),
+    )
+    return samples, within, stored.binomial
 
 
 def _mapped(columns: pd.Index, mapping: Any, keyword: str) -> np.ndarray:
@@ -211,5 +217,3 @@ def _mapped(columns: pd.Index, mapping: Any, keyword: str) -> np.ndarray:
         )
         raise ValueError(msg)
     return found.to_numpy()
-
-

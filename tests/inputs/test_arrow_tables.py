@@ -219,18 +219,30 @@ def test_one_task_equals_the_pandas_path_through_the_coded_cells(engine):
 def test_categorical_models_and_a_lazy_scan_of_one_task(monkeypatch, tmp_path):
     table = item_table(n=4000).query("task == 'gsm8k'").drop(columns=["task", "cluster"])
     path = tmp_path / "rows.parquet"
-    pl.from_pandas(table).with_columns(pl.col("model").cast(pl.Categorical)).write_parquet(path)
-    heights = []
-    original = nw.LazyFrame.collect
+    categorical = pl.from_pandas(table).with_columns(pl.col("model").cast(pl.Categorical))
+    categorical.write_parquet(path, row_group_size=500)
+    batches, collected = [], []
+    original_batches, original_all = pl.LazyFrame.collect_batches, pl.collect_all
 
-    def collect(self, *args, **kwargs):
-        out = original(self, *args, **kwargs)
-        heights.append(out.shape[0])
+    def collect_batches(self, *args, **kwargs):
+        for batch in original_batches(self, *args, **kwargs):
+            batches.append(batch.height)
+            yield batch
+
+    def collect_all(queries, *args, **kwargs):
+        out = original_all(queries, *args, **kwargs)
+        collected.extend(frame.height for frame in out)
         return out
 
-    monkeypatch.setattr(nw.LazyFrame, "collect", collect)
+    monkeypatch.setattr(pl.LazyFrame, "collect_batches", collect_batches)
+    monkeypatch.setattr(pl, "collect_all", collect_all)
+    monkeypatch.setattr(nw.LazyFrame, "collect", lambda *a, **k: pytest.fail("collected"))
     frame = pdcompare.from_items(pl.scan_parquet(path), sample="epoch")
-    assert heights == [frame.size]  # one collect, of the per-cell reduction
+    # streamed (inputs/polars_stream.py): the distinct items and models, then the rows in
+    # batches of a row group, never all at once
+    assert collected == [frame.shape[1], frame.shape[0]]
+    assert sum(batches) == len(table)
+    assert max(batches) <= 500 < len(table)
     assert frame.index.tolist() == ["m-a", "m-b", "m-c", "m-d"]  # labels, not categories
     assert frame.index.dtype != "category"
     expected = pdcompare.from_items(table, sample="epoch").loc[frame.index, frame.columns]
