@@ -10,65 +10,47 @@
   inspect_ai's own ``read_eval_log`` of the same files (which ``from_inspect``
   calls: the ratio is the cost of everything pdcompare adds).
 * ``from_items`` on ``polars.scan_parquet`` of a parquet file of R rows
-  (model, item, sample, score; 10 models, 10 samples per item; written once
-  in chunks of 10⁷ rows, row groups of 2**20 rows), against polars' own lazy
-  group-by of the same file to per-cell means, counts and variances (the
-  reduction ``from_items`` asks of the engine; the ratio is the cost of the
-  narwhals layer, the numbering of the cells and the items frame with its
-  JSON-able metadata). 10⁷ rows in the quick run, 10⁸ in the full one
-  (DESIGN section 32: under 60 s, within 1.5x polars' group-by, peak memory
-  under twice the output plus one row group). Each run is a fresh process
-  (``--one``), the two taking turns: its wall time, the CPU time of all its
-  threads, and the growth of its peak resident size (``VmHWM``).
+  (model, item, sample, score of 0 or 1; 10 models, 10 samples per item;
+  written once in chunks of 10⁷ rows, row groups of 2**20 rows), against
+  polars' own lazy group-by of the same file to per-cell means, counts and
+  variances (by its streaming engine). 10⁷ rows in the quick run, 10⁸ in the
+  full one (DESIGN section 32: under 60 s, within 1.5x polars' group-by, peak
+  memory under twice the output plus one row group). Each run is a fresh
+  process (``--one``), the two taking turns: its wall time, the CPU time of
+  all its threads, and the growth of its peak resident size (``VmHWM``).
 
-  ``from_items`` collects a polars lazy frame with polars' streaming engine
-  (``collect(engine="streaming")``, polars >= 1.23: the rows are read in
-  batches), and the floor is collected with the same engine.
-
-  Measured here (2 cores shared with other jobs; ``nice -n 15``), fresh
-  processes, fastest time of 2 or 3 runs each, peaks (growth of ``VmHWM``, MiB)
-  of every run:
+  ``from_items`` streams a polars lazy frame of one task itself
+  (:mod:`pdcompare.inputs.polars_stream`): the distinct items and models,
+  then the rows in batches (``collect_batches``) merged into running
+  per-cell arrays. Measured on a quiet machine (2 cores), fastest of 2 runs,
+  peaks (growth of ``VmHWM``, MiB):
 
   ==============================  ========  ======================  ========================
   polars 2.1 (installed)          rows      from_items              polars' group-by
   ==============================  ========  ======================  ========================
-  before (arrow.py of a210094)    10⁷       0.74 s, +425 to +446    0.50 s, +245 to +264
-  after (streaming engine)        10⁷       0.86 s, +428 to +449    0.56 s, +243 to +249
-  before                          10⁸       8.5 s, +1968 to +2167   5.8 s, +1760 to +1798
-  after                           10⁸       9.2 s, +2162 to +2252   5.8 s, +1783 (twice)
+  before (engine group-by)        10⁸       4.9 to 6.1 s, +2106     2.1 to 3.9 s, +1772
+                                            to +2112                to +1802
+  after (streamed)                10⁸       2.5 s, +454             3.6 s, +1693
+  after (streamed)                10⁷       0.38 s, +259            0.22 s, +251
+  after, scores in quarters       10⁸       3.5 s, +835             3.6 s, +1738
   ==============================  ========  ======================  ========================
 
-  In polars 2.1 ``collect()``'s default engine ("auto") already ran as the
-  streaming one (the floor: same time and peak with either; forced
-  ``engine="in-memory"`` it takes 33 s and +9054 MiB at 10⁸), so the change
-  moves nothing here: the differences above are run-to-run spread (the before
-  code measured four times at 10⁸: +1968, +1994, +2128, +2167). It matters in
-  polars 1.23 to 1.x, whose default is the in-memory engine (polars 1.33.1 in
-  a throwaway venv, the same pdcompare and numpy; polars' group-by collected
-  as from_items is, by the default engine before and the streaming one after):
-
-  ==============================  ========  ======================  ========================
-  polars 1.33.1                   rows      from_items              polars' group-by
-  ==============================  ========  ======================  ========================
-  before (default engine)         10⁷       1.91 s, +1323 +1333     1.75 s, +1176 +1185
-  after (streaming engine)        10⁷       1.22 s, +577 +606       0.94 s, +430 +437
-  before (default engine)         10⁸       49.0 s, +12462          28.3 s, +11148
-  after (streaming engine)        10⁸       12.1 s, +4705 +4753     10.5 s, +3165 +3178
-  ==============================  ========  ======================  ========================
-
-  Section 32's memory bound, 2 x 229 MiB (means, counts, variances) + 28 MiB
-  (a row group) = 486 MiB at 10⁸ rows, stays out of reach: polars' own
-  streaming group-by of the file takes +1.7 to +1.8 GiB (polars 2.1) by
-  itself, its table of 10⁷ cells with their running means and variances, not
-  the rows (without the variance, +1.3 GiB); from_items adds 0.2 to 0.5 GiB
-  to it: the metadata section 34 asks to be JSON-able, 10⁷ within-item
-  variances as a list of Python floats (~0.3 GiB) and 10⁷ counts as a list of
-  (shared, small) ints. Time: 1.4x to 1.6x polars' group-by at 10⁸ (earlier
-  runs: 4.2 to 8.1 s against 2.6 to 5.8 s), far under section 32's 60 s, at or
-  just above its 1.5x. 10⁷ rows (the quick run): about 1.5x, +420 to +450 MiB
-  against polars' +240 to +250 MiB.
+  Section 32's bound at 10⁸ rows is 2 x 229 MiB (the items frame's means,
+  counts and variances) + 28 MiB (a row group) = 486 MiB: met with 0/1
+  scores. Of the +454 MiB about 250 are polars' reading of the file (decoded
+  row groups in flight, kept by its allocator) and 153 the running counts and
+  means (16 bytes a cell), which become the frame's values and sample counts
+  without a copy; the variances of 0/1 scores follow from the means and are
+  stored as ``"binomial"``. Graded scores (the last row) add the running sums
+  of squares and keep 10⁷ variances in the frame's JSON-able metadata, above
+  the bound. At 10⁷ rows polars' fixed reading cost (~250 MiB) is above that
+  size's bound (74 MiB) whoever reads, and the two reads cost 1.75x polars'
+  one. Before, polars' own group-by of 10⁷ cells took +1.7 to +1.8 GiB by
+  itself. A polars without ``collect_batches`` (1.33) takes the engine's
+  group-by, by its streaming engine (polars 1.33.1, earlier measurement: 12 s
+  and +4.7 GiB at 10⁸, against 49 s and +12.5 GiB by its default engine).
   (Peaks are ``VmHWM``: ``ru_maxrss`` inherits the peak of the parent
-  process, which wrote the file, and read 650 MiB too low in earlier runs.)
+  process, which wrote the file.)
   Run from a worktree with ``PYTHONPATH=.``: the runs import the pdcompare
   that the parent imported, which is otherwise the one installed in the venv.
 

@@ -93,7 +93,10 @@ def _native_lazy(table: Any) -> Any:
 
 
 def _has_batches() -> bool:
-    """Whether polars streams a lazy frame's batches with stable categorical codes (1.32)."""
+    """Whether polars streams a lazy frame's batches (``collect_batches``: polars 2, not 1.33).
+
+    Categorical codes are stable across batches from 1.32 on (one global set of categories).
+    """
     import polars as pl
 
     major, minor = (int(part) for part in pl.__version__.split(".")[:2])
