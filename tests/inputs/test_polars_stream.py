@@ -196,3 +196,51 @@ def test_other_tables_take_the_engines_group_by():
     assert not streams(lazy.collect(), model="model", item="item")  # eager: in memory already
     text = pl.LazyFrame({"model": ["a"], "item": [1.5], "score": [1.0]})
     assert not streams(text, model="model", item="item")  # float items
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    data=st.data(),
+    n_models=st.integers(2, 4),
+    n_items=st.integers(2, 6),
+    binary=st.booleans(),
+    row_group=st.integers(1, 9),
+)
+def test_any_lazy_scan_gives_the_pandas_frame(data, n_models, n_items, binary, row_group):
+    import tempfile
+    from pathlib import Path
+
+    samples = st.lists(
+        st.sampled_from([0.0, 1.0]) if binary else st.floats(-5, 5, allow_nan=False),
+        min_size=1,
+        max_size=3,
+    )
+    rows = [
+        (f"m{m}", i, k, score)
+        for m in range(n_models)
+        for i in range(n_items)
+        for k, score in enumerate(data.draw(samples))
+    ]
+    table = pd.DataFrame(rows, columns=["model", "item", "sample", "score"])
+    table = table.sample(frac=1.0, random_state=data.draw(st.integers(0, 99)))
+    extra = pd.DataFrame({"model": [None], "item": [0], "sample": [0], "score": [1.0]})
+    with_null = pd.concat([table, extra], ignore_index=True)  # a row of no model: no cell
+    expected = pdcompare.from_items(table, sample="sample")
+    with tempfile.TemporaryDirectory() as folder:
+        lazy = lazy_scan(with_null, Path(folder), row_group_size=row_group)
+        got = pdcompare.from_items(lazy, sample="sample")
+    assert got.index.tolist() == sorted(expected.index)
+    got = got.loc[expected.index, expected.columns]
+    assert_allclose(got.to_numpy(), expected.to_numpy(), rtol=0, atol=1e-12)
+    ours, theirs = items_data(got), items_data(expected)
+    for name in ("samples", "within_var"):
+        if getattr(theirs, name) is None:
+            assert getattr(ours, name) is None
+        else:
+            assert_allclose(getattr(ours, name), getattr(theirs, name), rtol=1e-12, atol=1e-12)
+
+
+def test_an_empty_scan_is_refused_in_words(tmp_path):
+    lazy = lazy_scan(rows_table(7).iloc[:0], tmp_path)
+    with pytest.raises(ValueError, match="The table has no scored rows"):
+        pdcompare.from_items(lazy, sample="sample")
