@@ -231,6 +231,16 @@ def _estimator_refusal(estimator: Any, kind: FrameKind) -> OptionError:
     return OptionError(msg, keyword="estimator")
 
 
+def _se_refusal(se: Any, kind: FrameKind) -> OptionError:
+    """``se=`` on a frame that is not an items frame: it chooses a clustered error (DESIGN 33)."""
+    msg = (
+        f"`se={se!r}` chooses the clustered standard error of an items frame (CR2 or CR1 over "
+        f"its clusters of items), but this is {kind.words}, which has no clusters: leave out "
+        "`se`, or build an items frame with `from_items(..., cluster=)`."
+    )
+    return OptionError(msg, keyword="se")
+
+
 def checked_call(function: F, name: str, kinds: Sequence[FrameKind], **checks: Any) -> F:
     """``function`` with the shared keywords and the frame's kind checked first, as one call.
 
@@ -259,6 +269,8 @@ def checked_call(function: F, name: str, kinds: Sequence[FrameKind], **checks: A
                 raise ValueError(refusal(name, kind, kinds, frame, truth))
             if kwargs.get("estimator") is not None and kind is not FrameKind.ITEMS:
                 raise _estimator_refusal(kwargs["estimator"], kind)
+            if kwargs.get("se") is not None and kind is not FrameKind.ITEMS:
+                raise _se_refusal(kwargs["se"], kind)
             return function(*args, **kwargs)
 
     call.kinds = kinds  # type: ignore[attr-defined]

@@ -126,6 +126,15 @@ def test_se_is_refused_without_clusters_or_with_an_unknown_value():
         clustered.cmp.wilcoxon(se="cr1")
 
 
+@pytest.mark.parametrize("name", ["corrected_ttest", "ttest", "summary", "ranks"])
+def test_se_on_a_scores_frame_is_refused_naming_the_items_frame(name):
+    scores = pd.DataFrame(np.random.default_rng(0).random((3, 10)), index=["a", "b", "c"])
+    with pytest.raises(OptionError, match=r"`se='cr2'` chooses the clustered standard error of "
+                       r"an items frame .* this is a scores frame") as caught:  # fmt: skip
+        getattr(scores.cmp, name)(se="cr2")
+    assert caught.value.keyword == "se"
+
+
 def test_se_type_survives_a_save(tmp_path):
     result = _frame("six_unequal").cmp.ttest()
     path = tmp_path / "result.parquet"
