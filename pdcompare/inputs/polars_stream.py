@@ -149,7 +149,7 @@ def streamed_cells(
         items.expression(item).alias("item"),
         pl.col(score).cast(pl.Float64).alias("score"),
     )
-    for batch in query.collect_batches():
+    for batch in query.collect_batches():  # in order: the same sums, to the bit, every run
         if batch.height == 0:
             continue
         rows = models.codes(batch["model"], batch["model_code"])
