@@ -42,7 +42,7 @@ from pdcompare.cli.outputs import (
 from pdcompare.cli.predictions import predictions_output, truth_column
 from pdcompare.compare.aggregates import TaskRunsAnalysis
 from pdcompare.compare.analysis import analyse
-from pdcompare.inputs.files import read_frame, read_table
+from pdcompare.inputs.files import read_frame, read_table, result_format
 from pdcompare.inputs.kinds import FrameKind, frame_kind
 from pdcompare.presentation.labels import (
     BENCHMARK_REPORT_TEST_NAMES,
@@ -72,6 +72,8 @@ def run(args: argparse.Namespace) -> str:
         model with ``--select``).
     """
     check_output_paths(args)
+    if _tool_results(args):  # read as --format auto would: the tool recognised by its shape
+        args = argparse.Namespace(**{**vars(args), "format": "auto"})
     if args.block_size is not None and not args.forecasts:
         msg = (
             "--block-size is the mean block length of the model confidence set of forecasts "
@@ -213,6 +215,19 @@ def _rank_sets_lines(ranks: pd.DataFrame, top: int) -> list[str]:
         rest = plural(len(ranks) - top, "more model", "more models")
         lines.append(f"({rest}; --top 0 shows them all)")
     return lines
+
+
+def _tool_results(args: argparse.Namespace) -> bool:
+    """Whether the source, given with no kind of its own, holds a tool's evaluation results.
+
+    A file or folder that :func:`~pdcompare.inputs.files.result_format`
+    recognises (an Every Eval Ever file, a HELM run, lighteval details, a
+    SWE-bench result, a promptfoo output) when no option names what the file
+    is (``--format``, ``--items``, ``--long``, ``--benchmark``,
+    ``--transpose``, ``--battles``, ``--forecasts``, ``--y``).
+    """
+    declared = args.battles or args.forecasts or args.y is not None or args.transpose
+    return not declared and _may_hold_truth(args) and result_format(args.source) is not None
 
 
 def _may_hold_truth(args: argparse.Namespace) -> bool:

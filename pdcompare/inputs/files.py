@@ -16,6 +16,9 @@ import pandas as pd
 
 from pdcompare.inputs.benchmark import DATASET
 
+#: ``--format`` of the command line: the readers of evaluation results, by name.
+RESULT_FORMATS = ("eee", "helm", "lighteval", "swebench", "promptfoo")
+
 
 def read_csv(source: Any, **kwargs: Any) -> pd.DataFrame:
     """``pd.read_csv`` with correctly rounded floats on every pandas version.
@@ -75,7 +78,11 @@ def read_table(path: str | Path, benchmark_levels: bool = False) -> pd.DataFrame
     """
     path = Path(path)
     if path.is_dir():
-        msg = f"{str(path)!r} is a directory; give the path of a CSV or parquet file in it"
+        msg = (
+            f"{str(path)!r} is a directory; give the path of a CSV or parquet file in it "
+            f"(or, for a folder of evaluation results, name its tool with --format: "
+            f"{', '.join(RESULT_FORMATS)})"
+        )
         raise IsADirectoryError(msg)
     if not path.is_file():
         msg = f"no such file: {str(path)!r}"
@@ -84,7 +91,8 @@ def read_table(path: str | Path, benchmark_levels: bool = False) -> pd.DataFrame
         msg = (
             f"{path.name} is a {path.suffix.lstrip('.').upper()} file; pdcompare reads CSV "
             "(commas, tabs or semicolons) and parquet files: save the scores as "
-            "a CSV file (or parquet) and pass that"
+            "a CSV file (or parquet) and pass that; a tool's evaluation results are read "
+            f"with --format ({', '.join(RESULT_FORMATS)})"
         )
         raise ValueError(msg)
     if path.suffix.lower() in (".parquet", ".pq"):
@@ -244,10 +252,6 @@ def _models_from_columns(frame: pd.DataFrame) -> pd.DataFrame:
         if unnamed:
             frame.index.name = None
     return frame.T
-
-
-#: ``--format`` of the command line: the readers of evaluation results, by name.
-RESULT_FORMATS = ("eee", "helm", "lighteval", "swebench", "promptfoo")
 
 
 def result_format(path: str | Path) -> str | None:

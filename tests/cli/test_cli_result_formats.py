@@ -64,6 +64,48 @@ def test_format_helm_without_metric_names_the_stats(capsys):
     assert "'exact_match', 'quasi_exact_match'" in err
 
 
+@pytest.mark.parametrize(
+    ("path", "options"),
+    [
+        (DATA / "eee" / "instance", []),
+        (DATA / "lighteval" / "details", ["--metric", "acc"]),
+        (DATA / "swebench" / "evaluation", []),
+        (DATA / "promptfoo" / "results.json", []),
+    ],
+)
+def test_a_results_file_without_format_is_read_as_format_auto(capsys, path, options):
+    code, out, err = call(capsys, path, *options)
+    assert code == 0, err
+    assert "Pairwise comparisons: paired t-test over items" in out
+    assert (code, out, err) == call(capsys, path, *options, "--format", "auto")
+
+
+def test_an_option_naming_the_file_kind_is_not_overridden(capsys, tmp_path):
+    # --items on a file whose name lighteval would use: read as the long table it is
+    table = pd.DataFrame(
+        {"model": [*"aaaabbbb"], "item": [0, 1, 2, 3] * 2, "score": [1, 0, 1, 1, 0, 0, 1, 0]}
+    )
+    path = tmp_path / "details_mine.parquet"
+    table.to_parquet(path)
+    assert result_format(path) == "lighteval"
+    code, out, err = call(capsys, path, "--items")
+    assert code == 0, err
+    assert "a     0.7500 0.2500" in out  # the long table's means, not lighteval's details
+    assert "b     0.2500 0.2500" in out
+
+
+def test_a_folder_or_json_of_no_tool_names_format(capsys, tmp_path):
+    (tmp_path / "notes.txt").write_text("nothing here")
+    code, _, err = call(capsys, tmp_path)
+    assert code == 2
+    assert "is a directory; give the path of a CSV or parquet file in it" in err
+    assert "--format: eee, helm, lighteval, swebench, promptfoo" in err
+    code, _, err = call(capsys, DATA / "eee" / "other_tool.json")
+    assert code == 2
+    assert "other_tool.json is a JSON file; pdcompare reads CSV" in err
+    assert "read with --format (eee, helm, lighteval, swebench, promptfoo)" in err
+
+
 def test_format_of_a_file_of_another_tool_is_one_line(capsys):
     code, _, err = call(capsys, DATA / "eee" / "other_tool.json", "--format", "auto")
     assert code == 2
