@@ -72,8 +72,9 @@ def run(args: argparse.Namespace) -> str:
         model with ``--select``).
     """
     check_output_paths(args)
-    if _tool_results(args):  # read as --format auto would: the tool recognised by its shape
-        args = argparse.Namespace(**{**vars(args), "format": "auto"})
+    recognised = _recognised_format(args)
+    if recognised is not None:  # read as --format auto would, without recognising it again
+        args = argparse.Namespace(**{**vars(args), "format": recognised})
     if args.block_size is not None and not args.forecasts:
         msg = (
             "--block-size is the mean block length of the model confidence set of forecasts "
@@ -217,17 +218,19 @@ def _rank_sets_lines(ranks: pd.DataFrame, top: int) -> list[str]:
     return lines
 
 
-def _tool_results(args: argparse.Namespace) -> bool:
-    """Whether the source, given with no kind of its own, holds a tool's evaluation results.
+def _recognised_format(args: argparse.Namespace) -> str | None:
+    """The tool whose evaluation results the source holds, when no option names its kind.
 
-    A file or folder that :func:`~pdcompare.inputs.files.result_format`
-    recognises (an Every Eval Ever file, a HELM run, lighteval details, a
-    SWE-bench result, a promptfoo output) when no option names what the file
-    is (``--format``, ``--items``, ``--long``, ``--benchmark``,
-    ``--transpose``, ``--battles``, ``--forecasts``, ``--y``).
+    What :func:`~pdcompare.inputs.files.result_format` recognises (an Every
+    Eval Ever file, a HELM run, lighteval details, a SWE-bench result, a
+    promptfoo output); None when an option names what the file is
+    (``--format``, ``--items``, ``--long``, ``--benchmark``, ``--transpose``,
+    ``--battles``, ``--forecasts``, ``--y``) or it is none of them.
     """
     declared = args.battles or args.forecasts or args.y is not None or args.transpose
-    return not declared and _may_hold_truth(args) and result_format(args.source) is not None
+    if declared or not _may_hold_truth(args):
+        return None
+    return result_format(args.source)
 
 
 def _may_hold_truth(args: argparse.Namespace) -> bool:
